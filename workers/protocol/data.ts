@@ -1,0 +1,120 @@
+/**
+ * The data worker's boundary (main thread ⇄ data worker, and python/agent workers ⇄ data worker
+ * over MessageChannel ports). Requests pair with results through `DataRequests`; progress and
+ * dataset-list changes arrive as `DataEvent`s.
+ */
+
+export type DataFormat = 'csv' | 'tsv' | 'parquet' | 'json' | 'ndjson' | 'arrow' | 'xlsx';
+
+export interface ColumnInfo {
+  name: string;
+  /** DuckDB's type name, e.g. BIGINT, DOUBLE, VARCHAR, DATE. */
+  type: string;
+}
+
+export interface DatasetInfo {
+  /** The SQL table name (contract rule: lower-cased file stem, other runs → `_`, clashes `_2`…). */
+  name: string;
+  /** The file it came from (or the URL's last segment, or "pasted.csv"). */
+  fileName: string;
+  format: DataFormat;
+  /** For Excel: the sheet this table holds. */
+  sheet?: string;
+  rowCount: number;
+  columns: ColumnInfo[];
+  /** Size of the source bytes. */
+  sizeBytes: number;
+  loadedAt: number;
+  /** False when persisting failed (quota…): the table works now but will not survive a reload. */
+  persisted: boolean;
+}
+
+export type LoadSource =
+  | { kind: 'file'; file: File }
+  | { kind: 'url'; url: string }
+  | { kind: 'text'; text: string; fileName: string };
+
+export interface LoadOptions {
+  /** Excel: load only these sheets (default: every non-empty sheet). */
+  sheets?: string[];
+  /** Correlates progress events with the request. */
+  loadId: string;
+}
+
+/** A load either adds datasets or explains, naming the file and the cause. Errors are values. */
+export type LoadOutcome =
+  | { ok: true; datasets: DatasetInfo[]; warnings: string[] }
+  | { ok: false; fileName: string; message: string; suggestion?: string };
+
+/** A query result: rows as an Arrow IPC stream (transferred, not copied). */
+export interface QueryResult {
+  columns: ColumnInfo[];
+  ipc: Uint8Array;
+  /** Rows in `ipc`. */
+  rowCount: number;
+  /** True when the statement produced more rows than `maxRows`. */
+  truncated: boolean;
+  elapsedMs: number;
+}
+
+export type QueryOutcome = { ok: true; result: QueryResult } | { ok: false; message: string };
+
+export interface HistogramBin {
+  lo: number;
+  hi: number;
+  count: number;
+}
+
+export interface ColumnProfile {
+  name: string;
+  type: string;
+  nulls: number;
+  distinct: number;
+  min?: number | string;
+  max?: number | string;
+  mean?: number;
+  std?: number;
+  /** Most frequent values for text-like columns. */
+  top?: { value: string; count: number }[];
+  /** Equal-width histogram for numeric columns. */
+  histogram?: HistogramBin[];
+}
+
+export interface DatasetProfile {
+  name: string;
+  rowCount: number;
+  columns: ColumnProfile[];
+  elapsedMs: number;
+}
+
+/** Which loaded datasets a statement would drop, alter, replace or delete from. */
+export interface SqlRisk {
+  destructive: boolean;
+  datasets: string[];
+  statement: string;
+}
+
+export type DataRequests = {
+  /** Starts DuckDB and restores persisted datasets. */
+  init: { req: Record<string, never>; res: { duckdbVersion: string; datasets: DatasetInfo[]; persistent: boolean } };
+  load: { req: { source: LoadSource; options: LoadOptions }; res: LoadOutcome };
+  /** Lists an Excel workbook's sheets so the user can pick. */
+  excelSheets: { req: { file: File }; res: { sheets: string[] } };
+  list: { req: Record<string, never>; res: DatasetInfo[] };
+  remove: { req: { name: string }; res: DatasetInfo[] };
+  rename: { req: { from: string; to: string }; res: DatasetInfo[] };
+  query: { req: { sql: string; maxRows?: number }; res: QueryOutcome };
+  /** A window of a dataset's rows, for the virtualised preview grid. */
+  page: { req: { name: string; offset: number; limit: number }; res: QueryResult };
+  profile: { req: { name: string }; res: DatasetProfile };
+  /** Classifies a statement before it runs, so the UI can ask first. */
+  assess: { req: { sql: string }; res: SqlRisk };
+  /** Hands the data worker a port another worker will send DataRequests on. */
+  connect: { req: { port: MessagePort }; res: Record<string, never> };
+};
+
+export type LoadPhase = 'reading' | 'storing' | 'parsing' | 'inserting' | 'restoring' | 'done';
+
+export type DataEvent =
+  | { type: 'progress'; loadId: string; fileName: string; phase: LoadPhase; fraction?: number; detail?: string }
+  | { type: 'datasets'; datasets: DatasetInfo[] };

@@ -1,0 +1,46 @@
+import { isObject, serializeError, type Endpoint, type EventMessage, type RequestMap, type RequestOf } from './rpc';
+
+/** What a handler returns: its result, plus buffers to transfer rather than copy. */
+export interface Reply<T> {
+  result: T;
+  transfer?: Transferable[];
+}
+
+export type Handlers<M extends RequestMap> = {
+  [K in keyof M & string]: (payload: M[K]['req']) => Promise<Reply<M[K]['res']>> | Reply<M[K]['res']>;
+};
+
+/**
+ * The worker side of a boundary: one dispatcher over a handler table. A handler's thrown error
+ * becomes an error response, never an unanswered request.
+ */
+export function serve<M extends RequestMap, E extends { type: string }>(
+  endpoint: Endpoint,
+  handlers: Handlers<M>,
+): { emit: (event: E, transfer?: Transferable[]) => void } {
+  endpoint.addEventListener('message', (ev: MessageEvent) => {
+    const data: unknown = ev.data;
+    if (!isObject(data) || data.kind !== 'request' || typeof data.type !== 'string' || typeof data.id !== 'number') return;
+    const req = data as unknown as RequestOf<M>;
+    const handler = handlers[req.type] as ((p: unknown) => Promise<Reply<unknown>> | Reply<unknown>) | undefined;
+    void (async () => {
+      if (!handler) {
+        endpoint.postMessage({ kind: 'response', id: req.id, type: req.type, ok: false, error: { name: 'Error', message: `unknown request ${req.type}` } });
+        return;
+      }
+      try {
+        const reply = await handler(req.payload);
+        endpoint.postMessage({ kind: 'response', id: req.id, type: req.type, ok: true, result: reply.result }, reply.transfer ?? []);
+      } catch (e) {
+        endpoint.postMessage({ kind: 'response', id: req.id, type: req.type, ok: false, error: serializeError(e) });
+      }
+    })();
+  });
+  endpoint.start?.();
+  return {
+    emit(event: E, transfer: Transferable[] = []) {
+      const msg: EventMessage<E> = { kind: 'event', event };
+      endpoint.postMessage(msg, transfer);
+    },
+  };
+}
