@@ -1,0 +1,25 @@
+/**
+ * What the JS format readers hand the data engine: Arrow IPC streams that DuckDB ingests with
+ * `insertArrowFromIPCStream` (DuckDB-WASM here cannot read Parquet, JSON or Excel itself).
+ */
+
+export interface ConvertedTable {
+  /** Excel sheet name; undefined for single-table formats. */
+  sheet?: string;
+  /**
+   * Self-contained Arrow IPC *streams* (schema + record batches), all with the same schema, to be
+   * appended in order: the first creates the table, the rest append. Yielded lazily so a large
+   * file never needs all of its Arrow form in memory at once.
+   */
+  batches: AsyncIterable<Uint8Array>;
+}
+
+export interface ConvertOptions {
+  /** Called with 0..1 as the reader advances through the source bytes. */
+  onProgress?: (fraction: number) => void;
+  /** Excel: only these sheets (default: every sheet with at least one cell). */
+  sheets?: string[];
+}
+
+/** A reader turns a source Blob into tables, or throws an Error whose message names the cause. */
+export type Converter = (source: Blob, options: ConvertOptions) => Promise<ConvertedTable[]>;
