@@ -6,6 +6,7 @@ const PORT = Number(process.env.E2E_PORT ?? 4199);
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
+  globalSetup: './e2e/global-setup.ts',
   timeout: 120_000,
   expect: { timeout: 30_000 },
   fullyParallel: false,

@@ -1,0 +1,71 @@
+// The same workload in native DuckDB (@duckdb/node-api): the baseline the WASM figures are
+// divided by. Every op runs REPEATS times on a fresh instance and reports the median.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { CSV_GROUP_BY, CSV_GROUP_BY_ROWS, CSV_TABLE, median, PARQUET_AGGREGATE, PARQUET_FILE, PARQUET_TABLE, REPEATS } from './workload.mjs';
+
+async function timed(fn) {
+  const t0 = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t0, value };
+}
+
+function sqlString(s) {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+async function rowsOf(conn, sql) {
+  const reader = await conn.runAndReadAll(sql);
+  return reader.getRowsJS().length;
+}
+
+/**
+ * @param {string} csvPath
+ * @returns {Promise<{ startup: number, csvIngest: number, groupBy: number, parquetLoad: number, parquetAggregate: number, threads: string, version: string, csvRows: number, parquetRows: number, aggregateRows: number }>} medians in ms
+ */
+export async function runNative(csvPath) {
+  const samples = { startup: [], csvIngest: [], groupBy: [], parquetLoad: [], parquetAggregate: [] };
+  let threads = '';
+  let version = '';
+  let csvRows = 0;
+  let parquetRows = 0;
+  let aggregateRows = 0;
+  for (let i = 0; i < REPEATS; i++) {
+    const start = await timed(async () => {
+      const instance = await DuckDBInstance.create(':memory:');
+      return { instance, conn: await instance.connect() };
+    });
+    samples.startup.push(start.ms);
+    const { instance, conn } = start.value;
+    try {
+      if (i === 0) {
+        const r = await conn.runAndReadAll("SELECT current_setting('threads')::VARCHAR, version()");
+        [[threads, version]] = r.getRowsJS();
+      }
+      samples.csvIngest.push((await timed(() => conn.run(`CREATE TABLE ${CSV_TABLE} AS SELECT * FROM read_csv(${sqlString(csvPath)})`))).ms);
+      csvRows = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${CSV_TABLE}`)).getRowsJS()[0][0]);
+      const g = await timed(() => rowsOf(conn, CSV_GROUP_BY));
+      if (g.value !== CSV_GROUP_BY_ROWS) throw new Error(`native GROUP BY returned ${g.value} rows, expected ${CSV_GROUP_BY_ROWS}`);
+      samples.groupBy.push(g.ms);
+      samples.parquetLoad.push((await timed(() => conn.run(`CREATE TABLE ${PARQUET_TABLE} AS SELECT * FROM read_parquet(${sqlString(PARQUET_FILE)})`))).ms);
+      parquetRows = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${PARQUET_TABLE}`)).getRowsJS()[0][0]);
+      const a = await timed(() => rowsOf(conn, PARQUET_AGGREGATE));
+      aggregateRows = a.value;
+      samples.parquetAggregate.push(a.ms);
+    } finally {
+      conn.closeSync();
+      instance.closeSync();
+    }
+  }
+  return {
+    startup: median(samples.startup),
+    csvIngest: median(samples.csvIngest),
+    groupBy: median(samples.groupBy),
+    parquetLoad: median(samples.parquetLoad),
+    parquetAggregate: median(samples.parquetAggregate),
+    threads,
+    version,
+    csvRows,
+    parquetRows,
+    aggregateRows,
+  };
+}

@@ -1,0 +1,134 @@
+// `npm run bench`: DuckDB-WASM in headless Chromium against the production build, native DuckDB
+// as the baseline, optional Pyodide rows from bench/python.mjs. Writes bench/results/latest.json.
+//
+// Env: BENCH_DIST (build to serve, default dist), BENCH_PORT (default 4203).
+// Flags: --driver=app|harness|auto (auto: the app when it shows its file input, else the harness).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { launchOptions } from '../scripts/browser.mjs';
+import { CACHE_DIR, CSV_ROWS, ensureCsv } from './gen-csv.mjs';
+import { runNative } from './native.mjs';
+import { printTable } from './table.mjs';
+import { startStaticServer } from './static-server.mjs';
+import { runWasm } from './wasm.mjs';
+
+const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(BENCH_DIR, '..');
+const DIST = resolve(ROOT, process.env.BENCH_DIST ?? 'dist');
+const PORT = Number(process.env.BENCH_PORT ?? 4203);
+const HARNESS_DIST = join(CACHE_DIR, 'harness-dist');
+const HARNESS_PREFIX = '/__bench/';
+const driverArg = process.argv.find((a) => a.startsWith('--driver='))?.slice('--driver='.length) ?? 'auto';
+
+function row(name, value, unit, baseline) {
+  const r = { name, value: round(value), unit };
+  if (baseline) {
+    r.baseline = { name: baseline.name, value: round(baseline.value) };
+    r.ratio = round(value / baseline.value, 2);
+  }
+  return r;
+}
+
+function round(v, digits = 1) {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+}
+
+function buildHarness() {
+  console.log('building the bench harness…');
+  execFileSync('npx', ['vite', 'build', '--config', join(BENCH_DIR, 'harness', 'vite.config.ts'), '--outDir', HARNESS_DIST, '--emptyOutDir'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** The app counts as benchable once its page shows the file input the bench drives. */
+async function appIsReady(browser, url) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByLabel('Add data files').waitFor({ state: 'attached', timeout: 15_000 });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await context.close();
+  }
+}
+
+async function pythonRows(browser, baseURL) {
+  const modulePath = join(BENCH_DIR, 'python.mjs');
+  if (!existsSync(modulePath)) return [];
+  const mod = await import(modulePath);
+  if (typeof mod.pythonRows !== 'function') throw new Error('bench/python.mjs does not export pythonRows(page, baseURL)');
+  const context = await browser.newContext();
+  try {
+    return await mod.pythonRows(await context.newPage(), baseURL);
+  } finally {
+    await context.close();
+  }
+}
+
+async function main() {
+  const began = performance.now();
+  if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no build at ${DIST}; run vite build first (or set BENCH_DIST)`);
+  const csvPath = await ensureCsv();
+  const csvMB = statSync(csvPath).size / 1e6;
+
+  console.log('native DuckDB (@duckdb/node-api)…');
+  const native = await runNative(csvPath);
+  if (native.csvRows !== CSV_ROWS) throw new Error(`native read_csv produced ${native.csvRows} rows`);
+  console.log(`  ${native.version}, threads=${native.threads}`);
+
+  const roots = new Map([['/', DIST]]);
+  const server = await startStaticServer(roots, PORT);
+  const browser = await chromium.launch(launchOptions());
+  const rows = [];
+  try {
+    console.log(`chromium ${browser.version()} → ${server.url} (build ${DIST})`);
+    let driver = driverArg;
+    if (driver === 'auto') driver = (await appIsReady(browser, `${server.url}/`)) ? 'app' : 'harness';
+    let pageURL = `${server.url}/`;
+    if (driver === 'harness') {
+      buildHarness();
+      roots.set(HARNESS_PREFIX, HARNESS_DIST);
+      pageURL = `${server.url}${HARNESS_PREFIX}`;
+    }
+    console.log(`DuckDB-WASM via the ${driver}…`);
+    const wasm = await runWasm(browser, pageURL, csvPath, native.aggregateRows);
+    const via = driver === 'app' ? '' : ' [harness]';
+    rows.push(
+      row(`DuckDB-WASM cold start: page load → ready${via}`, wasm.coldStart, 'ms', { name: 'native: instance + connection', value: native.startup }),
+      row(`CSV ingest, 1M rows / ${csvMB.toFixed(0)} MB${via}`, wasm.csv.ms, 'ms', { name: 'native: CREATE TABLE AS read_csv', value: native.csvIngest }),
+      row(`longest main-thread long task during CSV ingest (goal ≤ 200)${via}`, wasm.csv.longestTaskMs, 'ms'),
+      row(`GROUP BY category over 1M rows (engine)${via}`, wasm.groupBy.engineMs, 'ms', { name: 'native: same query', value: native.groupBy }),
+      row(`GROUP BY category over 1M rows (round trip)${via}`, wasm.groupBy.roundTripMs, 'ms'),
+      row(`flights-3m.parquet load (3M rows)${via}`, wasm.parquet.ms, 'ms', { name: 'native: CREATE TABLE AS read_parquet', value: native.parquetLoad }),
+      row(`flights delays by origin (engine)${via}`, wasm.aggregate.engineMs, 'ms', { name: 'native: same query', value: native.parquetAggregate }),
+      row(`flights delays by origin (round trip)${via}`, wasm.aggregate.roundTripMs, 'ms'),
+    );
+    try {
+      rows.push(...(await pythonRows(browser, `${server.url}/`)));
+    } catch (e) {
+      console.error(`python rows failed: ${e instanceof Error ? e.message : String(e)}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+    const outDir = join(BENCH_DIR, 'results');
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(rows, null, 2)}\n`);
+    printTable(rows);
+    console.log(`wrote bench/results/latest.json (${rows.length} rows) in ${((performance.now() - began) / 1000).toFixed(0)} s`);
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+  process.exitCode = 1;
+});

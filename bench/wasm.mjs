@@ -1,0 +1,122 @@
+// Drives the built app (or the bench harness, which offers the same accessible names and records
+// the same performance.measure entries) in headless Chromium and reads its User Timing entries.
+import { basename } from 'node:path';
+import { CSV_GROUP_BY, CSV_GROUP_BY_ROWS, CSV_TABLE, median, PARQUET_AGGREGATE, PARQUET_FILE, PARQUET_TABLE, REPEATS } from './workload.mjs';
+
+const READY = 'dataseer:duckdb-ready';
+const LOAD = 'dataseer:load';
+const QUERY = 'dataseer:query';
+const LOAD_TIMEOUT = 240_000;
+
+// Runs in the page before any app script: collects main-thread long tasks for the whole visit.
+function observeLongTasks() {
+  const w = /** @type {Window & { __benchLongTasks?: { start: number, duration: number }[] }} */ (window);
+  w.__benchLongTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__benchLongTasks?.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+async function entries(page, name) {
+  return page.evaluate(
+    (n) => performance.getEntriesByName(n).map((e) => ({ startTime: e.startTime, duration: e.duration, detail: 'detail' in e ? e.detail : null })),
+    name,
+  );
+}
+
+async function waitForEntry(page, name, count, timeout) {
+  await page.waitForFunction(([n, c]) => performance.getEntriesByName(n).length > c, [name, count], { timeout, polling: 100 });
+  const all = await entries(page, name);
+  return all[count];
+}
+
+async function newPage(browser) {
+  const context = await browser.newContext();
+  await context.addInitScript(observeLongTasks);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`  [page error] ${e.message}`));
+  return { context, page };
+}
+
+/** Page load → DuckDB ready, measured from navigation start to the end of the ready measure. */
+async function coldStart(page, url) {
+  await page.goto(url);
+  const ready = await waitForEntry(page, READY, 0, 120_000);
+  return ready.startTime + ready.duration;
+}
+
+/** Loads a file through the file input; returns the load measure and the longest long task meanwhile. */
+async function loadFile(page, path) {
+  const fileName = basename(path);
+  const before = (await entries(page, LOAD)).length;
+  const t0 = await page.evaluate(() => performance.now());
+  const wall0 = performance.now();
+  await page.getByLabel('Add data files').setInputFiles(path);
+  const load = await waitForEntry(page, LOAD, before, LOAD_TIMEOUT);
+  const wallMs = performance.now() - wall0;
+  if (!load.detail?.ok) throw new Error(`loading ${fileName} failed: ${JSON.stringify(load.detail)}`);
+  if (load.detail.fileName !== fileName) throw new Error(`expected a load of ${fileName}, saw ${load.detail.fileName}`);
+  const end = load.startTime + load.duration;
+  const longest = await page.evaluate(
+    ([from, to]) =>
+      Math.max(0, ...(window.__benchLongTasks ?? []).filter((t) => t.start < to && t.start + t.duration > from).map((t) => t.duration)),
+    [t0, end],
+  );
+  return { ms: load.duration, wallMs, longestTaskMs: longest };
+}
+
+/** Runs SQL through the console `REPEATS` times; medians of engine time and round trip. */
+async function runQuery(page, sql, expectRows) {
+  const engine = [];
+  const roundTrip = [];
+  const editor = page.getByRole('textbox', { name: 'SQL query' });
+  await editor.fill(sql);
+  for (let i = 0; i < REPEATS; i++) {
+    const before = (await entries(page, QUERY)).length;
+    await page.getByRole('button', { name: 'Run SQL' }).click();
+    const q = await waitForEntry(page, QUERY, before, 120_000);
+    if (typeof q.detail?.rowCount !== 'number') throw new Error(`query measure without rowCount: ${JSON.stringify(q.detail)}`);
+    if (expectRows !== undefined && q.detail.rowCount !== expectRows) {
+      throw new Error(`query returned ${q.detail.rowCount} rows, expected ${expectRows}`);
+    }
+    engine.push(Number(q.detail.elapsedMs));
+    roundTrip.push(q.duration);
+  }
+  return { engineMs: median(engine), roundTripMs: median(roundTrip) };
+}
+
+async function assertDataset(page, table) {
+  await page.getByRole('list', { name: 'Datasets' }).getByText(table, { exact: false }).first().waitFor({ timeout: 30_000 });
+}
+
+/**
+ * @param {import('@playwright/test').Browser} browser
+ * @param {string} url the app (or harness) page
+ * @param {string} csvPath
+ * @param {number} aggregateRows rows the native engine returned for the parquet aggregate
+ */
+export async function runWasm(browser, url, csvPath, aggregateRows) {
+  const starts = [];
+  for (let i = 0; i < REPEATS; i++) {
+    const { context, page } = await newPage(browser);
+    starts.push(await coldStart(page, url));
+    await context.close();
+  }
+  console.log(`  cold start: ${starts.map((s) => s.toFixed(0)).join(', ')} ms`);
+
+  const { context, page } = await newPage(browser);
+  try {
+    await coldStart(page, url);
+    const csv = await loadFile(page, csvPath);
+    await assertDataset(page, CSV_TABLE);
+    console.log(`  csv ingest: ${csv.ms.toFixed(0)} ms, longest long task ${csv.longestTaskMs.toFixed(0)} ms`);
+    const groupBy = await runQuery(page, CSV_GROUP_BY, CSV_GROUP_BY_ROWS);
+    const parquet = await loadFile(page, PARQUET_FILE);
+    await assertDataset(page, PARQUET_TABLE);
+    console.log(`  parquet load: ${parquet.ms.toFixed(0)} ms`);
+    const aggregate = await runQuery(page, PARQUET_AGGREGATE, aggregateRows);
+    return { coldStart: median(starts), csv, groupBy, parquet, aggregate };
+  } finally {
+    await context.close();
+  }
+}

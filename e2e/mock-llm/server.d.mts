@@ -1,0 +1,38 @@
+/** Types for the scripted OpenAI-compatible test server (server.mjs). */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  at: number;
+}
+
+export type ScriptedReply = (
+  | { type: 'text'; content: string; chunk_size?: number }
+  | { type: 'tool_calls'; calls: { id?: string; name: string; arguments: unknown }[]; content?: string }
+  | { type: 'malformed_tool_call'; name: string; arguments_text: string; id?: string }
+  | { type: 'structured'; value: unknown }
+  | { type: 'error'; status: number; message?: string; code?: string; retry_after?: number }
+  | { type: 'cut'; content: string; after_chunks?: number }
+) & { delay_ms?: number; chunk_delay_ms?: number; when?: string };
+
+export interface MockLlmState {
+  replies: ScriptedReply[];
+  requests: RecordedRequest[];
+  models: string[];
+  embeddings: boolean;
+  requireKey: string | undefined;
+  seq: number;
+}
+
+export interface MockLlm {
+  url: string;
+  port: number;
+  state: MockLlmState;
+  close(): Promise<void>;
+}
+
+export function startMockLlm(options?: { port?: number; host?: string }): Promise<MockLlm>;
+export function structuredNameOf(body: unknown): string | undefined;
+export function embedText(text: string): number[];

@@ -1,0 +1,365 @@
+#!/usr/bin/env node
+/**
+ * A scripted OpenAI-compatible endpoint, for tests only. It plays back replies queued through
+ * `POST /__script` to `POST /v1/chat/completions` (streamed as SSE or whole), answers
+ * `GET /v1/models` and `POST /v1/embeddings`, allows browser CORS the way a real provider does,
+ * and records every request (headers and body) for assertions at `GET /__requests`.
+ *
+ * Run: `node e2e/mock-llm/server.mjs [port]` (or MOCK_LLM_PORT); it listens on 127.0.0.1 only
+ * and prints `mock-llm listening on http://127.0.0.1:<port>`. Port 0 picks a free port.
+ * Import: `startMockLlm({ port })` → `{ url, port, state, close }`.
+ *
+ * Script API (JSON):
+ *   POST /__script { replies: Reply[], replace?: boolean, models?: string[], embeddings?: boolean,
+ *                    require_key?: string }   queue replies (append unless replace) / configure
+ *   GET  /__script                            the replies still queued
+ *   GET  /__requests                          every recorded request, oldest first
+ *   POST /__reset                             clear queue, records and configuration
+ *
+ * Reply (one per chat completion request, first-in first-out; a reply with `when` is used only
+ * for the structured-output call of that name: `validation_report`, `execution_plan`,
+ * `conversation_summary`, which the server reads from `response_format.json_schema.name` or
+ * from a forced `tool_choice`):
+ *   { type: 'text', content, chunk_size? }
+ *   { type: 'tool_calls', calls: [{ id?, name, arguments: object | string }], content? }
+ *   { type: 'malformed_tool_call', name, arguments_text }     arguments that are not JSON
+ *   { type: 'structured', value: object }   answered as JSON content for response_format, or as
+ *                                           a call of the forced tool
+ *   { type: 'error', status, message?, code?, retry_after? }  e.g. 401, 429 (+ Retry-After), 500
+ *   { type: 'cut', content, after_chunks? }  streams part of the text then drops the connection
+ * Every reply may add `delay_ms` (before answering), `chunk_delay_ms` (between SSE chunks) and
+ * `when` (see above). With the queue empty the server answers 500 "mock-llm: no scripted reply".
+ */
+import http from 'node:http';
+import { pathToFileURL } from 'node:url';
+
+const STRUCTURED_NAMES = new Set(['validation_report', 'execution_plan', 'conversation_summary']);
+const DEFAULT_MODELS = ['mock-model', 'mock-model-mini'];
+const EMBEDDING_DIMS = 64;
+
+/** Fresh mutable state; one per server. */
+function freshState() {
+  return { replies: [], requests: [], models: [...DEFAULT_MODELS], embeddings: true, requireKey: undefined, seq: 0 };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function corsHeaders(req) {
+  const origin = req.headers.origin;
+  const h = {
+    'access-control-allow-origin': origin ?? '*',
+    'access-control-expose-headers': 'Retry-After, retry-after-ms, x-request-id',
+    vary: 'Origin',
+  };
+  if (origin) h['access-control-allow-credentials'] = 'true';
+  return h;
+}
+
+function sendJson(res, req, status, body, extra = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...corsHeaders(req),
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...extra,
+  });
+  res.end(text);
+}
+
+async function readBody(req) {
+  const chunks = [];
+  for await (const c of req) chunks.push(c);
+  const raw = Buffer.concat(chunks).toString('utf8');
+  if (!raw) return { raw, json: undefined };
+  try {
+    return { raw, json: JSON.parse(raw) };
+  } catch {
+    return { raw, json: undefined };
+  }
+}
+
+/** Which structured-output call a request is, if any. */
+export function structuredNameOf(body) {
+  const rf = body?.response_format;
+  if (rf && rf.type === 'json_schema' && typeof rf.json_schema?.name === 'string') return rf.json_schema.name;
+  const tc = body?.tool_choice;
+  if (tc && typeof tc === 'object' && typeof tc.function?.name === 'string') return tc.function.name;
+  // A single bound tool with a structured name and tool_choice "required"/"any".
+  if ((tc === 'required' || tc === 'any') && Array.isArray(body?.tools) && body.tools.length === 1) {
+    const n = body.tools[0]?.function?.name;
+    if (STRUCTURED_NAMES.has(n)) return n;
+  }
+  return undefined;
+}
+
+function takeReply(state, body) {
+  const name = structuredNameOf(body);
+  let i = name ? state.replies.findIndex((r) => r.when === name) : -1;
+  if (i < 0) i = state.replies.findIndex((r) => r.when === undefined);
+  if (i < 0) return undefined;
+  return state.replies.splice(i, 1)[0];
+}
+
+/** Splits a string into pieces of `size` characters (at least one piece). */
+function pieces(text, size) {
+  if (!text) return [];
+  const out = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+/** Normalises a reply into { content, toolCalls: [{ id, name, argsText }] }. */
+function materialise(reply, body, state) {
+  const name = structuredNameOf(body);
+  const callId = () => `call_${++state.seq}`;
+  switch (reply.type) {
+    case 'text':
+    case 'cut':
+      return { content: String(reply.content ?? ''), toolCalls: [] };
+    case 'tool_calls':
+      return {
+        content: reply.content ?? '',
+        toolCalls: (reply.calls ?? []).map((c) => ({
+          id: c.id ?? callId(),
+          name: c.name,
+          argsText: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
+        })),
+      };
+    case 'malformed_tool_call':
+      return { content: '', toolCalls: [{ id: reply.id ?? callId(), name: reply.name, argsText: String(reply.arguments_text) }] };
+    case 'structured': {
+      const text = JSON.stringify(reply.value ?? {});
+      const forcedTool = body?.tool_choice && typeof body.tool_choice === 'object' ? body.tool_choice.function?.name : undefined;
+      const viaTool = !body?.response_format && (forcedTool ?? (name && Array.isArray(body?.tools) ? name : undefined));
+      if (viaTool) return { content: '', toolCalls: [{ id: callId(), name: viaTool, argsText: text }] };
+      return { content: text, toolCalls: [] };
+    }
+    default:
+      throw new Error(`mock-llm: unknown reply type ${reply.type}`);
+  }
+}
+
+function completionId(state) {
+  return `chatcmpl-mock-${++state.seq}`;
+}
+
+function usage(body, content) {
+  const prompt = JSON.stringify(body?.messages ?? []).length;
+  const completion = content.length;
+  return {
+    prompt_tokens: Math.ceil(prompt / 4),
+    completion_tokens: Math.ceil(completion / 4),
+    total_tokens: Math.ceil(prompt / 4) + Math.ceil(completion / 4),
+  };
+}
+
+async function streamReply(req, res, state, body, reply, out) {
+  const id = completionId(state);
+  const created = Math.floor(Date.now() / 1000);
+  const model = body.model ?? 'mock-model';
+  const size = Math.max(1, reply.chunk_size ?? 4);
+  const delay = reply.chunk_delay_ms ?? 0;
+  res.writeHead(200, {
+    ...corsHeaders(req),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+  const chunk = (delta, finish = null, extra = {}) =>
+    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra })}\n\n`;
+
+  const events = [chunk({ role: 'assistant', content: '' })];
+  for (const p of pieces(out.content, size)) events.push(chunk({ content: p }));
+  out.toolCalls.forEach((tc, index) => {
+    events.push(chunk({ tool_calls: [{ index, id: tc.id, type: 'function', function: { name: tc.name, arguments: '' } }] }));
+    // Arguments split across several chunks, as real providers do.
+    for (const p of pieces(tc.argsText, Math.max(1, Math.ceil(tc.argsText.length / 3)))) {
+      events.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
+    }
+  });
+
+  if (reply.type === 'cut') {
+    const keep = reply.after_chunks ?? Math.max(2, Math.floor(events.length / 2));
+    for (const e of events.slice(0, keep)) {
+      res.write(e);
+      if (delay) await sleep(delay);
+    }
+    // Let the partial chunks reach the client before the connection drops.
+    await sleep(30);
+    res.socket?.destroy();
+    return;
+  }
+
+  events.push(chunk({}, out.toolCalls.length ? 'tool_calls' : 'stop'));
+  if (body.stream_options?.include_usage) {
+    events.push(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: usage(body, out.content) })}\n\n`);
+  }
+  events.push('data: [DONE]\n\n');
+  for (const e of events) {
+    if (res.destroyed) return;
+    res.write(e);
+    if (delay) await sleep(delay);
+  }
+  res.end();
+}
+
+function wholeReply(req, res, state, body, reply, out) {
+  if (reply.type === 'cut') {
+    res.socket?.destroy();
+    return;
+  }
+  const message = { role: 'assistant', content: out.content || (out.toolCalls.length ? null : ''), refusal: null };
+  if (out.toolCalls.length) {
+    message.tool_calls = out.toolCalls.map((tc) => ({ id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.argsText } }));
+  }
+  sendJson(res, req, 200, {
+    id: completionId(state),
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model ?? 'mock-model',
+    choices: [{ index: 0, message, finish_reason: out.toolCalls.length ? 'tool_calls' : 'stop', logprobs: null }],
+    usage: usage(body, out.content),
+  });
+}
+
+async function chatCompletions(req, res, state, body) {
+  if (!body || !Array.isArray(body.messages)) {
+    sendJson(res, req, 400, { error: { message: 'messages is required', type: 'invalid_request_error' } });
+    return;
+  }
+  const reply = takeReply(state, body);
+  if (!reply) {
+    sendJson(res, req, 500, { error: { message: 'mock-llm: no scripted reply left', type: 'server_error' } });
+    return;
+  }
+  if (reply.delay_ms) await sleep(reply.delay_ms);
+  if (reply.type === 'error') {
+    const status = reply.status ?? 500;
+    const extra = {};
+    if (reply.retry_after !== undefined) extra['retry-after'] = String(reply.retry_after);
+    const type = status === 401 ? 'invalid_request_error' : status === 429 ? 'rate_limit_error' : 'server_error';
+    sendJson(res, req, status, { error: { message: reply.message ?? `mock-llm scripted ${status}`, type, code: reply.code ?? null } }, extra);
+    return;
+  }
+  const out = materialise(reply, body, state);
+  if (body.stream) await streamReply(req, res, state, body, reply, out);
+  else wholeReply(req, res, state, body, reply, out);
+}
+
+/** A deterministic unit vector per text: hashed word counts, so similar texts are close. */
+export function embedText(text) {
+  const v = new Array(EMBEDDING_DIMS).fill(0);
+  for (const w of String(text).toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)) {
+    let h = 2166136261;
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619) >>> 0;
+    v[h % EMBEDDING_DIMS] += 1;
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+}
+
+function embeddings(req, res, state, body) {
+  if (!state.embeddings) {
+    sendJson(res, req, 404, { error: { message: 'this endpoint has no embeddings', type: 'invalid_request_error' } });
+    return;
+  }
+  const inputs = Array.isArray(body?.input) ? body.input : [body?.input ?? ''];
+  sendJson(res, req, 200, {
+    object: 'list',
+    model: body?.model ?? 'mock-embedding',
+    data: inputs.map((t, index) => ({ object: 'embedding', index, embedding: embedText(t) })),
+    usage: { prompt_tokens: inputs.join(' ').length, total_tokens: inputs.join(' ').length },
+  });
+}
+
+function authorised(req, state) {
+  return state.requireKey === undefined || req.headers.authorization === `Bearer ${state.requireKey}`;
+}
+
+async function handle(req, res, state) {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const path = url.pathname.replace(/\/+$/, '') || '/';
+  const { raw, json } = await readBody(req);
+
+  if (!path.startsWith('/__')) {
+    state.requests.push({ method: req.method, path, query: url.search, headers: { ...req.headers }, body: json ?? raw, at: Date.now() });
+  }
+
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, {
+      ...corsHeaders(req),
+      'access-control-allow-methods': 'GET, POST, OPTIONS',
+      'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'authorization, content-type',
+      'access-control-max-age': '600',
+    });
+    res.end();
+    return;
+  }
+
+  // Script API
+  if (path === '/__script' && req.method === 'POST') {
+    const cfg = json ?? {};
+    if (cfg.replace) state.replies = [];
+    if (Array.isArray(cfg.replies)) state.replies.push(...cfg.replies);
+    if (Array.isArray(cfg.models)) state.models = cfg.models.map(String);
+    if (typeof cfg.embeddings === 'boolean') state.embeddings = cfg.embeddings;
+    if ('require_key' in cfg) state.requireKey = cfg.require_key ?? undefined;
+    sendJson(res, req, 200, { queued: state.replies.length });
+    return;
+  }
+  if (path === '/__script' && req.method === 'GET') return sendJson(res, req, 200, { replies: state.replies });
+  if (path === '/__requests' && req.method === 'GET') return sendJson(res, req, 200, state.requests);
+  if (path === '/__reset' && req.method === 'POST') {
+    Object.assign(state, freshState());
+    return sendJson(res, req, 200, { ok: true });
+  }
+
+  // OpenAI-compatible API (with or without the /v1 prefix)
+  const api = path.replace(/^\/v1(?=\/)/, '');
+  if (['/chat/completions', '/embeddings', '/models'].includes(api) && !authorised(req, state)) {
+    return sendJson(res, req, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
+  }
+  if (api === '/chat/completions' && req.method === 'POST') return chatCompletions(req, res, state, json);
+  if (api === '/embeddings' && req.method === 'POST') return embeddings(req, res, state, json);
+  if (api === '/models' && req.method === 'GET') {
+    return sendJson(res, req, 200, {
+      object: 'list',
+      data: state.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'mock-llm' })),
+    });
+  }
+  sendJson(res, req, 404, { error: { message: `mock-llm: no route ${req.method} ${path}`, type: 'invalid_request_error' } });
+}
+
+/** Starts the server on 127.0.0.1; resolves once it listens. */
+export function startMockLlm({ port = 0, host = '127.0.0.1' } = {}) {
+  const state = freshState();
+  const server = http.createServer((req, res) => {
+    handle(req, res, state).catch((e) => {
+      if (!res.headersSent) sendJson(res, req, 500, { error: { message: `mock-llm: ${e.message}`, type: 'server_error' } });
+      else res.destroy();
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const addr = server.address();
+      const actual = typeof addr === 'object' && addr ? addr.port : port;
+      resolve({
+        url: `http://${host}:${actual}`,
+        port: actual,
+        state,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections?.();
+            server.close(() => r());
+          }),
+      });
+    });
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const port = Number(process.argv[2] ?? process.env.MOCK_LLM_PORT ?? 4290);
+  const { url } = await startMockLlm({ port });
+  console.log(`mock-llm listening on ${url}`);
+}

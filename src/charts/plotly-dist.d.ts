@@ -1,0 +1,21 @@
+// The parts of plotly.js's dist bundle the chart component uses.
+declare module 'plotly.js-dist-min' {
+  export interface PlotlyElement extends HTMLElement {
+    on?(event: string, handler: (...args: unknown[]) => void): void;
+  }
+  export interface ImageOptions {
+    format: 'png' | 'svg' | 'jpeg' | 'webp';
+    filename?: string;
+    width?: number;
+    height?: number;
+  }
+  export interface PlotlyStatic {
+    react(el: HTMLElement, data: unknown[], layout?: object, config?: object): Promise<PlotlyElement>;
+    purge(el: HTMLElement): void;
+    downloadImage(el: HTMLElement, opts: ImageOptions): Promise<string>;
+    toImage(el: HTMLElement, opts: ImageOptions): Promise<string>;
+    Plots: { resize(el: HTMLElement): void };
+  }
+  const Plotly: PlotlyStatic;
+  export default Plotly;
+}

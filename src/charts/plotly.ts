@@ -1,0 +1,73 @@
+/**
+ * Loads plotly.js on first use (a multi-megabyte chunk kept out of the app shell) and themes a
+ * figure's layout to the page's light or dark colours.
+ */
+import type { PlotlyStatic } from 'plotly.js-dist-min';
+import type { JsonValue, PlotlyFigure } from '../../workers/protocol/python';
+
+let loading: Promise<PlotlyStatic> | null = null;
+
+export function loadPlotly(): Promise<PlotlyStatic> {
+  loading ??= import('plotly.js-dist-min').then((m) => m.default);
+  loading.catch(() => (loading = null));
+  return loading;
+}
+
+export interface ChartTheme {
+  dark: boolean;
+  fg: string;
+  muted: string;
+  grid: string;
+  font: string;
+}
+
+type Layout = Record<string, JsonValue>;
+
+function isRecord(v: JsonValue | undefined): v is { [key: string]: JsonValue } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Fills in colours the figure leaves unset; colours the figure sets win. */
+export function themedLayout(layout: Layout, theme: ChartTheme): Layout {
+  const axis = (a: JsonValue | undefined): Layout => ({
+    gridcolor: theme.grid,
+    linecolor: theme.grid,
+    zerolinecolor: theme.grid,
+    ...(isRecord(a) ? a : {}),
+  });
+  const out: Layout = {
+    paper_bgcolor: 'rgba(0,0,0,0)',
+    plot_bgcolor: 'rgba(0,0,0,0)',
+    ...layout,
+    font: { color: theme.fg, family: theme.font, ...(isRecord(layout.font) ? layout.font : {}) },
+    autosize: true,
+  };
+  for (const key of Object.keys(layout).filter((k) => /^[xy]axis\d*$/.test(k))) out[key] = axis(layout[key]);
+  out.xaxis = axis(layout.xaxis);
+  out.yaxis = axis(layout.yaxis);
+  if (layout.template === undefined) delete out.template;
+  return out;
+}
+
+/** A plain-text summary of a figure, for its accessible description. */
+export function describeFigure(fig: PlotlyFigure): string {
+  const layout = fig.layout;
+  const title = isRecord(layout.title) ? layout.title.text : layout.title;
+  const kinds = [...new Set(fig.data.map((t) => (typeof t.type === 'string' ? t.type : 'scatter')))];
+  const traces = fig.data.length;
+  const head = typeof title === 'string' && title ? `${title}: ` : '';
+  return `${head}${kinds.join(', ')} chart with ${traces} ${traces === 1 ? 'trace' : 'traces'}`;
+}
+
+export function readTheme(el: Element): ChartTheme {
+  const style = getComputedStyle(el);
+  const v = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+  const dark = globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+  return {
+    dark,
+    fg: v('--fg', dark ? '#e6e9ee' : '#17202a'),
+    muted: v('--muted', '#5a6472'),
+    grid: v('--border', dark ? '#333c4a' : '#d5dbe3'),
+    font: style.fontFamily || 'system-ui, sans-serif',
+  };
+}

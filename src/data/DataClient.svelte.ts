@@ -1,0 +1,277 @@
+/**
+ * The one main-thread owner of the data worker (DuckDB-WASM). Components read its `$state`
+ * fields and call its methods; nothing else posts messages to the worker.
+ */
+import { RpcClient, WorkerGoneError } from '../../workers/protocol/rpcClient';
+import type {
+  DataEvent,
+  DataRequests,
+  DatasetInfo,
+  DatasetProfile,
+  LoadPhase,
+  LoadSource,
+  SqlRisk,
+} from '../../workers/protocol/data';
+import type { DecodedRows } from './arrowDecode';
+import { sampleUrl, urlFileName } from './urls';
+
+export interface LoadState {
+  loadId: string;
+  fileName: string;
+  phase: LoadPhase;
+  fraction?: number;
+  detail?: string;
+}
+
+export interface LoadError {
+  id: string;
+  fileName: string;
+  message: string;
+  suggestion?: string;
+}
+
+export type QueryRowsOutcome = { ok: true; result: DecodedRows } | { ok: false; message: string };
+
+/** Makes the worker; injectable so the client can be tested over a MessageChannel. */
+export type WorkerFactory = () => Worker;
+
+const defaultFactory: WorkerFactory = () =>
+  new Worker(new URL('../../workers/data/data.worker.ts', import.meta.url), { type: 'module', name: 'dataseer-data' });
+
+/** Give up restarting a worker that keeps dying, rather than loop forever. */
+const MAX_RESTARTS = 3;
+
+let loadCounter = 0;
+
+export class DataClient {
+  ready = $state(false);
+  datasets = $state<DatasetInfo[]>([]);
+  loads = $state<LoadState[]>([]);
+  errors = $state<LoadError[]>([]);
+  /** Worker-level failure (crash, failed start) — shown separately from per-file load errors. */
+  workerError = $state<string | null>(null);
+  duckdbVersion = $state<string | null>(null);
+  /** Whether the worker could open persistent storage for datasets. */
+  persistent = $state(false);
+
+  #factory: WorkerFactory;
+  #worker: Worker | null = null;
+  #rpc: RpcClient<DataRequests, DataEvent> | null = null;
+  #starting: Promise<void> | null = null;
+  #restarts = 0;
+  #persistRequested = false;
+
+  constructor(factory: WorkerFactory = defaultFactory) {
+    this.#factory = factory;
+  }
+
+  /** Starts the worker and DuckDB; safe to call more than once. */
+  start(): Promise<void> {
+    this.#starting ??= this.#boot();
+    return this.#starting;
+  }
+
+  async #boot(): Promise<void> {
+    const worker = this.#factory();
+    this.#worker = worker;
+    const rpc = new RpcClient<DataRequests, DataEvent>(worker, (e) => this.#onEvent(e));
+    this.#rpc = rpc;
+    worker.addEventListener('error', (ev) => this.#crashed(worker, ev.message || 'the data worker crashed'));
+    worker.addEventListener('messageerror', () => this.#crashed(worker, 'the data worker sent an unreadable message'));
+    try {
+      const res = await rpc.call('init', {});
+      if (this.#worker !== worker) return;
+      this.duckdbVersion = res.duckdbVersion;
+      this.persistent = res.persistent;
+      this.#setDatasets(res.datasets);
+      this.ready = true;
+      this.workerError = null;
+      performance.measure('dataseer:duckdb-ready', { start: 0, end: performance.now() });
+    } catch (e) {
+      if (this.#worker !== worker) return;
+      this.workerError = `The data engine failed to start: ${errorMessage(e)}`;
+      throw e;
+    }
+  }
+
+  #crashed(worker: Worker, message: string): void {
+    if (this.#worker !== worker) return;
+    this.#rpc?.dispose(message);
+    worker.terminate();
+    this.#worker = null;
+    this.#rpc = null;
+    this.#starting = null;
+    this.ready = false;
+    this.loads = [];
+    this.workerError = `The data engine stopped: ${message}.`;
+    if (this.#restarts++ < MAX_RESTARTS) {
+      this.workerError += ' Restarting…';
+      this.start().catch(() => {});
+    }
+  }
+
+  /** Terminates the worker; every pending call rejects. */
+  dispose(): void {
+    this.#rpc?.dispose();
+    this.#worker?.terminate();
+    this.#worker = null;
+    this.#rpc = null;
+    this.#starting = null;
+    this.ready = false;
+  }
+
+  async #client(): Promise<RpcClient<DataRequests, DataEvent>> {
+    await this.start();
+    if (!this.#rpc) throw new WorkerGoneError('the data worker is not running');
+    return this.#rpc;
+  }
+
+  #onEvent(e: DataEvent): void {
+    switch (e.type) {
+      case 'datasets':
+        this.#setDatasets(e.datasets);
+        break;
+      case 'progress': {
+        const load = this.loads.find((l) => l.loadId === e.loadId);
+        if (!load) break;
+        load.phase = e.phase;
+        load.fraction = e.fraction;
+        load.detail = e.detail;
+        break;
+      }
+    }
+  }
+
+  #setDatasets(list: DatasetInfo[]): void {
+    const grew = list.length > this.datasets.length;
+    this.datasets = list;
+    if (grew && !this.#persistRequested) {
+      this.#persistRequested = true;
+      // Only the main thread may ask; best-effort, so eviction is less likely.
+      void globalThis.navigator?.storage?.persist?.().catch(() => false);
+    }
+  }
+
+  /** Loads one source; resolves with the new table names (empty when it failed). */
+  async #load(source: LoadSource, fileName: string, sheets?: string[]): Promise<string[]> {
+    const loadId = `load-${++loadCounter}`;
+    const start = performance.now();
+    this.loads.push({ loadId, fileName, phase: 'reading' });
+    let ok = false;
+    try {
+      const rpc = await this.#client();
+      const outcome = await rpc.call('load', { source, options: { loadId, ...(sheets ? { sheets } : {}) } });
+      if (outcome.ok) {
+        ok = true;
+        const known = this.datasets.map((d) => d.name);
+        const merged = [...this.datasets.filter((d) => !outcome.datasets.some((n) => n.name === d.name)), ...outcome.datasets];
+        // The worker also sends a `datasets` event; merging here keeps the list right if it lags.
+        if (outcome.datasets.some((d) => !known.includes(d.name))) this.#setDatasets(merged);
+        return outcome.datasets.map((d) => d.name);
+      }
+      this.#addError(outcome.fileName || fileName, outcome.message, outcome.suggestion);
+      return [];
+    } catch (e) {
+      this.#addError(fileName, errorMessage(e));
+      return [];
+    } finally {
+      this.loads = this.loads.filter((l) => l.loadId !== loadId);
+      performance.measure('dataseer:load', { start, end: performance.now(), detail: { fileName, ok } });
+    }
+  }
+
+  #addError(fileName: string, message: string, suggestion?: string): void {
+    this.errors.push({ id: `err-${++loadCounter}`, fileName, message, ...(suggestion ? { suggestion } : {}) });
+  }
+
+  dismissError(id: string): void {
+    this.errors = this.errors.filter((e) => e.id !== id);
+  }
+
+  dismissWorkerError(): void {
+    this.workerError = null;
+  }
+
+  /** The File objects go to the worker as-is; it reads them, the main thread never does. */
+  async loadFiles(files: File[], sheets?: string[]): Promise<string[]> {
+    const names = await Promise.all(files.map((file) => this.#load({ kind: 'file', file }, file.name, sheets)));
+    return names.flat();
+  }
+
+  loadUrl(url: string): Promise<string[]> {
+    const fileName = urlFileName(url);
+    return this.#load({ kind: 'url', url }, fileName);
+  }
+
+  loadText(text: string, fileName = 'pasted.csv'): Promise<string[]> {
+    return this.#load({ kind: 'text', text, fileName }, fileName);
+  }
+
+  /** Samples ship with the site under `samples/`, resolved against the page so sub-paths work. */
+  loadSample(file: string): Promise<string[]> {
+    return this.#load({ kind: 'url', url: sampleUrl(file, document.baseURI) }, file);
+  }
+
+  async excelSheets(file: File): Promise<string[]> {
+    const rpc = await this.#client();
+    return (await rpc.call('excelSheets', { file })).sheets;
+  }
+
+  async remove(name: string): Promise<void> {
+    const rpc = await this.#client();
+    this.#setDatasets(await rpc.call('remove', { name }));
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    const rpc = await this.#client();
+    this.#setDatasets(await rpc.call('rename', { from, to }));
+  }
+
+  /** Runs a console query; DuckDB errors come back as values, worker failures too. */
+  async query(sql: string, maxRows = 10_000): Promise<QueryRowsOutcome> {
+    const start = performance.now();
+    try {
+      const rpc = await this.#client();
+      const outcome = await rpc.call('query', { sql, maxRows });
+      if (!outcome.ok) return outcome;
+      const { decodeResult } = await import('./arrowDecode');
+      const result = decodeResult(outcome.result);
+      performance.measure('dataseer:query', {
+        start,
+        end: performance.now(),
+        detail: { elapsedMs: result.elapsedMs, rowCount: result.rowCount },
+      });
+      return { ok: true, result };
+    } catch (e) {
+      return { ok: false, message: errorMessage(e) };
+    }
+  }
+
+  /** A window of a dataset's rows for the preview grid. */
+  async page(name: string, offset: number, limit: number): Promise<DecodedRows> {
+    const rpc = await this.#client();
+    const res = await rpc.call('page', { name, offset, limit });
+    const { decodeResult } = await import('./arrowDecode');
+    return decodeResult(res);
+  }
+
+  async profile(name: string): Promise<DatasetProfile> {
+    const rpc = await this.#client();
+    return rpc.call('profile', { name });
+  }
+
+  async assess(sql: string): Promise<SqlRisk> {
+    const rpc = await this.#client();
+    return rpc.call('assess', { sql });
+  }
+
+  /** Hands the worker a port another worker (python, agent) will send DataRequests on. */
+  async connect(port: MessagePort): Promise<void> {
+    const rpc = await this.#client();
+    await rpc.call('connect', { port }, [port]);
+  }
+}
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { tableFromArrays, tableToIPC } from 'apache-arrow';
+import { serve, type Handlers } from '../../workers/protocol/rpcServer';
+import type { DataEvent, DataRequests, DatasetInfo } from '../../workers/protocol/data';
+import { DataClient } from './DataClient.svelte';
+import { sampleUrl, urlFileName } from './urls';
+
+/** A stand-in Worker: one end of a MessageChannel, with `error` dispatch and terminate. */
+class FakeWorker extends EventTarget {
+  port: MessagePort;
+  terminated = false;
+  constructor(port: MessagePort) {
+    super();
+    this.port = port;
+    port.addEventListener('message', (ev) => this.dispatchEvent(new MessageEvent('message', { data: ev.data })));
+    port.start();
+  }
+  postMessage(message: unknown, transfer: Transferable[] = []) {
+    this.port.postMessage(message, transfer);
+  }
+  terminate() {
+    this.terminated = true;
+    this.port.close();
+  }
+  crash(message: string) {
+    const ev = new Event('error') as Event & { message: string };
+    ev.message = message;
+    this.dispatchEvent(ev);
+  }
+}
+
+const info = (name: string, rowCount = 2): DatasetInfo => ({
+  name,
+  fileName: `${name}.csv`,
+  format: 'csv',
+  rowCount,
+  columns: [{ name: 'a', type: 'BIGINT' }],
+  sizeBytes: 10,
+  loadedAt: 0,
+  persisted: true,
+});
+
+const ipc = () => tableToIPC(tableFromArrays({ a: Float64Array.from([1, 2]) }), 'stream');
+
+function harness(overrides: Partial<Handlers<DataRequests>> = {}) {
+  const workers: FakeWorker[] = [];
+  let datasets: DatasetInfo[] = [];
+  let emit: (e: DataEvent) => void = () => {};
+  const handlers: Handlers<DataRequests> = {
+    init: () => ({ result: { duckdbVersion: 'v-test', datasets, persistent: true } }),
+    load: ({ source, options }) => {
+      const fileName = source.kind === 'text' ? source.fileName : 'x';
+      emit({ type: 'progress', loadId: options.loadId, fileName, phase: 'parsing', fraction: 0.5 });
+      if (source.kind === 'text' && source.text === 'bad') {
+        return { result: { ok: false, fileName, message: 'no columns', suggestion: 'check the delimiter' } };
+      }
+      datasets = [...datasets, info('pasted')];
+      emit({ type: 'datasets', datasets });
+      return { result: { ok: true, datasets: [info('pasted')], warnings: [] } };
+    },
+    excelSheets: () => ({ result: { sheets: [] } }),
+    list: () => ({ result: datasets }),
+    remove: ({ name }) => ({ result: (datasets = datasets.filter((d) => d.name !== name)) }),
+    rename: ({ from, to }) => ({ result: (datasets = datasets.map((d) => (d.name === from ? { ...d, name: to } : d))) }),
+    query: ({ sql }) =>
+      sql === 'bad'
+        ? { result: { ok: false, message: 'Parser Error: syntax error at or near "bad"' } }
+        : { result: { ok: true, result: { columns: [{ name: 'a', type: 'DOUBLE' }], ipc: ipc(), rowCount: 2, truncated: false, elapsedMs: 3 } } },
+    page: () => ({ result: { columns: [{ name: 'a', type: 'DOUBLE' }], ipc: ipc(), rowCount: 2, truncated: false, elapsedMs: 1 } }),
+    profile: ({ name }) => ({ result: { name, rowCount: 2, columns: [], elapsedMs: 1 } }),
+    assess: ({ sql }) => ({ result: { destructive: /drop/i.test(sql), datasets: [], statement: sql } }),
+    connect: () => ({ result: {} }),
+    ...overrides,
+  };
+  const client = new DataClient(() => {
+    const channel = new MessageChannel();
+    const worker = new FakeWorker(channel.port1);
+    workers.push(worker);
+    emit = serve<DataRequests, DataEvent>(channel.port2, handlers).emit;
+    return worker as unknown as Worker;
+  });
+  return { client, workers };
+}
+
+let clients: DataClient[] = [];
+afterEach(() => {
+  for (const c of clients) c.dispose();
+  clients = [];
+});
+
+describe('DataClient', () => {
+  it('starts, loads pasted text and tracks datasets', async () => {
+    const { client } = harness();
+    clients.push(client);
+    await client.start();
+    expect(client.ready).toBe(true);
+    expect(client.duckdbVersion).toBe('v-test');
+    const names = await client.loadText('a\n1\n2', 'pasted.csv');
+    expect(names).toEqual(['pasted']);
+    expect(client.datasets.map((d) => d.name)).toEqual(['pasted']);
+    expect(client.loads).toEqual([]);
+    expect(performance.getEntriesByName('dataseer:load').length).toBeGreaterThan(0);
+  });
+
+  it('keeps a load error as a value with the file name and suggestion', async () => {
+    const { client } = harness();
+    clients.push(client);
+    expect(await client.loadText('bad', 'broken.csv')).toEqual([]);
+    expect(client.errors).toHaveLength(1);
+    expect(client.errors[0]).toMatchObject({ fileName: 'broken.csv', message: 'no columns', suggestion: 'check the delimiter' });
+    client.dismissError(client.errors[0]!.id);
+    expect(client.errors).toEqual([]);
+  });
+
+  it('decodes query rows and returns DuckDB errors as values', async () => {
+    const { client } = harness();
+    clients.push(client);
+    const ok = await client.query('select 1');
+    expect(ok.ok && ok.result.rows).toEqual([[1], [2]]);
+    const bad = await client.query('bad');
+    expect(bad).toEqual({ ok: false, message: 'Parser Error: syntax error at or near "bad"' });
+  });
+
+  it('rejects pending calls when the worker crashes, then restarts it', async () => {
+    const { client, workers } = harness({ profile: () => new Promise(() => {}) });
+    clients.push(client);
+    await client.start();
+    const pending = client.profile('t');
+    // Let the request reach the worker before it dies.
+    await new Promise((r) => setTimeout(r, 20));
+    workers[0]!.crash('boom');
+    await expect(pending).rejects.toThrow('boom');
+    expect(workers[0]!.terminated).toBe(true);
+    expect(client.workerError).toContain('boom');
+    await client.start();
+    expect(workers).toHaveLength(2);
+    expect(client.ready).toBe(true);
+  });
+
+  it('renames and removes through the worker', async () => {
+    const { client } = harness();
+    clients.push(client);
+    await client.loadText('a\n1', 'pasted.csv');
+    await client.rename('pasted', 'renamed');
+    expect(client.datasets.map((d) => d.name)).toEqual(['renamed']);
+    await client.remove('renamed');
+    expect(client.datasets).toEqual([]);
+  });
+});
+
+describe('urlFileName', () => {
+  it('uses the last path segment, decoded', () => {
+    expect(urlFileName('https://example.org/data/my%20file.csv?x=1')).toBe('my file.csv');
+    expect(urlFileName('https://example.org/')).toBe('example.org');
+  });
+
+  it('resolves samples against the page, including sub-paths', () => {
+    expect(sampleUrl('cars.json', 'https://user.github.io/dataseer/')).toBe('https://user.github.io/dataseer/samples/cars.json');
+    expect(sampleUrl('seattle-weather.csv', 'http://127.0.0.1:4201/index.html')).toBe('http://127.0.0.1:4201/samples/seattle-weather.csv');
+  });
+});

@@ -1,0 +1,271 @@
+/**
+ * The main thread's handle on the Python worker: starts it lazily (or warms it after the first
+ * paint), runs code one run at a time under a time limit, and replaces the worker when an
+ * interrupt is not honoured, memory ran out or the worker died.
+ */
+import { version as pyodideVersion } from 'pyodide/package.json';
+import PythonWorker from '../../workers/python/python.worker.ts?worker';
+import { RpcClient, WorkerGoneError } from '../../workers/protocol/rpcClient';
+import type { PackageReport, PythonEvent, PythonRequests, RunOutcome } from '../../workers/protocol/python';
+import { explainRestart, haltedOutcome, type HaltReason } from './halt';
+
+export const DEFAULT_PACKAGE_BASE_URL = `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`;
+export const DEFAULT_TIME_LIMIT_MS = 30_000;
+/** How long an interrupt may take before the worker is terminated. */
+export const INTERRUPT_GRACE_MS = 2_000;
+
+export type PythonStatus = 'idle' | 'starting' | 'ready' | 'running' | 'restarting' | 'failed';
+
+export interface OutputChunk {
+  stream: 'stdout' | 'stderr';
+  text: string;
+}
+
+export interface RunRecord {
+  runId: string;
+  code: string;
+  output: OutputChunk[];
+  /** Packages fetched for this run (first use). */
+  loading: string[];
+  outcome: RunOutcome | null;
+}
+
+/** How the last halted run was recovered, and how long until Python was usable again. */
+export interface Recovery {
+  reason: HaltReason | 'crash';
+  how: 'interrupted' | 'restarted';
+  ms: number;
+}
+
+export interface PythonClientOptions {
+  /** Gives the data worker one end of a channel the Python worker sends `DataRequests` on. */
+  connectData?: (port: MessagePort) => Promise<void>;
+  packageBaseUrl?: string;
+  timeLimitMs?: number;
+  createWorker?: () => Worker;
+}
+
+type Rpc = RpcClient<PythonRequests, PythonEvent>;
+
+interface Session {
+  worker: Worker;
+  rpc: Rpc;
+  interrupt: Int32Array | null;
+  ready: Promise<void>;
+}
+
+export class PythonClient {
+  status = $state<PythonStatus>('idle');
+  /** Why the worker failed to start, when status is 'failed'. */
+  startError = $state<string | null>(null);
+  /** The latest run, its output streaming in while it runs. */
+  current = $state<RunRecord | null>(null);
+  packages = $state<PackageReport | null>(null);
+  startupMs = $state<number | null>(null);
+  versions = $state<{ pyodide: string; python: string } | null>(null);
+  timeLimitMs = $state(DEFAULT_TIME_LIMIT_MS);
+  packageBaseUrl = $state(DEFAULT_PACKAGE_BASE_URL);
+  lastRecovery = $state<Recovery | null>(null);
+  restarts = $state(0);
+  /** True when interrupts work (cross-origin isolated); otherwise a halt terminates the worker. */
+  readonly interruptible: boolean;
+
+  #options: PythonClientOptions;
+  #session: Session | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
+  #halt: ((reason: HaltReason) => void) | null = null;
+  #warmTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(options: PythonClientOptions = {}) {
+    this.#options = options;
+    if (options.timeLimitMs) this.timeLimitMs = options.timeLimitMs;
+    if (options.packageBaseUrl) this.packageBaseUrl = options.packageBaseUrl;
+    this.interruptible = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated === true;
+  }
+
+  get running(): boolean {
+    return this.status === 'running';
+  }
+
+  /** Starts the worker if it is not up; resolves when Python is ready. */
+  start(): Promise<void> {
+    this.#session ??= this.#spawn();
+    return this.#session.ready;
+  }
+
+  /** Starts Python in the background once the page has painted and gone quiet for a moment. */
+  warmAfterFirstPaint(delayMs = 1500): void {
+    if (this.#session || this.#warmTimer) return;
+    const kick = () => {
+      this.#warmTimer = setTimeout(() => {
+        this.#warmTimer = null;
+        this.start().catch(() => {});
+      }, delayMs);
+    };
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => kick());
+    else kick();
+  }
+
+  /** Runs code (queued behind any run in progress). Never rejects: failures are outcomes. */
+  run(code: string, opts: { timeLimitMs?: number } = {}): Promise<RunOutcome> {
+    const next = this.#queue.then(() => this.#runNow(code, opts.timeLimitMs ?? this.timeLimitMs));
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  /** Stops the run in progress (interrupt, then terminate after the grace period). */
+  stop(): void {
+    this.#halt?.('stop');
+  }
+
+  async refreshPackages(): Promise<PackageReport | null> {
+    await this.start();
+    const s = this.#session;
+    if (!s) return null;
+    this.packages = await s.rpc.call('packages', {});
+    return this.packages;
+  }
+
+  /** Replaces the worker (fresh interpreter). */
+  async restart(): Promise<void> {
+    this.#kill('restarted');
+    this.restarts++;
+    await this.start();
+  }
+
+  dispose(): void {
+    if (this.#warmTimer) clearTimeout(this.#warmTimer);
+    this.#kill('disposed');
+    this.status = 'idle';
+  }
+
+  #spawn(): Session {
+    const worker = this.#options.createWorker?.() ?? new PythonWorker({ name: 'python' });
+    const rpc: Rpc = new RpcClient<PythonRequests, PythonEvent>(worker, (e) => this.#onEvent(e));
+    const interrupt = this.interruptible ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    const session: Session = { worker, rpc, interrupt, ready: Promise.resolve() };
+    worker.addEventListener('error', (ev) => {
+      ev.preventDefault();
+      rpc.failAll(new WorkerGoneError(`the Python worker crashed${ev.message ? `: ${ev.message}` : ''}`));
+      if (this.#session === session) this.#session = null;
+      if (this.status !== 'running') this.status = 'idle';
+    });
+    this.status = this.status === 'restarting' ? 'restarting' : 'starting';
+    this.startError = null;
+    session.ready = (async () => {
+      await this.#connectData(rpc);
+      const info = await rpc.call('init', { packageBaseUrl: this.packageBaseUrl, interruptBuffer: interrupt?.buffer as SharedArrayBuffer | null ?? null });
+      if (this.#session !== session) return;
+      this.startupMs = info.startupMs;
+      this.versions = { pyodide: info.pyodideVersion, python: info.pythonVersion };
+      this.packages = info.packages;
+      if (this.status !== 'running') this.status = 'ready';
+    })();
+    session.ready.catch((e: unknown) => {
+      if (this.#session !== session) return;
+      this.startError = e instanceof Error ? e.message : String(e);
+      this.status = 'failed';
+      this.#kill('failed to start');
+    });
+    return session;
+  }
+
+  async #connectData(rpc: Rpc): Promise<void> {
+    if (!this.#options.connectData) return;
+    const channel = new MessageChannel();
+    await rpc.call('connectData', { port: channel.port2 }, [channel.port2]);
+    // The data side may not be up yet; Python still starts, and sql() explains what is missing.
+    await this.#options.connectData(channel.port1).catch(() => {});
+  }
+
+  #kill(reason: string): void {
+    const s = this.#session;
+    this.#session = null;
+    if (!s) return;
+    s.rpc.dispose(reason);
+    s.worker.terminate();
+  }
+
+  #onEvent(e: PythonEvent): void {
+    const run = this.current;
+    switch (e.type) {
+      case 'stdout':
+      case 'stderr':
+        if (run?.runId === e.runId) run.output.push({ stream: e.type, text: e.text });
+        break;
+      case 'loading':
+        if (run?.runId === e.runId) run.loading.push(...e.packages);
+        break;
+      case 'packages':
+        this.packages = e.packages;
+        break;
+    }
+  }
+
+  async #runNow(code: string, limitMs: number): Promise<RunOutcome> {
+    const started = performance.now();
+    const runId = crypto.randomUUID();
+    this.current = { runId, code, output: [], loading: [], outcome: null };
+    const record = this.current;
+    const finish = (outcome: RunOutcome): RunOutcome => {
+      record.outcome = outcome;
+      if (this.status === 'running') this.status = this.#session ? 'ready' : 'idle';
+      return outcome;
+    };
+    try {
+      await this.start();
+    } catch (e) {
+      return finish({ ok: false, error: { type: 'StartupError', message: `Python could not start: ${e instanceof Error ? e.message : String(e)}`, traceback: '' }, elapsedMs: 0, restarted: false });
+    }
+    const session = this.#session;
+    if (!session) return finish({ ok: false, error: { type: 'StartupError', message: 'Python is not running', traceback: '' }, elapsedMs: 0, restarted: false });
+    this.status = 'running';
+
+    let haltReason: HaltReason | null = null;
+    let haltAt = 0;
+    let grace: ReturnType<typeof setTimeout> | null = null;
+    const halt = (reason: HaltReason) => {
+      if (haltReason) return;
+      haltReason = reason;
+      haltAt = performance.now();
+      if (session.interrupt) Atomics.store(session.interrupt, 0, 2);
+      // Not honoured in time (a C loop, a swallowed KeyboardInterrupt) or no interrupt at all:
+      // the worker goes, and the pending call rejects.
+      grace = setTimeout(() => this.#kill(`run halted (${reason})`), session.interrupt ? INTERRUPT_GRACE_MS : 0);
+    };
+    this.#halt = halt;
+    const limit = setTimeout(() => halt('timeout'), limitMs);
+
+    let outcome: RunOutcome;
+    try {
+      outcome = await session.rpc.call('run', { runId, code });
+    } catch (e) {
+      const elapsedMs = Math.round(performance.now() - started);
+      outcome = { ok: false, error: { type: 'WorkerError', message: e instanceof Error ? e.message : String(e), traceback: '' }, elapsedMs, restarted: true };
+    } finally {
+      clearTimeout(limit);
+      if (grace) clearTimeout(grace);
+      this.#halt = null;
+    }
+
+    if (haltReason) {
+      const interrupted = !outcome.ok && outcome.error.type === 'KeyboardInterrupt' && this.#session === session;
+      outcome = haltedOutcome(haltReason, limitMs, outcome, interrupted);
+      if (interrupted) {
+        this.lastRecovery = { reason: haltReason, how: 'interrupted', ms: Math.round(performance.now() - haltAt) };
+        return finish(outcome);
+      }
+    }
+    if (!outcome.ok && outcome.restarted) {
+      if (!haltReason) outcome = explainRestart(outcome);
+      this.#kill('replaced after a failed run');
+      this.status = 'restarting';
+      this.restarts++;
+      const restartedAt = performance.now();
+      await this.start().catch(() => {});
+      if (haltReason) this.lastRecovery = { reason: haltReason, how: 'restarted', ms: Math.round(performance.now() - haltAt) };
+      else this.lastRecovery = { reason: 'crash', how: 'restarted', ms: Math.round(performance.now() - restartedAt) };
+    }
+    return finish(outcome);
+  }
+}

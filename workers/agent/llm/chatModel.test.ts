@@ -1,0 +1,214 @@
+/**
+ * The real @langchain/openai client against the scripted endpoint (e2e/mock-llm/server.mjs):
+ * streaming, tool calls, structured outputs by name, retries, failures. These pin down how the
+ * library behaves here, which the agent graph relies on.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HumanMessage, type AIMessageChunk } from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from '../../../e2e/mock-llm/server.mjs';
+import { RunSqlArgsSchema, ValidationReportSchema } from '../../protocol/agent';
+import { baseUrlProblem, classifyLlmError, createChatModel, type RetryInfo } from './chatModel';
+
+let mock: MockLlm;
+const settings = () => ({ baseUrl: `${mock.url}/v1`, apiKey: 'sk-test-123', model: 'gpt-5-codex' });
+
+async function script(replies: ScriptedReply[], extra: Record<string, unknown> = {}) {
+  const res = await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies, replace: true, ...extra }) });
+  expect(res.ok).toBe(true);
+}
+async function requests(): Promise<RecordedRequest[]> {
+  return (await (await fetch(`${mock.url}/__requests`)).json()) as RecordedRequest[];
+}
+const chatBodies = async () =>
+  (await requests()).filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as Record<string, unknown>);
+
+const runSql = tool(async () => '', { name: 'run_sql', description: 'Run DuckDB SQL', schema: RunSqlArgsSchema });
+
+beforeAll(async () => {
+  mock = await startMockLlm({ port: 0 });
+});
+afterAll(async () => {
+  await mock.close();
+});
+beforeEach(async () => {
+  await fetch(`${mock.url}/__reset`, { method: 'POST' });
+});
+
+describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
+  it('streams content tokens and uses chat completions even for a codex model name', async () => {
+    await script([{ type: 'text', content: 'The mean is 3700.66 g.', chunk_size: 3 }]);
+    const model = createChatModel(settings());
+    const tokens: string[] = [];
+    for await (const chunk of await model.stream([new HumanMessage('mean?')])) tokens.push(chunk.text);
+    expect(tokens.join('')).toBe('The mean is 3700.66 g.');
+    expect(tokens.filter((t) => t.length > 0).length).toBeGreaterThan(3);
+    const reqs = await requests();
+    expect(reqs.map((r) => r.path)).toEqual(['/v1/chat/completions']);
+    expect(reqs[0].headers.authorization).toBe('Bearer sk-test-123');
+    expect(JSON.stringify(reqs[0].body)).not.toContain('sk-test-123');
+    expect((reqs[0].body as { stream: boolean }).stream).toBe(true);
+  });
+
+  it('binds the tools and reassembles tool-call arguments split across chunks', async () => {
+    await script([{ type: 'tool_calls', calls: [{ id: 'c1', name: 'run_sql', arguments: { sql: 'SELECT avg(body_mass_g) FROM penguins', max_rows: 5 } }] }]);
+    const model = createChatModel(settings()).bindTools([runSql]);
+    let full: AIMessageChunk | undefined;
+    for await (const chunk of await model.stream([new HumanMessage('q')])) full = full ? full.concat(chunk) : chunk;
+    expect(full?.tool_calls).toEqual([
+      { id: 'c1', name: 'run_sql', args: { sql: 'SELECT avg(body_mass_g) FROM penguins', max_rows: 5 }, type: 'tool_call' },
+    ]);
+    const [body] = await chatBodies();
+    const tools = body.tools as { function: { name: string; parameters: { required: string[] } } }[];
+    expect(tools.map((t) => t.function.name)).toEqual(['run_sql']);
+    expect(tools[0].function.parameters.required).toEqual(['sql']);
+  });
+
+  it('puts malformed tool-call JSON in invalid_tool_calls without throwing', async () => {
+    await script([{ type: 'malformed_tool_call', name: 'run_sql', arguments_text: '{"sql": "SELECT 1' }]);
+    const model = createChatModel(settings()).bindTools([runSql]);
+    let full: AIMessageChunk | undefined;
+    for await (const chunk of await model.stream([new HumanMessage('q')])) full = full ? full.concat(chunk) : chunk;
+    expect(full?.tool_calls ?? []).toEqual([]);
+    expect(full?.invalid_tool_calls?.[0]).toMatchObject({ name: 'run_sql', args: '{"sql": "SELECT 1' });
+  });
+
+  it('answers withStructuredOutput by name (json_schema), also non-streaming', async () => {
+    const report = { is_valid: true, issues: [], suggestions: ['report n'], confidence: 0.8 };
+    await script([{ type: 'structured', value: report, when: 'validation_report' }]);
+    const critic = createChatModel(settings()).withStructuredOutput(ValidationReportSchema, { name: 'validation_report' });
+    await expect(critic.invoke([new HumanMessage('check')])).resolves.toEqual(report);
+    const [body] = await chatBodies();
+    expect((body.response_format as { json_schema: { name: string } }).json_schema.name).toBe('validation_report');
+  });
+
+  it('answers a forced tool (functionCalling method) with that tool', async () => {
+    const plan = { summary: 'User asked about penguins; mean mass 3700.66 g.' };
+    await script([{ type: 'structured', value: plan, when: 'conversation_summary' }, { type: 'text', content: 'unused' }]);
+    const { ConversationSummarySchema } = await import('../../protocol/agent');
+    const summarizer = createChatModel(settings()).withStructuredOutput(ConversationSummarySchema, {
+      name: 'conversation_summary',
+      method: 'functionCalling',
+    });
+    await expect(summarizer.invoke([new HumanMessage('summarize')])).resolves.toEqual(plan);
+    const [body] = await chatBodies();
+    expect((body.tool_choice as { function: { name: string } }).function.name).toBe('conversation_summary');
+  });
+
+  it('retries a 429 after the Retry-After wait, reporting the retry', async () => {
+    await script([{ type: 'error', status: 429, retry_after: 1 }, { type: 'text', content: 'ok after wait' }]);
+    const retries: RetryInfo[] = [];
+    const model = createChatModel(settings(), { maxRetries: 1, onRetry: (r) => retries.push(r) });
+    const t0 = Date.now();
+    const msg = await model.invoke([new HumanMessage('q')]);
+    expect(msg.text).toBe('ok after wait');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ attempt: 1, status: 429, retryAfterMs: 1000 });
+    expect(await chatBodies()).toHaveLength(2);
+  });
+
+  it('gives up after maxRetries on repeated 500s and classifies the failure', async () => {
+    await script([
+      { type: 'error', status: 500 },
+      { type: 'error', status: 500 },
+      { type: 'text', content: 'never reached' },
+    ]);
+    const model = createChatModel(settings(), { maxRetries: 1 });
+    const err = await model.invoke([new HumanMessage('q')]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(classifyLlmError(err)).toMatchObject({ kind: 'server', status: 500, retryable: true });
+    expect(await chatBodies()).toHaveLength(2);
+  });
+
+  it('does not retry a 401 and says the key was refused', async () => {
+    await script([{ type: 'text', content: 'x' }], { require_key: 'sk-right' });
+    const retries: RetryInfo[] = [];
+    const model = createChatModel(settings(), { maxRetries: 2, onRetry: (r) => retries.push(r) });
+    const err = await model.invoke([new HumanMessage('q')]).catch((e: unknown) => e);
+    const failure = classifyLlmError(err);
+    expect(failure.kind).toBe('auth');
+    expect(failure.message).toMatch(/key was refused/);
+    expect(retries).toEqual([]);
+    expect(await chatBodies()).toHaveLength(1);
+  });
+
+  it('keeps the partial text of a stream cut mid-way and then throws', async () => {
+    await script([{ type: 'cut', content: 'Partial answer that never finishes', after_chunks: 4 }]);
+    const model = createChatModel(settings(), { maxRetries: 0 });
+    const got: string[] = [];
+    const err = await (async () => {
+      for await (const chunk of await model.stream([new HumanMessage('q')])) got.push(chunk.text);
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(got.join('')).toBe('Partial answer that never finishes'.slice(0, 9));
+    expect(['network', 'unknown']).toContain(classifyLlmError(err).kind);
+  });
+
+  it('aborts an in-flight request', async () => {
+    await script([{ type: 'text', content: 'slow', delay_ms: 2000 }]);
+    const model = createChatModel(settings(), { maxRetries: 0 });
+    const ctrl = new AbortController();
+    setTimeout(() => ctrl.abort(), 100);
+    const t0 = Date.now();
+    const err = await model.invoke([new HumanMessage('q')], { signal: ctrl.signal }).catch((e: unknown) => e);
+    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(classifyLlmError(err).kind).toBe('aborted');
+  });
+});
+
+describe('mock endpoint extras', () => {
+  it('lists models, embeds deterministically and can refuse embeddings', async () => {
+    const models = (await (await fetch(`${mock.url}/v1/models`)).json()) as { data: { id: string }[] };
+    expect(models.data.map((m) => m.id)).toContain('mock-model');
+    const embed = async () =>
+      fetch(`${mock.url}/v1/embeddings`, { method: 'POST', body: JSON.stringify({ model: 'e', input: ['a b', 'a b', 'zzz'] }) });
+    const body = (await (await embed()).json()) as { data: { embedding: number[] }[] };
+    expect(body.data[0].embedding).toEqual(body.data[1].embedding);
+    expect(body.data[0].embedding).not.toEqual(body.data[2].embedding);
+    await script([], { embeddings: false });
+    expect((await embed()).status).toBe(404);
+  });
+
+  it('answers a CORS preflight echoing the requested headers and exposes Retry-After', async () => {
+    const res = await fetch(`${mock.url}/v1/chat/completions`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://127.0.0.1:4173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,x-stainless-os,x-stainless-retry-count',
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:4173');
+    expect(res.headers.get('access-control-allow-headers')).toBe('authorization,content-type,x-stainless-os,x-stainless-retry-count');
+    await script([{ type: 'error', status: 429, retry_after: 3 }]);
+    const limited = await fetch(`${mock.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { origin: 'http://127.0.0.1:4173' },
+      body: JSON.stringify({ model: 'm', messages: [] }),
+    });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('3');
+    expect(limited.headers.get('access-control-expose-headers')).toMatch(/Retry-After/);
+  });
+
+  it('answers 500 when the script is exhausted', async () => {
+    const res = await fetch(`${mock.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [] }) });
+    expect(res.status).toBe(500);
+    expect(await res.text()).toMatch(/no scripted reply/);
+  });
+});
+
+describe('baseUrlProblem', () => {
+  it('accepts the presets and explains common mistakes', () => {
+    expect(baseUrlProblem('https://api.openai.com/v1')).toBeUndefined();
+    expect(baseUrlProblem('https://api.groq.com/openai/v1/')).toBeUndefined();
+    expect(baseUrlProblem('http://localhost:11434/v1')).toBeUndefined();
+    expect(baseUrlProblem('https://api.openai.com/v1/chat/completions')).toMatch(/without/);
+    expect(baseUrlProblem('http://localhost:11434')).toMatch(/\/v1/);
+    expect(baseUrlProblem('not a url')).toMatch(/valid URL/);
+  });
+});

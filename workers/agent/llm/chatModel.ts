@@ -1,0 +1,169 @@
+/**
+ * The chat model for a run, built from the user's endpoint settings. Pins the Chat Completions
+ * API (ChatOpenAI switches to the Responses API for some model names, which compatible servers
+ * lack), keeps retries few so a rate limit cannot stall the UI for a minute, reports each retry
+ * so the UI can show it, and turns endpoint failures into one classified shape.
+ */
+import { ChatOpenAICompletions } from '@langchain/openai';
+import type { EndpointSettings } from '../../protocol/agent';
+
+export interface RetryInfo {
+  attempt: number;
+  status?: number;
+  /** The wait the endpoint asked for (Retry-After), when it said. */
+  retryAfterMs?: number;
+  message: string;
+}
+
+export interface ChatModelOptions {
+  /** Retries after the first attempt (LangChain's default of 6 is far too many for a UI). */
+  maxRetries?: number;
+  /** Per-request timeout. */
+  timeoutMs?: number;
+  temperature?: number;
+  /** Called before each retry LangChain decides to make. */
+  onRetry?: (info: RetryInfo) => void;
+  /** For tests and non-browser hosts. */
+  fetch?: typeof fetch;
+}
+
+/** Base URLs of common OpenAI-compatible providers (the user supplies the key). */
+export const ENDPOINT_PRESETS = [
+  { name: 'OpenAI', baseUrl: 'https://api.openai.com/v1' },
+  { name: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1' },
+  { name: 'Groq', baseUrl: 'https://api.groq.com/openai/v1' },
+  { name: 'Together', baseUrl: 'https://api.together.xyz/v1' },
+  { name: 'Ollama', baseUrl: 'http://localhost:11434/v1' },
+  { name: 'LM Studio', baseUrl: 'http://localhost:1234/v1' },
+] as const;
+
+export function normaliseBaseUrl(url: string): string {
+  return url.trim().replace(/\/+$/, '');
+}
+
+/** Why a base URL will not work, or undefined. Every preset ends in a version segment. */
+export function baseUrlProblem(url: string): string | undefined {
+  const u = normaliseBaseUrl(url);
+  let parsed: URL;
+  try {
+    parsed = new URL(u);
+  } catch {
+    return 'The base URL is not a valid URL (expected e.g. https://api.openai.com/v1).';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'The base URL must start with http:// or https://.';
+  if (/\/chat\/completions$/.test(parsed.pathname)) return 'Give the base URL without /chat/completions (e.g. …/v1).';
+  if (!/\/v\d+[a-z]*$/.test(parsed.pathname) && !/\/openai$/.test(parsed.pathname)) {
+    return 'The base URL usually ends with the API version, e.g. /v1.';
+  }
+  return undefined;
+}
+
+interface ErrorLike {
+  status?: unknown;
+  name?: unknown;
+  message?: unknown;
+  retryAfterMs?: unknown;
+  headers?: unknown;
+  code?: unknown;
+  lc_error_code?: unknown;
+}
+
+function statusOf(e: ErrorLike): number | undefined {
+  return typeof e.status === 'number' ? e.status : undefined;
+}
+
+function retryAfterOf(e: ErrorLike): number | undefined {
+  if (typeof e.retryAfterMs === 'number') return e.retryAfterMs;
+  const h = e.headers;
+  let v: unknown;
+  if (h && typeof (h as Headers).get === 'function') v = (h as Headers).get('retry-after');
+  else if (h && typeof h === 'object') v = (h as Record<string, unknown>)['retry-after'];
+  if (typeof v !== 'string') return undefined;
+  const s = Number(v);
+  return Number.isFinite(s) && s >= 0 ? s * 1000 : undefined;
+}
+
+/** Builds the model for one run. */
+export function createChatModel(settings: EndpointSettings, options: ChatModelOptions = {}): ChatOpenAICompletions {
+  const model = new ChatOpenAICompletions({
+    model: settings.model,
+    apiKey: settings.apiKey || 'not-needed',
+    streaming: true,
+    temperature: options.temperature ?? 0,
+    maxRetries: options.maxRetries ?? 2,
+    timeout: options.timeoutMs ?? 120_000,
+    configuration: {
+      baseURL: normaliseBaseUrl(settings.baseUrl),
+      dangerouslyAllowBrowser: true,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    },
+  });
+  const onRetry = options.onRetry;
+  if (onRetry) {
+    // LangChain decides per failed attempt whether to retry (its handler throws to stop).
+    // Wrapping it reports exactly the retries that will happen, nothing else.
+    const caller = model.caller as unknown as { onFailedAttempt?: (e: unknown) => unknown };
+    const decide = caller.onFailedAttempt;
+    let attempt = 0;
+    caller.onFailedAttempt = (error: unknown) => {
+      const verdict = decide?.(error);
+      attempt += 1;
+      const e = (error ?? {}) as ErrorLike;
+      onRetry({
+        attempt,
+        status: statusOf(e),
+        retryAfterMs: retryAfterOf(e),
+        message: typeof e.message === 'string' ? e.message : String(error),
+      });
+      return verdict;
+    };
+  }
+  return model;
+}
+
+export type LlmErrorKind = 'auth' | 'rate_limit' | 'server' | 'timeout' | 'network' | 'aborted' | 'not_found' | 'no_tools' | 'bad_request' | 'unknown';
+
+export interface LlmFailure {
+  kind: LlmErrorKind;
+  /** What to tell the user. */
+  message: string;
+  retryable: boolean;
+  status?: number;
+  retryAfterMs?: number;
+}
+
+/** One shape for every way the endpoint can fail, with a message a person can act on. */
+export function classifyLlmError(error: unknown): LlmFailure {
+  const e = (error ?? {}) as ErrorLike;
+  const status = statusOf(e);
+  const name = typeof e.name === 'string' ? e.name : '';
+  const raw = typeof e.message === 'string' ? e.message : String(error);
+  if (name === 'AbortError' || /abort/i.test(raw)) return { kind: 'aborted', message: 'The run was stopped.', retryable: true };
+  if (status === 401 || status === 403) {
+    return { kind: 'auth', status, retryable: false, message: 'The key was refused by the endpoint. Check the API key in Settings.' };
+  }
+  if (status === 429) {
+    return {
+      kind: 'rate_limit',
+      status,
+      retryable: true,
+      retryAfterMs: retryAfterOf(e),
+      message: 'The endpoint is rate limiting requests. Wait a moment and retry.',
+    };
+  }
+  if (status === 404) {
+    return { kind: 'not_found', status, retryable: false, message: 'The endpoint does not know this model or URL. Check the base URL and model in Settings.' };
+  }
+  if (status === 400 && /tool|function/i.test(raw)) {
+    return { kind: 'no_tools', status, retryable: false, message: 'This model does not seem to support tool calling, which the agent needs. Choose another model.' };
+  }
+  if (status !== undefined && status >= 500) {
+    return { kind: 'server', status, retryable: true, message: `The endpoint failed (HTTP ${status}). Retry in a moment.` };
+  }
+  if (status !== undefined && status >= 400) return { kind: 'bad_request', status, retryable: false, message: `The endpoint rejected the request: ${raw}` };
+  if (name === 'TimeoutError' || /timed? ?out/i.test(raw)) return { kind: 'timeout', retryable: true, message: 'The endpoint did not answer in time. Retry.' };
+  if (/fetch failed|network|ECONNREFUSED|ECONNRESET|terminated|socket|connection/i.test(raw)) {
+    return { kind: 'network', retryable: true, message: 'The connection to the endpoint failed or dropped. Check the base URL (and CORS for local servers) and retry.' };
+  }
+  return { kind: 'unknown', retryable: true, message: raw };
+}

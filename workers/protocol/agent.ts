@@ -1,0 +1,348 @@
+/**
+ * The agent worker's boundary (main thread ⇄ agent worker), following AGENT-CONTRACT.md:
+ * the tools' arguments and results as the model sees them, the structured-output schemas, the
+ * event stream of a run and the `FinalOutput`. Schemas are zod so the worker can bind the same
+ * definitions to the model and the UI can validate what crosses the boundary; the TypeScript
+ * types are inferred from them so the two cannot drift apart.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------
+// Endpoint settings and run requests
+
+/** The user's OpenAI-compatible endpoint. The key travels per request and is never persisted. */
+export const EndpointSettingsSchema = z.object({
+  /** Must include the API version segment, e.g. `https://api.openai.com/v1`. */
+  baseUrl: z.string().min(1),
+  apiKey: z.string(),
+  model: z.string().min(1),
+});
+export type EndpointSettings = z.infer<typeof EndpointSettingsSchema>;
+
+export const AGENT_MODES = ['agent', 'pipeline'] as const;
+export type AgentMode = (typeof AGENT_MODES)[number];
+
+/** An image pasted or picked for the question (sent only to models that accept images). */
+export interface ImageAttachment {
+  mimeType: string;
+  /** base64 without the `data:` prefix. */
+  data: string;
+  name?: string;
+}
+
+export interface StartRunRequest {
+  settings: EndpointSettings;
+  thread_id: string;
+  question: string;
+  mode: AgentMode;
+  attachments?: ImageAttachment[];
+}
+
+/** A conversation in the `Conversations` list. */
+export interface AgentThreadSummary {
+  thread_id: string;
+  /** The first question, shortened. */
+  title: string;
+  mode: AgentMode;
+  /** ISO 8601 time of the last checkpoint. */
+  updated_at: string;
+}
+
+/** One message of a stored thread, as the conversation view shows it. */
+export interface ThreadMessage {
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls?: { id: string; name: string; args: Record<string, unknown> }[];
+  tool_call_id?: string;
+  tool_name?: string;
+}
+
+export interface ThreadView {
+  thread_id: string;
+  mode: AgentMode;
+  messages: ThreadMessage[];
+  /** Final outputs of the thread's completed runs, oldest first. */
+  finals: FinalOutput[];
+  /** The last run stopped before `finalize` (reload or crash mid-run): offer to continue. */
+  interrupted: boolean;
+  /** The older turns a `summarize` step compacted, when one ran. */
+  summary?: string;
+}
+
+export type ModelListOutcome = { ok: true; models: string[] } | { ok: false; status?: number; message: string };
+
+export type AgentRequests = {
+  /** Hands the agent worker ports to the data worker and (optionally) the Python worker. */
+  connect: { req: { data: MessagePort; python?: MessagePort }; res: Record<string, never> };
+  /** Starts a run; its events follow as `AgentEvent`s, ending with `run_end`. */
+  start: { req: StartRunRequest; res: { run_id: string } };
+  /** Continues a thread whose last run was interrupted, from its last checkpoint. */
+  resume: { req: { settings: EndpointSettings; thread_id: string }; res: { run_id: string } };
+  /** Aborts the model request in flight and interrupts running code. */
+  abort: { req: { run_id: string }; res: { aborted: boolean } };
+  listThreads: { req: Record<string, never>; res: AgentThreadSummary[] };
+  loadThread: { req: { thread_id: string }; res: ThreadView | null };
+  deleteThread: { req: { thread_id: string }; res: AgentThreadSummary[] };
+  /** The endpoint's `/models`, for the settings form and "Test connection". */
+  listModels: { req: { settings: Omit<EndpointSettings, 'model'> }; res: ModelListOutcome };
+};
+
+// ---------------------------------------------------------------------------------------------
+// Tools: arguments (what the model sends) and results (what it gets back)
+
+export const TOOL_NAMES = [
+  'profile_data',
+  'run_sql',
+  'run_python',
+  'create_chart',
+  'validate_results',
+  'search_examples',
+] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+export const ProfileDataArgsSchema = z.object({
+  dataset: z.string().describe('Table name of the dataset to profile'),
+  columns: z.array(z.string()).optional().describe('Columns to profile (default: all)'),
+  check_requirements: z
+    .array(z.string())
+    .optional()
+    .describe('Columns or conditions the analysis needs, checked before proceeding'),
+});
+export type ProfileDataArgs = z.infer<typeof ProfileDataArgsSchema>;
+
+export const RunSqlArgsSchema = z.object({
+  sql: z.string().describe('One DuckDB SQL statement; every dataset is a table'),
+  max_rows: z.number().int().positive().optional().describe('Rows to return (default 200)'),
+});
+export type RunSqlArgs = z.infer<typeof RunSqlArgsSchema>;
+
+export const RunPythonArgsSchema = z.object({
+  code: z
+    .string()
+    .describe('Python code. `datasets`, `df` (one dataset) and `sql(query)` are predefined; set `result` and/or `fig`'),
+});
+export type RunPythonArgs = z.infer<typeof RunPythonArgsSchema>;
+
+export const CHART_TYPES = ['bar', 'line', 'scatter', 'histogram', 'box', 'pie', 'heatmap'] as const;
+export type ChartType = (typeof CHART_TYPES)[number];
+
+export const CreateChartArgsSchema = z.object({
+  sql: z.string().describe('DuckDB SQL whose result the chart plots'),
+  chart: z.object({
+    type: z.enum(CHART_TYPES),
+    x: z.string().describe('Result column for the x axis (or labels for pie)'),
+    y: z.string().optional().describe('Result column for the y axis (or values for pie)'),
+    color: z.string().optional().describe('Result column that splits the data into series'),
+    title: z.string().optional(),
+  }),
+});
+export type CreateChartArgs = z.infer<typeof CreateChartArgsSchema>;
+
+export const ValidateResultsArgsSchema = z.object({
+  question: z.string().describe("The user's question"),
+  approach: z.string().describe('The method used and why'),
+  results: z.string().describe('The results obtained'),
+  code: z.string().describe('The code that produced them'),
+});
+export type ValidateResultsArgs = z.infer<typeof ValidateResultsArgsSchema>;
+
+export const SearchExamplesArgsSchema = z.object({
+  query: z.string().describe('What kind of analysis to find examples for'),
+  top_k: z.number().int().positive().max(20).optional(),
+});
+export type SearchExamplesArgs = z.infer<typeof SearchExamplesArgsSchema>;
+
+export const TOOL_ARG_SCHEMAS = {
+  profile_data: ProfileDataArgsSchema,
+  run_sql: RunSqlArgsSchema,
+  run_python: RunPythonArgsSchema,
+  create_chart: CreateChartArgsSchema,
+  validate_results: ValidateResultsArgsSchema,
+  search_examples: SearchExamplesArgsSchema,
+} as const satisfies Record<ToolName, z.ZodType>;
+
+export interface ToolArgs {
+  profile_data: ProfileDataArgs;
+  run_sql: RunSqlArgs;
+  run_python: RunPythonArgs;
+  create_chart: CreateChartArgs;
+  validate_results: ValidateResultsArgs;
+  search_examples: SearchExamplesArgs;
+}
+
+export interface ColumnQuality {
+  dtype: string;
+  missing: number;
+  unique: number;
+  sample: unknown[];
+  min?: number | string;
+  max?: number | string;
+  mean?: number;
+}
+
+export interface ProfileDataResult {
+  dataset: string;
+  row_count: number;
+  columns_found: string[];
+  columns_missing: string[];
+  quality: Record<string, ColumnQuality>;
+  can_proceed: boolean;
+  issues: string[];
+}
+
+export interface RunSqlResult {
+  columns: { name: string; type: string }[];
+  rows: unknown[][];
+  row_count: number;
+  truncated: boolean;
+  elapsed_ms: number;
+}
+
+/** A Plotly figure as JSON (`fig.to_json()` / what Plotly.newPlot takes). */
+export const PlotlyFigureSchema = z.object({
+  data: z.array(z.unknown()),
+  layout: z.record(z.string(), z.unknown()).optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+});
+export type PlotlyFigure = z.infer<typeof PlotlyFigureSchema>;
+
+export interface PythonError {
+  type: string;
+  message: string;
+  traceback: string;
+}
+
+export interface RunPythonResult {
+  stdout: string;
+  /** `result` converted to JSON-able data (tables as { columns, rows }). */
+  result: unknown;
+  figure?: PlotlyFigure;
+  error?: PythonError;
+  elapsed_ms: number;
+}
+
+export interface CreateChartResult {
+  figure_id: string;
+  points: number;
+  summary: string;
+}
+
+export const ValidationReportSchema = z.object({
+  is_valid: z.boolean().describe('Whether the results correctly answer the question'),
+  issues: z.array(z.string()).describe('Problems found in the method, code or results'),
+  suggestions: z.array(z.string()).describe('Concrete fixes'),
+  confidence: z.number().min(0).max(1).describe('Confidence in the results, 0 to 1'),
+});
+export type ValidationReport = z.infer<typeof ValidationReportSchema>;
+
+export interface ExampleRecord {
+  id: string;
+  question: string;
+  tags: string[];
+  approach: string;
+  code_pattern: string;
+}
+
+export interface ToolResults {
+  profile_data: ProfileDataResult;
+  run_sql: RunSqlResult;
+  run_python: RunPythonResult;
+  create_chart: CreateChartResult;
+  validate_results: ValidationReport;
+  search_examples: ExampleRecord[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Structured-output calls (the name tells a scripted endpoint which call it is)
+
+export const ExecutionPlanSchema = z.object({
+  needs_code: z.boolean(),
+  needs_evaluation: z.boolean(),
+  needs_explanation: z.boolean(),
+  reasoning: z.string(),
+});
+export type ExecutionPlan = z.infer<typeof ExecutionPlanSchema>;
+
+export const ConversationSummarySchema = z.object({
+  summary: z.string().describe('The earlier conversation: questions, findings, figures and open points'),
+});
+export type ConversationSummary = z.infer<typeof ConversationSummarySchema>;
+
+export const STRUCTURED_OUTPUTS = {
+  validation_report: ValidationReportSchema,
+  execution_plan: ExecutionPlanSchema,
+  conversation_summary: ConversationSummarySchema,
+} as const;
+export type StructuredOutputName = keyof typeof STRUCTURED_OUTPUTS;
+
+// ---------------------------------------------------------------------------------------------
+// Final output and the event stream
+
+export const OUTPUT_TYPES = ['analysis', 'visualization', 'explanation', 'error'] as const;
+
+export const FinalOutputSchema = z.object({
+  answer: z.string(),
+  confidence: z.number().min(0).max(1),
+  output_type: z.enum(OUTPUT_TYPES),
+  result: z.unknown().optional(),
+  figures: z.array(PlotlyFigureSchema).optional(),
+  code: z.array(z.string()).optional(),
+  caveats: z.array(z.string()),
+  reasoning_trace: z.array(z.string()),
+  ungrounded_numbers: z.array(z.string()),
+  failed_attempts: z.array(z.object({ code: z.string(), error: z.string() })),
+});
+export type FinalOutput = z.infer<typeof FinalOutputSchema>;
+
+export const STATUS_KINDS = ['validating', 'retrying', 'loop_detected', 'budget_exhausted', 'summarizing'] as const;
+export type StatusKind = (typeof STATUS_KINDS)[number];
+
+export const AgentEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('run_start'), thread_id: z.string(), run_id: z.string(), mode: z.enum(AGENT_MODES) }),
+  z.object({ type: z.literal('node'), name: z.string() }),
+  z.object({ type: z.literal('token'), text: z.string() }),
+  z.object({ type: z.literal('tool_start'), call_id: z.string(), tool: z.string(), args: z.unknown() }),
+  z.object({
+    type: z.literal('tool_end'),
+    call_id: z.string(),
+    tool: z.string(),
+    output: z.unknown(),
+    elapsed_ms: z.number(),
+  }),
+  z.object({ type: z.literal('tool_error'), call_id: z.string(), tool: z.string(), error: z.string() }),
+  z.object({ type: z.literal('status'), kind: z.enum(STATUS_KINDS), detail: z.string() }),
+  z.object({ type: z.literal('final'), output: FinalOutputSchema }),
+  z.object({ type: z.literal('error'), message: z.string(), retryable: z.boolean() }),
+  z.object({ type: z.literal('run_end'), thread_id: z.string(), run_id: z.string() }),
+]);
+export type AgentEvent = z.infer<typeof AgentEventSchema>;
+export type AgentEventType = AgentEvent['type'];
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+/** Validates a message at the boundary: the event, or the reason it is not one. */
+export function parseAgentEvent(value: unknown): { ok: true; event: AgentEvent } | { ok: false; message: string } {
+  const parsed = AgentEventSchema.safeParse(value);
+  if (parsed.success) return { ok: true, event: parsed.data };
+  return { ok: false, message: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') };
+}
+
+export function isAgentEvent(value: unknown): value is AgentEvent {
+  return AgentEventSchema.safeParse(value).success;
+}
+
+export function isToolName(value: unknown): value is ToolName {
+  return typeof value === 'string' && (TOOL_NAMES as readonly string[]).includes(value);
+}
+
+/** Parses a tool call's arguments against the contract: the args, or a message for the model. */
+export function parseToolArgs<T extends ToolName>(
+  tool: T,
+  args: unknown,
+): { ok: true; args: ToolArgs[T] } | { ok: false; message: string } {
+  const parsed = TOOL_ARG_SCHEMAS[tool].safeParse(args);
+  if (parsed.success) return { ok: true, args: parsed.data as ToolArgs[T] };
+  return {
+    ok: false,
+    message: `invalid arguments for ${tool}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`,
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The Python worker's boundary (main thread ⇄ python worker). Requests pair with results through
+ * `PythonRequests`; stdout/stderr stream as `PythonEvent`s while code runs.
+ */
+
+/** JSON as it crosses the boundary (results, figures). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** What `result` became, ready for the UI. */
+export type PyResult =
+  | { kind: 'table'; columns: string[]; rows: JsonValue[][]; rowCount: number; truncated: boolean }
+  | { kind: 'scalar'; value: number | string | boolean; repr: string }
+  | { kind: 'json'; value: JsonValue }
+  | { kind: 'repr'; text: string };
+
+/** A Plotly figure in its JSON form. */
+export interface PlotlyFigure {
+  data: Record<string, JsonValue>[];
+  layout: Record<string, JsonValue>;
+  config?: Record<string, JsonValue>;
+  frames?: JsonValue[];
+}
+
+/** A Python exception, its traceback trimmed to the user's code. */
+export interface PyError {
+  type: string;
+  message: string;
+  traceback: string;
+}
+
+export type RunOutcome =
+  | {
+      ok: true;
+      /** Absent when the code set no `result`. */
+      result?: PyResult;
+      figure?: PlotlyFigure;
+      /** Problems with `fig` (wrong shape): the run still succeeded. */
+      warnings: string[];
+      elapsedMs: number;
+    }
+  | {
+      ok: false;
+      error: PyError;
+      elapsedMs: number;
+      /** True when the worker was (or must be) replaced: the interpreter state is gone. */
+      restarted: boolean;
+    };
+
+export interface PackageReport {
+  /** Packages loaded right now (beyond the standard library, always importable). */
+  loaded: string[];
+  /** Packages that can be fetched on first import from `packageBaseUrl` (needs a network). */
+  onDemand: string[];
+  packageBaseUrl: string;
+}
+
+export interface PythonInit {
+  /** Base URL for non-bundled packages (wheels listed in the lockfile). */
+  packageBaseUrl: string;
+  /** Int32Array-sized SharedArrayBuffer for `setInterruptBuffer`; null when not isolated. */
+  interruptBuffer: SharedArrayBuffer | null;
+}
+
+export type PythonRequests = {
+  /** Loads Pyodide, seals the sandbox. Idempotent. */
+  init: { req: PythonInit; res: { pyodideVersion: string; pythonVersion: string; startupMs: number; packages: PackageReport } };
+  /** Hands the worker a port on which it sends `DataRequests` (for `sql()` and `datasets`). */
+  connectData: { req: { port: MessagePort }; res: Record<string, never> };
+  run: { req: { runId: string; code: string }; res: RunOutcome };
+  packages: { req: Record<string, never>; res: PackageReport };
+};
+
+export type PythonEvent =
+  | { type: 'stdout'; runId: string; text: string }
+  | { type: 'stderr'; runId: string; text: string }
+  /** Packages being fetched before a run (first use). */
+  | { type: 'loading'; runId: string; packages: string[] }
+  | { type: 'packages'; packages: PackageReport };

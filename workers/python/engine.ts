@@ -1,0 +1,214 @@
+/**
+ * The Python worker's logic: loads the self-hosted Pyodide, seals the sandbox, loads packages a
+ * run imports, runs user code through the `_dataseer` runner and reports the outcome.
+ */
+import { loadPyodide, type PyodideAPI } from 'pyodide';
+import type { PyCallable, PyProxy } from 'pyodide/ffi';
+import { RpcClient } from '../protocol/rpcClient';
+import type { Handlers } from '../protocol/rpcServer';
+import type { DataEvent, DataRequests } from '../protocol/data';
+import type { PackageReport, PythonEvent, PythonInit, PythonRequests, RunOutcome } from '../protocol/python';
+import { pyodideAssets } from './assets';
+import { decodeColumns } from './arrowColumns';
+import { parseOutcome } from './outcome';
+import { importIndex, isLockfile, networkMessage, onDemandPackages, packagesFor, type LockfileLike } from './packages';
+import { guardedFetch, safeJsGlobals, sealScope } from './sandbox';
+import { OutputStream } from './stdio';
+import preludeSource from './prelude.py?raw';
+
+/** Rows `sql()` may bring into Python in one call. */
+const SQL_MAX_ROWS = 2_000_000;
+
+interface Runtime {
+  pyodide: PyodideAPI;
+  runner: PyProxy & { run: PyCallable; find_imports: PyCallable; importable: PyCallable };
+  lock: LockfileLike;
+  index: Map<string, string>;
+  packageBaseUrl: string;
+  interrupt: Int32Array | null;
+  info: PythonRequests['init']['res'];
+}
+
+/** Query results as the Python side reads them (`res.error` is '' when the query worked). */
+interface SqlReply {
+  error: string;
+  columns: string[];
+  types: string[];
+  values: ArrayLike<unknown>[];
+  rowCount: number;
+  truncated: boolean;
+}
+
+export interface EngineDeps {
+  scope: typeof globalThis;
+  emit: (event: PythonEvent) => void;
+}
+
+function pythonErrorOutcome(type: string, message: string, elapsedMs: number, restarted = false): RunOutcome {
+  return { ok: false, error: { type, message, traceback: '' }, elapsedMs, restarted };
+}
+
+export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonRequests> {
+  let runtime: Promise<Runtime> | null = null;
+  let data: RpcClient<DataRequests, DataEvent> | null = null;
+  let running = false;
+  let runId = '';
+  const stdout = new OutputStream({ emit: (text) => emit({ type: 'stdout', runId, text }) });
+  const stderr = new OutputStream({ emit: (text) => emit({ type: 'stderr', runId, text }) });
+
+  async function query(sql: string): Promise<SqlReply> {
+    const empty = { columns: [], types: [], values: [], rowCount: 0, truncated: false };
+    if (!data) return { ...empty, error: 'no data engine is connected' };
+    const outcome = await data.call('query', { sql, maxRows: SQL_MAX_ROWS });
+    if (!outcome.ok) return { ...empty, error: outcome.message };
+    const decoded = decodeColumns(outcome.result.ipc, outcome.result.columns.map((c) => c.type));
+    return { ...decoded, error: '', truncated: outcome.result.truncated };
+  }
+
+  async function start(init: PythonInit): Promise<Runtime> {
+    const started = performance.now();
+    const assets = pyodideAssets(scope.location.href);
+    const realFetch = scope.fetch.bind(scope);
+    const packageBaseUrl = new URL(init.packageBaseUrl, scope.location.href).href.replace(/\/?$/, '/');
+    // Pyodide fetches through the global `fetch` at call time, so the guarded one is installed
+    // before it loads: it maps the fixed core file names onto the bundler's hashed ones.
+    const fetchImpl = guardedFetch(realFetch, { assets: assets.map, prefixes: [packageBaseUrl] }, scope.location.href);
+    Object.defineProperty(scope, 'fetch', { value: fetchImpl, writable: true, configurable: true });
+
+    const lockText = await (await fetchImpl(assets.lockfile)).text();
+    const lock: unknown = JSON.parse(lockText);
+    if (!isLockfile(lock)) throw new Error('pyodide-lock.json is not a lockfile');
+    const asm = (await import(/* @vite-ignore */ assets.asmJs)) as { default: NonNullable<Parameters<typeof loadPyodide>[0]>['createPyodideModule'] };
+
+    const pyodide = await loadPyodide({
+      indexURL: assets.indexURL,
+      stdLibURL: assets.stdlib,
+      lockFileContents: lockText,
+      packageBaseUrl,
+      createPyodideModule: asm.default,
+      jsglobals: safeJsGlobals(scope),
+      env: { HOME: '/home/pyodide' },
+    });
+    pyodide.setStdout({ batched: (line: string) => stdout.writeLine(line) });
+    pyodide.setStderr({ batched: (line: string) => stderr.writeLine(line) });
+    let interrupt: Int32Array | null = null;
+    if (init.interruptBuffer) {
+      interrupt = new Int32Array(init.interruptBuffer);
+      pyodide.setInterruptBuffer(interrupt);
+    }
+
+    pyodide.FS.mkdirTree('/lib/dataseer');
+    pyodide.FS.writeFile('/lib/dataseer/_dataseer.py', preludeSource);
+    const runner = pyodide.runPython('import sys\nsys.path.insert(0, "/lib/dataseer")\nimport _dataseer\n_dataseer') as Runtime['runner'];
+    const setQuery = pyodide.runPython('lambda f: setattr(__import__("_dataseer"), "_query", f)') as PyCallable;
+    setQuery((sql: string) => query(sql));
+    setQuery.destroy();
+    // One throwaway run pays the first-run import costs during warm-up, not in the user's run.
+    await runner.run.callPromising('pass', []);
+
+    sealScope(scope, fetchImpl);
+
+    const pythonVersion = String(pyodide.runPython('import sys; sys.version.split()[0]'));
+    const info = {
+      pyodideVersion: pyodide.version,
+      pythonVersion,
+      startupMs: Math.round(performance.now() - started),
+      packages: { loaded: Object.keys(pyodide.loadedPackages).sort(), onDemand: onDemandPackages(lock), packageBaseUrl },
+    };
+    return { pyodide, runner, lock, index: importIndex(lock), packageBaseUrl, interrupt, info };
+  }
+
+  function report(rt: Runtime): PackageReport {
+    return { loaded: Object.keys(rt.pyodide.loadedPackages).sort(), onDemand: onDemandPackages(rt.lock), packageBaseUrl: rt.packageBaseUrl };
+  }
+
+  /** Fetches what the code imports; an error outcome when something cannot be fetched. */
+  async function ensurePackages(rt: Runtime, code: string, started: number): Promise<RunOutcome | null> {
+    const imports = JSON.parse(String(rt.runner.find_imports(code))) as string[];
+    const tops = [...new Set(imports.map((i) => i.split('.')[0] ?? i))];
+    const importable = new Set(JSON.parse(String(rt.runner.importable(tops))) as string[]);
+    const wanted = packagesFor(tops, rt.index, importable);
+    if (wanted.length === 0) return null;
+    emit({ type: 'loading', runId, packages: wanted });
+    const problems: string[] = [];
+    try {
+      await rt.pyodide.loadPackage(wanted, {
+        messageCallback: () => {},
+        errorCallback: (msg: string) => problems.push(msg),
+        checkIntegrity: true,
+      });
+    } catch (e) {
+      problems.push(e instanceof Error ? e.message : String(e));
+    }
+    const loaded = new Set(Object.keys(rt.pyodide.loadedPackages));
+    const missing = wanted.filter((p) => !loaded.has(p));
+    emit({ type: 'packages', packages: report(rt) });
+    if (missing.length === 0) return null;
+    const detail = problems.find((p) => p.trim() !== '')?.slice(0, 200);
+    return pythonErrorOutcome('ModuleNotFoundError', networkMessage(missing, rt.packageBaseUrl, detail), Math.round(performance.now() - started));
+  }
+
+  async function datasetNames(): Promise<string[]> {
+    if (!data) return [];
+    try {
+      return (await data.call('list', {})).map((d) => d.name);
+    } catch {
+      return [];
+    }
+  }
+
+  async function run(rt: Runtime, code: string): Promise<RunOutcome> {
+    const started = performance.now();
+    const missing = await ensurePackages(rt, code, started);
+    if (missing) return missing;
+    const names = await datasetNames();
+    // Cleared before each run: a stale interrupt must not kill the next one.
+    if (rt.interrupt) Atomics.store(rt.interrupt, 0, 0);
+    let report: string;
+    try {
+      report = String(await rt.runner.run.callPromising(code, names));
+    } catch (e) {
+      // Only the runner's own machinery throws here (user errors come back as a report), so the
+      // interpreter is not to be trusted any more.
+      const message = e instanceof Error ? e.message : String(e);
+      return pythonErrorOutcome('InternalError', message.slice(-2000), Math.round(performance.now() - started), true);
+    } finally {
+      stdout.flush();
+      stderr.flush();
+    }
+    return parseOutcome(report, Math.round(performance.now() - started));
+  }
+
+  return {
+    async init(req) {
+      runtime ??= start(req);
+      try {
+        return { result: (await runtime).info };
+      } catch (e) {
+        runtime = null;
+        throw e;
+      }
+    },
+    connectData({ port }) {
+      data?.dispose('replaced by a new data port');
+      data = new RpcClient<DataRequests, DataEvent>(port);
+      return { result: {} };
+    },
+    async run({ runId: id, code }) {
+      if (!runtime) throw new Error('Python is not started');
+      if (running) throw new Error('a Python run is already in progress');
+      const rt = await runtime;
+      running = true;
+      runId = id;
+      try {
+        return { result: await run(rt, code) };
+      } finally {
+        running = false;
+      }
+    },
+    async packages() {
+      if (!runtime) throw new Error('Python is not started');
+      return { result: report(await runtime) };
+    },
+  };
+}

@@ -1,0 +1,340 @@
+# The runner that executes user code in the Python worker. Loaded once as the module
+# `_dataseer`; the worker calls `run(code, dataset_names)` through `callPromising`, so that
+# `sql()` can block on the data worker with `run_sync` (JS promise integration).
+import json
+import math
+import re
+import sys
+import traceback
+from collections.abc import Mapping
+
+USER_FILE = "<python>"
+MAX_TABLE_ROWS = 1000
+
+# Set by the worker: an async JS function (sql) -> {columns, types, values, rowCount, truncated}.
+_query = None
+
+
+class Row(tuple):
+    """One row of a Table: a tuple that can also be indexed by column name."""
+
+    _index: dict
+
+    def __new__(cls, values, index):
+        row = super().__new__(cls, values)
+        row._index = index
+        return row
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self):
+        return list(self._index)
+
+    def get(self, key, default=None):
+        return self[key] if key in self._index else default
+
+    def asdict(self):
+        return {name: tuple.__getitem__(self, i) for name, i in self._index.items()}
+
+
+class Table:
+    """A light column-oriented table, returned by sql() when pandas is not importable.
+
+    t.columns -> column names; t.rows -> list of rows; len(t); `for row in t` (row[0] or
+    row["name"]); t["name"] -> that column's values as a list.
+    """
+
+    def __init__(self, columns, data):
+        self.columns = list(columns)
+        self._data = [list(col) for col in data]
+        self._index = {name: i for i, name in enumerate(self.columns)}
+
+    def __len__(self):
+        return len(self._data[0]) if self._data else 0
+
+    @property
+    def rows(self):
+        return [Row(values, self._index) for values in zip(*self._data)]
+
+    def __iter__(self):
+        for values in zip(*self._data):
+            yield Row(values, self._index)
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return list(self._data[self._index[key]])
+        return self.rows[key]
+
+    def column(self, name):
+        return self[name]
+
+    def to_dict(self):
+        return {name: list(self._data[i]) for name, i in self._index.items()}
+
+    def head(self, n=5):
+        return Table(self.columns, [col[:n] for col in self._data])
+
+    def __repr__(self):
+        shown = list(zip(*[col[:10] for col in self._data]))
+        width = [max([len(str(c))] + [len(repr(r[i])) for r in shown]) for i, c in enumerate(self.columns)]
+        lines = ["  ".join(str(c).ljust(w) for c, w in zip(self.columns, width))]
+        lines += ["  ".join(repr(v).ljust(w) for v, w in zip(r, width)) for r in shown]
+        if len(self) > 10:
+            lines.append(f"... ({len(self)} rows)")
+        return "\n".join(lines)
+
+
+def _pandas():
+    return sys.modules.get("pandas")
+
+
+def _column(values):
+    py = values.to_py() if hasattr(values, "to_py") else values
+    if isinstance(py, memoryview):
+        return py.tolist()
+    return list(py)
+
+
+def sql(query):
+    """Runs a query in DuckDB and returns a pandas DataFrame (when pandas is loaded) or a Table."""
+    if _query is None:
+        raise RuntimeError("No data engine is connected to Python.")
+    from pyodide.ffi import can_run_sync, run_sync
+
+    if not can_run_sync():
+        raise RuntimeError("sql() needs JavaScript promise integration, which this browser lacks.")
+    res = run_sync(_query(str(query)))
+    if res.error is not None:
+        raise RuntimeError(f"SQL error: {res.error}")
+    names = list(res.columns)
+    types = list(res.types)
+    data = [_column(v) for v in res.values]
+    if res.truncated:
+        print(f"sql(): result truncated to {res.rowCount} rows", file=sys.stderr)
+    pd = _pandas()
+    if pd is None:
+        return Table(names, data)
+    frame = pd.DataFrame({i: col for i, col in enumerate(data)})
+    for i, t in enumerate(types):
+        if t.startswith("DATE") or t.startswith("TIMESTAMP"):
+            frame[i] = pd.to_datetime(frame[i])
+    frame.columns = names
+    return frame
+
+
+def _quote_ident(name):
+    return '"' + name.replace('"', '""') + '"'
+
+
+class Datasets(Mapping):
+    """The loaded datasets by table name; each is fetched from DuckDB on first access."""
+
+    def __init__(self, names):
+        self._names = list(names)
+        self._cache = {}
+
+    def __getitem__(self, name):
+        if name not in self._names:
+            raise KeyError(f"No dataset named {name!r}. Loaded: {', '.join(self._names) or 'none'}")
+        if name not in self._cache:
+            self._cache[name] = sql(f"SELECT * FROM {_quote_ident(name)}")
+        return self._cache[name]
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self):
+        return len(self._names)
+
+    def __repr__(self):
+        return f"datasets({self._names!r})"
+
+
+# ---- results -----------------------------------------------------------------------------
+
+
+def _json_safe(v):
+    """Plain JSON of v, or raises TypeError/ValueError."""
+    return json.loads(json.dumps(v, allow_nan=False, default=_json_default))
+
+
+def _json_default(o):
+    if hasattr(o, "isoformat"):
+        return o.isoformat()
+    if hasattr(o, "item"):  # numpy scalars
+        return o.item()
+    if hasattr(o, "tolist"):
+        return o.tolist()
+    raise TypeError(f"{type(o).__name__} is not JSON serializable")
+
+
+def _cell(v):
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, float):
+        return v if math.isfinite(v) else None
+    try:
+        return _json_safe(v)
+    except (TypeError, ValueError):
+        return repr(v)
+
+
+def _table(columns, rows, row_count):
+    shown = [[_cell(v) for v in r] for r in rows[:MAX_TABLE_ROWS]]
+    return {
+        "kind": "table",
+        "columns": [str(c) for c in columns],
+        "rows": shown,
+        "rowCount": row_count,
+        "truncated": row_count > len(shown),
+    }
+
+
+def _is_frame(v):
+    pd = _pandas()
+    return pd is not None and isinstance(v, (pd.DataFrame, pd.Series))
+
+
+def _frame_table(v):
+    pd = _pandas()
+    if isinstance(v, pd.Series):
+        v = v.to_frame()
+    head = v.head(MAX_TABLE_ROWS)
+    split = json.loads(head.to_json(orient="split", date_format="iso", default_handler=str))
+    index_is_range = isinstance(v.index, pd.RangeIndex)
+    columns = [str(c) for c in split["columns"]]
+    rows = split["data"]
+    if not index_is_range:
+        columns = [str(v.index.name or "")] + columns
+        rows = [[_cell(i)] + r for i, r in zip(split["index"], rows)]
+    return _table(columns, rows, len(v))
+
+
+def _records_table(v):
+    """A list of dicts with the same keys, or a dict of equal-length lists, as a table."""
+    if isinstance(v, list) and v and all(isinstance(r, dict) for r in v):
+        keys = list(v[0].keys())
+        if all(list(r.keys()) == keys for r in v):
+            return _table(keys, [[r[k] for k in keys] for r in v], len(v))
+    if isinstance(v, dict) and v and all(isinstance(c, (list, tuple)) for c in v.values()):
+        lengths = {len(c) for c in v.values()}
+        if len(lengths) == 1:
+            return _table(list(v.keys()), [list(r) for r in zip(*v.values())], lengths.pop())
+    return None
+
+
+def describe_result(v):
+    """The UI form of `result`: a table, a scalar, JSON, or a repr."""
+    if isinstance(v, bool) or isinstance(v, (int, str)):
+        if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**53:
+            return {"kind": "scalar", "value": str(v), "repr": repr(v)}
+        return {"kind": "scalar", "value": v, "repr": repr(v)}
+    if isinstance(v, float):
+        if math.isfinite(v):
+            return {"kind": "scalar", "value": v, "repr": repr(v)}
+        return {"kind": "repr", "text": repr(v)}
+    if isinstance(v, Table):
+        return _table(v.columns, [list(r) for r in v.rows], len(v))
+    if _is_frame(v):
+        return _frame_table(v)
+    if isinstance(v, (dict, list, tuple)):
+        try:
+            table = _records_table(v if not isinstance(v, tuple) else list(v))
+            if table is not None:
+                return table
+            return {"kind": "json", "value": _json_safe(v)}
+        except (TypeError, ValueError):
+            pass
+    if hasattr(v, "item") and hasattr(v, "dtype") and getattr(v, "ndim", None) == 0:
+        return describe_result(v.item())
+    return {"kind": "repr", "text": repr(v)[:20000]}
+
+
+def describe_figure(fig):
+    """A Plotly figure (or a dict in its JSON form) as a JSON string; raises on other types."""
+    if hasattr(fig, "to_json") and hasattr(fig, "to_plotly_json"):
+        return fig.to_json()
+    if isinstance(fig, dict):
+        return json.dumps(fig, allow_nan=False, default=_json_default)
+    raise TypeError(f"fig must be a plotly figure or a dict in Plotly's JSON form, not {type(fig).__name__}")
+
+
+# ---- running ----------------------------------------------------------------------------
+
+_DF_NAME = re.compile(r"\bdf\b")
+
+
+def _namespace(code, dataset_names):
+    ns = {"__name__": "__main__", "__builtins__": __builtins__, "sql": sql, "Table": Table}
+    ds = Datasets(dataset_names)
+    ns["datasets"] = ds
+    # `df` is only materialised when the code mentions it: big tables stay in DuckDB otherwise.
+    if len(dataset_names) == 1 and _DF_NAME.search(code):
+        ns["df"] = ds[dataset_names[0]]
+    return ns
+
+
+def run(code, dataset_names):
+    """Runs user code; returns a JSON string describing the outcome (never raises)."""
+    names = [str(n) for n in (dataset_names.to_py() if hasattr(dataset_names, "to_py") else dataset_names)]
+    out = {"ok": True, "warnings": []}
+    try:
+        compiled = compile(code, USER_FILE, "exec")
+    except SyntaxError as e:
+        return json.dumps({
+            "ok": False,
+            "error": {"type": type(e).__name__, "message": str(e), "traceback": "".join(traceback.format_exception_only(e))},
+        })
+    try:
+        ns = _namespace(code, names)
+        exec(compiled, ns)
+    except BaseException as e:  # noqa: BLE001 - KeyboardInterrupt and MemoryError must come back too
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return json.dumps({
+            "ok": False,
+            "error": {
+                "type": type(e).__name__,
+                "message": str(e),
+                "traceback": "".join(traceback.format_exception(e)),
+            },
+        })
+    if "result" in ns:
+        try:
+            out["result"] = describe_result(ns["result"])
+        except Exception as e:  # noqa: BLE001
+            out["result"] = {"kind": "repr", "text": f"<result could not be shown: {e}>"}
+    if "fig" in ns and ns["fig"] is not None:
+        try:
+            out["figure"] = describe_figure(ns["fig"])
+        except Exception as e:  # noqa: BLE001
+            out["warnings"].append(str(e))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return json.dumps(out)
+
+
+def find_imports(code):
+    from pyodide.code import find_imports as _find
+
+    try:
+        return json.dumps(_find(code))
+    except SyntaxError:
+        return "[]"
+
+
+def importable(names):
+    """Which of these top-level module names can be imported right now (no download)."""
+    import importlib.util
+
+    ok = []
+    for n in names.to_py() if hasattr(names, "to_py") else names:
+        try:
+            if importlib.util.find_spec(n) is not None:
+                ok.append(n)
+        except (ImportError, ValueError):
+            pass
+    return json.dumps(ok)

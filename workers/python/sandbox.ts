@@ -1,0 +1,154 @@
+/**
+ * Closes every way out of the Python worker's global scope: network, storage, other workers and
+ * the service worker, plus code generation from strings (which would reach `import()`). Package
+ * loading keeps working because Pyodide's free `fetch` is replaced by one that only serves the
+ * self-hosted core assets and the package base URL.
+ */
+
+/** Globals that reach the network or the app's storage from a worker. */
+export const ESCAPE_GLOBALS = [
+  'XMLHttpRequest',
+  'WebSocket',
+  'WebSocketStream',
+  'EventSource',
+  'WebTransport',
+  'importScripts',
+  'indexedDB',
+  'caches',
+  'Worker',
+  'SharedWorker',
+  'BroadcastChannel',
+  'fetchLater',
+  'RTCPeerConnection',
+  'webkitRTCPeerConnection',
+  'RTCDataChannel',
+  'cookieStore',
+] as const;
+
+/** Members of `navigator` that reach storage, the service worker or devices. */
+export const ESCAPE_NAVIGATOR = ['storage', 'serviceWorker', 'sendBeacon', 'usb', 'hid', 'serial', 'bluetooth'] as const;
+
+export class SandboxError extends Error {
+  override name = 'SandboxError';
+}
+
+/**
+ * Removes `name` wherever it is defined on `obj`'s prototype chain. Throws when it stays
+ * reachable: user code must never run in a scope we failed to seal.
+ */
+export function removeMember(obj: object, name: string): void {
+  for (let o: object | null = obj; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    const desc = Object.getOwnPropertyDescriptor(o, name);
+    if (!desc) continue;
+    if (desc.configurable) {
+      delete (o as Record<string, unknown>)[name];
+    } else if ('value' in desc && desc.writable) {
+      (o as Record<string, unknown>)[name] = undefined;
+    }
+  }
+  if ((obj as Record<string, unknown>)[name] !== undefined) throw new SandboxError(`could not remove ${name}`);
+}
+
+export interface FetchGuard {
+  /** Exact URLs (self-hosted assets) that may be fetched, mapped to where they really live. */
+  assets: Map<string, string>;
+  /** Prefixes (the package base URL) under which GETs are allowed. */
+  prefixes: string[];
+}
+
+function requestUrl(input: RequestInfo | URL): string {
+  if (typeof input === 'string') return input;
+  if (input instanceof URL) return input.href;
+  return input.url;
+}
+
+/**
+ * A `fetch` limited to the guard's URLs, with GET only. Kept in a closure: the real fetch is
+ * never reachable from the scope once `sealScope` ran.
+ */
+export function guardedFetch(realFetch: typeof fetch, guard: FetchGuard, base: string): typeof fetch {
+  return (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    let url: URL;
+    try {
+      url = new URL(requestUrl(input), base);
+    } catch {
+      return Promise.reject(new TypeError('fetch is not available in the Python sandbox'));
+    }
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const mapped = guard.assets.get(url.href);
+    const allowed = method === 'GET' && (mapped !== undefined || guard.prefixes.some((p) => url.href.startsWith(p)));
+    if (!allowed) return Promise.reject(new TypeError('fetch is not available in the Python sandbox'));
+    // Only the integrity option is passed on: nothing the caller sets can change where it goes.
+    return realFetch(mapped ?? url.href, { method: 'GET', integrity: init?.integrity, credentials: 'omit' });
+  };
+}
+
+type TimerHandler = (...args: unknown[]) => void;
+
+/** setTimeout/setInterval that refuse string handlers (which would evaluate code). */
+function functionOnlyTimer<T extends (handler: TimerHandler, ms?: number, ...args: unknown[]) => number>(timer: T): T {
+  return ((handler: unknown, ms?: number, ...args: unknown[]) => {
+    if (typeof handler !== 'function') throw new TypeError('timers need a function in the Python sandbox');
+    return timer(handler as TimerHandler, ms, ...args);
+  }) as T;
+}
+
+/** Blocks `fn.constructor("code")` for every function kind; internal `new Function` still works. */
+export function blockCodeGeneration(): void {
+  const kinds = [function () {}, async function () {}, function* () {}, async function* () {}].map(
+    (f) => Object.getPrototypeOf(f) as { constructor: { name: string } },
+  );
+  for (const proto of kinds) {
+    const blocked = function (): never {
+      throw new EvalError('code generation from strings is disabled in the Python sandbox');
+    };
+    // Pyodide reads `constructor.name` to type JS objects: keep the names it expects.
+    Object.defineProperty(blocked, 'name', { value: proto.constructor.name });
+    Object.defineProperty(proto, 'constructor', { value: blocked, writable: false, configurable: false });
+  }
+}
+
+/**
+ * What Python's `js` module sees: plain language built-ins and function-only timers, nothing
+ * that touches the outside world.
+ */
+export function safeJsGlobals(scope: typeof globalThis): Record<string, unknown> {
+  const names = [
+    'Object', 'Array', 'Number', 'String', 'Boolean', 'Symbol', 'BigInt', 'Math', 'JSON', 'Date', 'RegExp',
+    'Map', 'Set', 'WeakMap', 'WeakSet', 'WeakRef', 'FinalizationRegistry', 'Promise', 'Error', 'TypeError',
+    'RangeError', 'ArrayBuffer', 'DataView', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array',
+    'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array',
+    'BigUint64Array', 'Intl', 'TextEncoder', 'TextDecoder', 'console', 'performance', 'NaN', 'Infinity',
+    'undefined', 'isNaN', 'isFinite', 'parseInt', 'parseFloat', 'structuredClone', 'queueMicrotask',
+    'AbortController', 'AbortSignal',
+  ];
+  const js: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const source = scope as unknown as Record<string, unknown>;
+  for (const name of names) if (name in scope) js[name] = source[name];
+  js.setTimeout = functionOnlyTimer(scope.setTimeout.bind(scope));
+  js.setInterval = functionOnlyTimer(scope.setInterval.bind(scope));
+  js.clearTimeout = scope.clearTimeout.bind(scope);
+  js.clearInterval = scope.clearInterval.bind(scope);
+  return Object.freeze(js);
+}
+
+/**
+ * Seals the worker scope. `fetch` becomes the guarded one; every escape global and navigator
+ * member is removed; string timers and function constructors are blocked. Throws if anything
+ * stays reachable.
+ */
+export function sealScope(scope: typeof globalThis, fetchImpl: typeof fetch): void {
+  removeMember(scope, 'fetch');
+  Object.defineProperty(scope, 'fetch', { value: fetchImpl, writable: false, configurable: false, enumerable: true });
+  for (const name of ESCAPE_GLOBALS) removeMember(scope, name);
+  const nav = (scope as { navigator?: object }).navigator;
+  if (nav) for (const name of ESCAPE_NAVIGATOR) removeMember(nav, name);
+  const timers = {
+    setTimeout: functionOnlyTimer(scope.setTimeout.bind(scope)),
+    setInterval: functionOnlyTimer(scope.setInterval.bind(scope)),
+  };
+  removeMember(scope, 'setTimeout');
+  removeMember(scope, 'setInterval');
+  Object.assign(scope, timers);
+  blockCodeGeneration();
+}
