@@ -38,11 +38,22 @@ async function newPage(browser) {
   return { context, page };
 }
 
-/** Page load → DuckDB ready, measured from navigation start to the end of the ready measure. */
+/**
+ * Page load → DuckDB ready, measured from navigation start to the end of the ready measure.
+ * Also reports how long the .wasm download took, to tell transfer from compile + open.
+ */
 async function coldStart(page, url) {
+  const wasmFetches = [];
+  const onFinished = (req) => {
+    if (!new URL(req.url()).pathname.endsWith('.wasm')) return;
+    const t = req.timing();
+    wasmFetches.push(t.responseEnd);
+  };
+  page.context().on('requestfinished', onFinished);
   await page.goto(url);
   const ready = await waitForEntry(page, READY, 0, 120_000);
-  return ready.startTime + ready.duration;
+  page.context().off('requestfinished', onFinished);
+  return { ms: ready.startTime + ready.duration, wasmFetchMs: wasmFetches.length ? Math.max(...wasmFetches) : undefined };
 }
 
 /** Loads a file through the file input; returns the load measure and the longest long task meanwhile. */
@@ -54,7 +65,10 @@ async function loadFile(page, path) {
   await page.getByLabel('Add data files').setInputFiles(path);
   const load = await waitForEntry(page, LOAD, before, LOAD_TIMEOUT);
   const wallMs = performance.now() - wall0;
-  if (!load.detail?.ok) throw new Error(`loading ${fileName} failed: ${JSON.stringify(load.detail)}`);
+  if (!load.detail?.ok) {
+    const shown = await page.getByRole('alert').allTextContents().catch(() => []);
+    throw new Error(`loading ${fileName} failed${shown.length ? `: ${shown.join(' / ')}` : ''}`);
+  }
   if (load.detail.fileName !== fileName) throw new Error(`expected a load of ${fileName}, saw ${load.detail.fileName}`);
   const end = load.startTime + load.duration;
   const longest = await page.evaluate(
@@ -99,10 +113,12 @@ export async function runWasm(browser, url, csvPath, aggregateRows) {
   const starts = [];
   for (let i = 0; i < REPEATS; i++) {
     const { context, page } = await newPage(browser);
-    starts.push(await coldStart(page, url));
+    const start = await coldStart(page, url);
+    starts.push(start.ms);
+    const fetch = start.wasmFetchMs === undefined ? '' : ` (.wasm fetch ${start.wasmFetchMs.toFixed(0)} ms)`;
+    console.log(`  cold start ${i + 1}: ${start.ms.toFixed(0)} ms${fetch}`);
     await context.close();
   }
-  console.log(`  cold start: ${starts.map((s) => s.toFixed(0)).join(', ')} ms`);
 
   const { context, page } = await newPage(browser);
   try {

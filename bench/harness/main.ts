@@ -9,6 +9,7 @@ function byId<T extends HTMLElement>(id: string, type: new () => T): T {
 }
 
 const status = byId('status', HTMLParagraphElement);
+const error = byId('error', HTMLParagraphElement);
 const files = byId('files', HTMLInputElement);
 const sql = byId('sql', HTMLTextAreaElement);
 const run = byId('run', HTMLButtonElement);
@@ -32,21 +33,22 @@ client.start().then(
     status.textContent = `DuckDB ${client.duckdbVersion ?? ''} ready`;
     renderDatasets();
   },
-  (e: unknown) => (status.textContent = `failed: ${e instanceof Error ? e.message : String(e)}`),
+  (e: unknown) => (error.textContent = `DuckDB failed to start: ${e instanceof Error ? e.message : String(e)}`),
 );
 
 files.addEventListener('change', () => {
   const picked = [...(files.files ?? [])];
   files.value = '';
   void client.loadFiles(picked).then((names) => {
-    const errors = client.errors.map((e) => `${e.fileName}: ${e.message}`).join('; ');
-    status.textContent = names.length ? `loaded ${names.join(', ')}` : `load failed ${errors}`;
+    if (names.length) status.textContent = `loaded ${names.join(', ')}`;
+    else error.textContent = client.errors.map((e) => `${e.fileName}: ${e.message}`).join('; ');
     renderDatasets();
   });
 });
 
 run.addEventListener('click', () => {
   void client.query(sql.value).then((outcome) => {
-    result.textContent = outcome.ok ? `${outcome.result.rowCount} rows` : `error: ${outcome.message}`;
+    result.textContent = outcome.ok ? `${outcome.result.rowCount} rows` : '';
+    error.textContent = outcome.ok ? '' : outcome.message;
   });
 });

@@ -48,6 +48,8 @@ export class DataClient {
   datasets = $state<DatasetInfo[]>([]);
   loads = $state<LoadState[]>([]);
   errors = $state<LoadError[]>([]);
+  /** Loads that worked with caveats (rows skipped, types guessed…): informative, not errors. */
+  warnings = $state<LoadError[]>([]);
   /** Worker-level failure (crash, failed start) — shown separately from per-file load errors. */
   workerError = $state<string | null>(null);
   duckdbVersion = $state<string | null>(null);
@@ -60,6 +62,7 @@ export class DataClient {
   #starting: Promise<void> | null = null;
   #restarts = 0;
   #persistRequested = false;
+  #crash: string | null = null;
 
   constructor(factory: WorkerFactory = defaultFactory) {
     this.#factory = factory;
@@ -85,7 +88,9 @@ export class DataClient {
       this.persistent = res.persistent;
       this.#setDatasets(res.datasets);
       this.ready = true;
-      this.workerError = null;
+      // After a crash, say so even though the restart worked: the user's in-flight work was lost.
+      this.workerError = this.#crash ? `The data engine stopped (${this.#crash}) and was restarted; rerun what was in progress.` : null;
+      this.#crash = null;
       performance.measure('dataseer:duckdb-ready', { start: 0, end: performance.now() });
     } catch (e) {
       if (this.#worker !== worker) return;
@@ -103,6 +108,7 @@ export class DataClient {
     this.#starting = null;
     this.ready = false;
     this.loads = [];
+    this.#crash = message;
     this.workerError = `The data engine stopped: ${message}.`;
     if (this.#restarts++ < MAX_RESTARTS) {
       this.workerError += ' Restarting…';
@@ -163,6 +169,7 @@ export class DataClient {
       const outcome = await rpc.call('load', { source, options: { loadId, ...(sheets ? { sheets } : {}) } });
       if (outcome.ok) {
         ok = true;
+        for (const w of outcome.warnings) this.warnings.push({ id: `warn-${++loadCounter}`, fileName, message: w });
         const known = this.datasets.map((d) => d.name);
         const merged = [...this.datasets.filter((d) => !outcome.datasets.some((n) => n.name === d.name)), ...outcome.datasets];
         // The worker also sends a `datasets` event; merging here keeps the list right if it lags.
@@ -186,6 +193,10 @@ export class DataClient {
 
   dismissError(id: string): void {
     this.errors = this.errors.filter((e) => e.id !== id);
+  }
+
+  dismissWarning(id: string): void {
+    this.warnings = this.warnings.filter((w) => w.id !== id);
   }
 
   dismissWorkerError(): void {

@@ -11,6 +11,8 @@ import { explainRestart, haltedOutcome, type HaltReason } from './halt';
 
 export const DEFAULT_PACKAGE_BASE_URL = `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`;
 export const DEFAULT_TIME_LIMIT_MS = 30_000;
+/** Above this much interpreter memory the worker is replaced after a run (wasm never shrinks). */
+export const HEAP_RECYCLE_BYTES = 1024 ** 3;
 /** How long an interrupt may take before the worker is terminated. */
 export const INTERRUPT_GRACE_MS = 2_000;
 
@@ -20,6 +22,9 @@ export interface OutputChunk {
   stream: 'stdout' | 'stderr';
   text: string;
 }
+
+/** A finished run: its outcome plus everything it printed (see `textOf`). */
+export type CompletedRun = RunRecord & { outcome: RunOutcome };
 
 export interface RunRecord {
   runId: string;
@@ -75,6 +80,8 @@ export class PythonClient {
   #queue: Promise<unknown> = Promise.resolve();
   #halt: ((reason: HaltReason) => void) | null = null;
   #warmTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Runs not finished yet, by id: where their streamed output goes. */
+  #active = new Map<string, RunRecord>();
 
   constructor(options: PythonClientOptions = {}) {
     this.#options = options;
@@ -83,8 +90,12 @@ export class PythonClient {
     this.interruptible = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated === true;
   }
 
-  get running(): boolean {
-    return this.status === 'running';
+  /** Runs queued or in progress. */
+  pending = $state(0);
+
+  /** True from the moment a run is asked for until its outcome is known. */
+  get busy(): boolean {
+    return this.pending > 0;
   }
 
   /** Starts the worker if it is not up; resolves when Python is ready. */
@@ -106,9 +117,22 @@ export class PythonClient {
     else kick();
   }
 
-  /** Runs code (queued behind any run in progress). Never rejects: failures are outcomes. */
-  run(code: string, opts: { timeLimitMs?: number } = {}): Promise<RunOutcome> {
-    const next = this.#queue.then(() => this.#runNow(code, opts.timeLimitMs ?? this.timeLimitMs));
+  /**
+   * Runs code (queued behind any run in progress) and becomes `current`. Never rejects:
+   * failures are outcomes. The returned record holds the run's stdout/stderr.
+   */
+  run(code: string, opts: { timeLimitMs?: number } = {}): Promise<CompletedRun> {
+    this.pending++;
+    this.current = { runId: crypto.randomUUID(), code, output: [], loading: [], outcome: null };
+    const record = this.current;
+    this.#active.set(record.runId, record);
+    const next = this.#queue
+      .then(() => this.#runNow(record, opts.timeLimitMs ?? this.timeLimitMs))
+      .then((outcome) => ({ ...record, outcome }))
+      .finally(() => {
+        this.pending--;
+        this.#active.delete(record.runId);
+      });
     this.#queue = next.catch(() => {});
     return next;
   }
@@ -187,14 +211,13 @@ export class PythonClient {
   }
 
   #onEvent(e: PythonEvent): void {
-    const run = this.current;
     switch (e.type) {
       case 'stdout':
       case 'stderr':
-        if (run?.runId === e.runId) run.output.push({ stream: e.type, text: e.text });
+        this.#active.get(e.runId)?.output.push({ stream: e.type, text: e.text });
         break;
       case 'loading':
-        if (run?.runId === e.runId) run.loading.push(...e.packages);
+        this.#active.get(e.runId)?.loading.push(...e.packages);
         break;
       case 'packages':
         this.packages = e.packages;
@@ -202,11 +225,9 @@ export class PythonClient {
     }
   }
 
-  async #runNow(code: string, limitMs: number): Promise<RunOutcome> {
+  async #runNow(record: RunRecord, limitMs: number): Promise<RunOutcome> {
     const started = performance.now();
-    const runId = crypto.randomUUID();
-    this.current = { runId, code, output: [], loading: [], outcome: null };
-    const record = this.current;
+    const { runId, code } = record;
     const finish = (outcome: RunOutcome): RunOutcome => {
       record.outcome = outcome;
       if (this.status === 'running') this.status = this.#session ? 'ready' : 'idle';
@@ -248,24 +269,38 @@ export class PythonClient {
       this.#halt = null;
     }
 
+    let interrupted = false;
     if (haltReason) {
-      const interrupted = !outcome.ok && outcome.error.type === 'KeyboardInterrupt' && this.#session === session;
+      interrupted = !outcome.ok && outcome.error.type === 'KeyboardInterrupt' && this.#session === session;
       outcome = haltedOutcome(haltReason, limitMs, outcome, interrupted);
-      if (interrupted) {
-        this.lastRecovery = { reason: haltReason, how: 'interrupted', ms: Math.round(performance.now() - haltAt) };
-        return finish(outcome);
-      }
+      if (interrupted) this.lastRecovery = { reason: haltReason, how: 'interrupted', ms: Math.round(performance.now() - haltAt) };
     }
-    if (!outcome.ok && outcome.restarted) {
-      if (!haltReason) outcome = explainRestart(outcome);
+    const bloated = (outcome.heapBytes ?? 0) > HEAP_RECYCLE_BYTES;
+    if (bloated) {
+      const note = `Python grew to ${((outcome.heapBytes ?? 0) / 1024 ** 3).toFixed(1)} GB of memory, so it was restarted to give it back.`;
+      if (outcome.ok) outcome = { ...outcome, warnings: [...outcome.warnings, note] };
+      else outcome = { ...outcome, restarted: true, error: { ...outcome.error, message: `${outcome.error.message} ${note}`.trim() } };
+    }
+    if (bloated || (!outcome.ok && outcome.restarted)) {
+      if (!haltReason && !outcome.ok) outcome = explainRestart(outcome);
+      // Shown now; the promise settles once the fresh worker is up, so queued runs wait for it.
+      record.outcome = outcome;
       this.#kill('replaced after a failed run');
       this.status = 'restarting';
       this.restarts++;
       const restartedAt = performance.now();
       await this.start().catch(() => {});
-      if (haltReason) this.lastRecovery = { reason: haltReason, how: 'restarted', ms: Math.round(performance.now() - haltAt) };
-      else this.lastRecovery = { reason: 'crash', how: 'restarted', ms: Math.round(performance.now() - restartedAt) };
+      if (haltReason && !interrupted) this.lastRecovery = { reason: haltReason, how: 'restarted', ms: Math.round(performance.now() - haltAt) };
+      else if (!haltReason) this.lastRecovery = { reason: 'crash', how: 'restarted', ms: Math.round(performance.now() - restartedAt) };
     }
     return finish(outcome);
   }
+}
+
+/** Everything a run printed on one stream, as one string. */
+export function textOf(output: OutputChunk[], stream: OutputChunk['stream']): string {
+  return output
+    .filter((c) => c.stream === stream)
+    .map((c) => c.text)
+    .join('');
 }

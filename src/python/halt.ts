@@ -29,6 +29,7 @@ export function haltedOutcome(reason: HaltReason, limitMs: number, outcome: RunO
     },
     elapsedMs: outcome.elapsedMs,
     restarted: !interrupted,
+    heapBytes: outcome.heapBytes,
   };
 }
 

@@ -24,23 +24,23 @@ describe('extractNumbers', () => {
       ['2 billion', 2e9],
       ['1.5 million', 1.5e6],
     ]);
-    expect(ns[0].percent).toBe(true);
-    expect(ns[5].tolerance).toBeCloseTo(0.05e6);
+    expect(ns[0]?.percent).toBe(true);
+    expect(ns[5]?.tolerance).toBeCloseTo(0.05e6);
   });
 
   it('records the precision the number was written at', () => {
     const [a, b, c, d] = extractNumbers('12.35 and 3,701 and 0.1 and 1.20e3');
-    expect(a.tolerance).toBeCloseTo(0.005);
-    expect(b.tolerance).toBeCloseTo(0.5);
-    expect(c.tolerance).toBeCloseTo(0.05);
-    expect(d.tolerance).toBeCloseTo(5);
+    expect(a?.tolerance).toBeCloseTo(0.005);
+    expect(b?.tolerance).toBeCloseTo(0.5);
+    expect(c?.tolerance).toBeCloseTo(0.05);
+    expect(d?.tolerance).toBeCloseTo(5);
   });
 
   it('widens integers after an approximation word to their trailing zeros', () => {
     const [plain, approx, tilde] = extractNumbers('exactly 3,700, about 3,700 and ~12000');
-    expect(plain.tolerance).toBe(0.5);
-    expect(approx.tolerance).toBe(50);
-    expect(tilde.tolerance).toBe(500);
+    expect(plain?.tolerance).toBe(0.5);
+    expect(approx?.tolerance).toBe(50);
+    expect(tilde?.tolerance).toBe(500);
   });
 
   it('skips dates, times and years after date words', () => {

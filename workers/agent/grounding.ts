@@ -118,7 +118,7 @@ export function extractNumbers(text: string): ClaimedNumber[] {
     const index = m.index;
     const before = masked.slice(Math.max(0, index - 24), index);
     if (BOUND.test(before)) continue;
-    const digits = mantissa.replace(/,/g, '');
+    const digits = (mantissa ?? '').replace(/,/g, '');
     const percent = pct !== undefined;
     const scaleKey = (scaleWord ?? scaleLetter ?? '').toLowerCase();
     const scale = SCALES[scaleKey] ?? 1;
@@ -158,7 +158,7 @@ export function collectSourceNumbers(sources: readonly unknown[]): number[] {
       if (seen.has(v)) return;
       seen.add(v);
       if (ArrayBuffer.isView(v)) {
-        if (!(v instanceof DataView)) for (const x of v as unknown as ArrayLike<number | bigint>) visit(x, depth + 1);
+        if (!(v instanceof DataView)) for (const x of Array.from(v as unknown as ArrayLike<number | bigint>)) visit(x, depth + 1);
         return;
       }
       if (Array.isArray(v)) for (const x of v) visit(x, depth + 1);
@@ -206,10 +206,10 @@ export class NumberIndex {
     let b = this.sorted.length;
     while (a < b) {
       const mid = (a + b) >>> 1;
-      if (this.sorted[mid] < lo) a = mid + 1;
+      if ((this.sorted[mid] ?? Infinity) < lo) a = mid + 1;
       else b = mid;
     }
-    return a < this.sorted.length && this.sorted[a] <= hi;
+    return (this.sorted[a] ?? Infinity) <= hi;
   }
 }
 

@@ -37,6 +37,8 @@ export type RunOutcome =
       /** Problems with `fig` (wrong shape): the run still succeeded. */
       warnings: string[];
       elapsedMs: number;
+      /** The interpreter's memory after the run (wasm memory never shrinks). */
+      heapBytes?: number;
     }
   | {
       ok: false;
@@ -44,6 +46,7 @@ export type RunOutcome =
       elapsedMs: number;
       /** True when the worker was (or must be) replaced: the interpreter state is gone. */
       restarted: boolean;
+      heapBytes?: number;
     };
 
 export interface PackageReport {

@@ -27,6 +27,13 @@ interface Runtime {
   packageBaseUrl: string;
   interrupt: Int32Array | null;
   info: PythonRequests['init']['res'];
+  heapBytes: () => number;
+}
+
+type CreateModule = NonNullable<NonNullable<Parameters<typeof loadPyodide>[0]>['createPyodideModule']>;
+
+interface HeapView {
+  HEAPU8: Uint8Array;
 }
 
 /** Query results as the Python side reads them (`res.error` is '' when the query worked). */
@@ -78,14 +85,20 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     const lockText = await (await fetchImpl(assets.lockfile)).text();
     const lock: unknown = JSON.parse(lockText);
     if (!isLockfile(lock)) throw new Error('pyodide-lock.json is not a lockfile');
-    const asm = (await import(/* @vite-ignore */ assets.asmJs)) as { default: NonNullable<Parameters<typeof loadPyodide>[0]>['createPyodideModule'] };
+    const asm = (await import(/* @vite-ignore */ assets.asmJs)) as { default: CreateModule };
+    let heap: HeapView | null = null;
 
     const pyodide = await loadPyodide({
       indexURL: assets.indexURL,
       stdLibURL: assets.stdlib,
       lockFileContents: lockText,
       packageBaseUrl,
-      createPyodideModule: asm.default,
+      // Wrapped to keep a handle on the module's heap, to report memory after each run.
+      createPyodideModule: async (settings) => {
+        const mod = (await asm.default(settings)) as unknown as HeapView;
+        heap = mod;
+        return mod as unknown as Awaited<ReturnType<CreateModule>>;
+      },
       jsglobals: safeJsGlobals(scope),
       env: { HOME: '/home/pyodide' },
     });
@@ -115,7 +128,8 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
       startupMs: Math.round(performance.now() - started),
       packages: { loaded: Object.keys(pyodide.loadedPackages).sort(), onDemand: onDemandPackages(lock), packageBaseUrl },
     };
-    return { pyodide, runner, lock, index: importIndex(lock), packageBaseUrl, interrupt, info };
+    const heapBytes = () => (heap as HeapView | null)?.HEAPU8.buffer.byteLength ?? 0;
+    return { pyodide, runner, lock, index: importIndex(lock), packageBaseUrl, interrupt, info, heapBytes };
   }
 
   function report(rt: Runtime): PackageReport {
@@ -144,7 +158,7 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     const missing = wanted.filter((p) => !loaded.has(p));
     emit({ type: 'packages', packages: report(rt) });
     if (missing.length === 0) return null;
-    const detail = problems.find((p) => p.trim() !== '')?.slice(0, 200);
+    const detail = problems.join(' ').replace(/\s+/g, ' ').trim().slice(0, 300) || undefined;
     return pythonErrorOutcome('ModuleNotFoundError', networkMessage(missing, rt.packageBaseUrl, detail), Math.round(performance.now() - started));
   }
 
@@ -201,7 +215,8 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
       running = true;
       runId = id;
       try {
-        return { result: await run(rt, code) };
+        const outcome = await run(rt, code);
+      return { result: { ...outcome, heapBytes: rt.heapBytes() } };
       } finally {
         running = false;
       }

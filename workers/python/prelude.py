@@ -2,6 +2,7 @@
 # `_dataseer`; the worker calls `run(code, dataset_names)` through `callPromising`, so that
 # `sql()` can block on the data worker with `run_sync` (JS promise integration).
 import json
+import linecache
 import math
 import re
 import sys
@@ -107,7 +108,7 @@ def sql(query):
     if not can_run_sync():
         raise RuntimeError("sql() needs JavaScript promise integration, which this browser lacks.")
     res = run_sync(_query(str(query)))
-    if res.error is not None:
+    if res.error:
         raise RuntimeError(f"SQL error: {res.error}")
     names = list(res.columns)
     types = list(res.types)
@@ -281,6 +282,8 @@ def run(code, dataset_names):
     """Runs user code; returns a JSON string describing the outcome (never raises)."""
     names = [str(n) for n in (dataset_names.to_py() if hasattr(dataset_names, "to_py") else dataset_names)]
     out = {"ok": True, "warnings": []}
+    # Tracebacks show the user's source lines only if linecache knows the "file".
+    linecache.cache[USER_FILE] = (len(code), None, code.splitlines(True), USER_FILE)
     try:
         compiled = compile(code, USER_FILE, "exec")
     except SyntaxError as e:

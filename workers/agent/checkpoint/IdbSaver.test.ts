@@ -39,7 +39,7 @@ describe('IdbSaver with a graph', () => {
     const second = new IdbSaver({ dbName });
     const graph = echoGraph(second);
     const restored = await graph.getState(config);
-    const restoredMessages = restored.values.messages as BaseMessage[];
+    const restoredMessages = restored.values.messages as [BaseMessage, BaseMessage];
     expect(restoredMessages).toHaveLength(2);
     expect(isHumanMessage(restoredMessages[0])).toBe(true);
     expect(isAIMessage(restoredMessages[1])).toBe(true);
@@ -65,7 +65,7 @@ describe('IdbSaver with a graph', () => {
 
     const threads = await saver.listThreads();
     expect(threads.map((t) => t.threadId)).toEqual(['newer', 'older']);
-    expect(threads[0].checkpointCount).toBeGreaterThan(1);
+    expect(threads[0]?.checkpointCount).toBeGreaterThan(1);
 
     const older = await graph.getState({ configurable: { thread_id: 'older' } });
     expect((older.values.messages as BaseMessage[]).map((m) => m.text)).toEqual(['a', 'turn 1: a']);

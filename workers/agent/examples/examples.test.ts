@@ -38,7 +38,7 @@ function fill(pattern: string): string {
 function chartArgs(pattern: string): unknown {
   const m = /^create_chart\(([\s\S]*)\)$/.exec(fill(pattern).trim());
   if (!m) throw new Error('not a create_chart call');
-  return JSON.parse(m[1]);
+  return JSON.parse(m[1] ?? '');
 }
 
 describe('example library', () => {
@@ -111,21 +111,21 @@ describe('SQL and chart patterns on native DuckDB', () => {
     for (const id of ['pat_outliers_iqr_sql', 'pat_zscore_sql']) {
       const e = EXAMPLES.find((x) => x.id === id);
       const rows = (await conn.runAndReadAll(fill(e?.code_pattern ?? ''))).getRowObjectsJson();
-      expect(Number(rows[0].temp_max), id).toBe(80);
+      expect(Number(rows[0]?.temp_max), id).toBe(80);
     }
   });
 
   it('the join example finds unmatched rows (fog has no label)', async () => {
     const e = EXAMPLES.find((x) => x.id === 'ops_join_sql');
     const rows = (await conn.runAndReadAll(fill(e?.code_pattern ?? ''))).getRowObjectsJson();
-    expect(Number(rows[0].rows_unmatched)).toBeGreaterThan(0);
+    expect(Number(rows[0]?.rows_unmatched)).toBeGreaterThan(0);
   });
 
   it('the Pearson example agrees with a direct corr()', async () => {
     const e = EXAMPLES.find((x) => x.id === 'rel_pearson_sql');
     const [row] = (await conn.runAndReadAll(fill(e?.code_pattern ?? ''))).getRowObjectsJson();
     const [ref] = (await conn.runAndReadAll('SELECT corr(temp_max, temp_min) AS r FROM weather')).getRowObjectsJson();
-    expect(Number(row.pearson_r)).toBeCloseTo(Number(ref.r), 4);
+    expect(Number(row?.pearson_r)).toBeCloseTo(Number(ref?.r), 4);
   });
 });
 

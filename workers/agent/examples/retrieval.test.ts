@@ -43,7 +43,7 @@ describe('BM25 retrieval', () => {
     const own = new ExampleLibrary();
     own.add({ id: 'user_1', question: 'Which penguin island has the heaviest Gentoo?', tags: ['user', 'penguins'], approach: 'max by island', code_pattern: 'SELECT 1' });
     expect(own.size).toBe(EXAMPLES.length + 1);
-    expect(own.searchBm25('heaviest gentoo penguin island', 1)[0].example.id).toBe('user_1');
+    expect(own.searchBm25('heaviest gentoo penguin island', 1)[0]?.example.id).toBe('user_1');
     expect(own.remove('user_1')).toBe(true);
     expect(own.searchBm25('heaviest gentoo penguin island', 3).map((h) => h.example.id)).not.toContain('user_1');
   });
@@ -68,7 +68,7 @@ function hashEmbedding(text: string): number[] {
   for (const w of text.toLowerCase().split(/[^a-z]+/).filter(Boolean)) {
     let h = 0;
     for (const c of stem(w)) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-    v[h % 64] += 1;
+    v[h % 64] = (v[h % 64] ?? 0) + 1;
   }
   return v;
 }
@@ -86,7 +86,7 @@ describe('embeddings retrieval', () => {
     const first = await l.search('histogram distribution plot', 3);
     expect(first.method).toBe('embeddings');
     expect(first.hits.map((h) => h.example.id)).toContain('viz_histogram');
-    expect(first.hits[0].score).toBeGreaterThanOrEqual(first.hits[1].score);
+    expect(first.hits[0]?.score).toBeGreaterThanOrEqual(first.hits[1]?.score ?? Infinity);
     await l.search('correlation', 3);
     expect(calls).toEqual([EXAMPLES.length + 1, 1]);
   });
@@ -121,9 +121,9 @@ describe('embeddings retrieval', () => {
     const p = openAiEmbeddings({ baseUrl: 'http://h/v1/', apiKey: 'sk-test', model: 'emb', fetch: fakeFetch });
     const out = await p.embed(['a b', 'c']);
     expect(out).toEqual([hashEmbedding('a b'), hashEmbedding('c')]);
-    expect(seen[0].url).toBe('http://h/v1/embeddings');
-    expect((seen[0].init.headers as Record<string, string>).authorization).toBe('Bearer sk-test');
-    expect(String(seen[0].init.body)).not.toContain('sk-test');
+    expect(seen[0]?.url).toBe('http://h/v1/embeddings');
+    expect((seen[0]?.init.headers as Record<string, string>).authorization).toBe('Bearer sk-test');
+    expect(String(seen[0]?.init.body)).not.toContain('sk-test');
   });
 
   it('openAiEmbeddings reports HTTP errors and malformed bodies', async () => {

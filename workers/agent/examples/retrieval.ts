@@ -63,9 +63,11 @@ function cosine(a: number[], b: number[]): number {
   let na = 0;
   let nb = 0;
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
   }
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
@@ -147,8 +149,8 @@ export class ExampleLibrary {
       const missing = this.all().filter((e) => !this.vectors.has(e.id));
       const vecs = await provider.embed([query, ...missing.map(exampleText)], signal);
       if (vecs.length !== missing.length + 1) throw new Error(`expected ${missing.length + 1} vectors, got ${vecs.length}`);
-      missing.forEach((e, i) => this.vectors.set(e.id, vecs[i + 1]));
-      const q = vecs[0];
+      missing.forEach((e, i) => this.vectors.set(e.id, vecs[i + 1] ?? []));
+      const q = vecs[0] ?? [];
       const hits = this.all()
         .map((example) => ({ example, score: cosine(q, this.vectors.get(example.id) ?? []) }))
         .sort((a, b) => b.score - a.score)

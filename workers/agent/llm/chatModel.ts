@@ -88,7 +88,11 @@ export function createChatModel(settings: EndpointSettings, options: ChatModelOp
   const model = new ChatOpenAICompletions({
     model: settings.model,
     apiKey: settings.apiKey || 'not-needed',
-    streaming: true,
+    // `streaming` stays unset. `true` makes a plain invoke() estimate tokens with tiktoken, which
+    // fetches its encoding from tiktoken.pages.dev (a third-party request that hangs offline);
+    // `false` sets disableStreaming and nothing streams at all. Unset: invoke() sends one
+    // non-streamed request, while .stream() and a LangGraph stream handler (streamMode
+    // "messages" / streamEvents, with the node passing its config) stream.
     temperature: options.temperature ?? 0,
     maxRetries: options.maxRetries ?? 2,
     timeout: options.timeoutMs ?? 120_000,

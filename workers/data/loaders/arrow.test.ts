@@ -51,7 +51,7 @@ describe('convertArrow', () => {
   it('reads the stream format and dictionary-encoded strings', async () => {
     const city = vectorFromArray(['Oslo', 'Lima', 'Oslo', null], new Dictionary(new Utf8(), new Int32()));
     const source = new Table({ city, n: vectorFromArray([1, 2, 3, 4], new Int32()) });
-    const [table] = await convertArrow(new Blob([tableToIPC(source, 'stream')]), {});
+    const [table] = await convertArrow(new Blob([tableToIPC(source, 'stream').slice()]), {});
     await insertConverted(conn, 'dict_stream', table!);
     expect(queryRows(conn, `select city, sum(n)::int s from dict_stream group by city order by city nulls last`)).toEqual([
       { city: 'Lima', s: 2 },
@@ -69,7 +69,7 @@ describe('convertArrow', () => {
     const w = makeData({ type: new Int32(), length: rows, nullCount: Math.ceil(rows / 7), nullBitmap: validity, data: new Int32Array(rows).fill(2) });
     const source = new Table({ v: makeVector({ type: new Float64(), data: values }), w: makeVector(w) });
     const file = RecordBatchFileWriter.writeAll(source).toUint8Array(true);
-    const streams = await collect((await convertArrow(new Blob([file]), {}))[0]!);
+    const streams = await collect((await convertArrow(new Blob([file.slice()]), {}))[0]!);
     expect(streams.length).toBeGreaterThan(1);
     for (let i = 0; i < streams.length; i++) conn.insertArrowFromIPCStream(streams[i]!, { name: 'big_arrow', create: i === 0 });
     expect(queryRows(conn, 'select count(*)::varchar n, sum(v)::bigint::varchar s, count(w)::varchar w from big_arrow')).toEqual([
@@ -79,7 +79,7 @@ describe('convertArrow', () => {
 
   it('creates an empty table from a schema with no batches and fixes clashing names', async () => {
     const source = tableFromArrays({ a: new Int32Array(0), A: new Int32Array(0) });
-    const [table] = await convertArrow(new Blob([tableToIPC(source, 'file')]), {});
+    const [table] = await convertArrow(new Blob([tableToIPC(source, 'file').slice()]), {});
     await insertConverted(conn, 'empty_arrow', table!);
     expect(
       queryRows(conn, `select column_name from information_schema.columns where table_name = 'empty_arrow' order by ordinal_position`),
@@ -91,7 +91,7 @@ describe('convertArrow', () => {
     await expect(convertArrow(new Blob(['FEA1xxxxxxxxxxxxxx']), {})).rejects.toThrow(/Feather v1/);
     const whole = tableToIPC(tableFromArrays({ x: new Int32Array([1, 2, 3]) }), 'file');
     await expect(
-      convertArrow(new Blob([whole.subarray(0, whole.length - 20)]), {}).then((t) => collect(t[0]!)),
+      convertArrow(new Blob([whole.slice(0, whole.length - 20)]), {}).then((t) => collect(t[0]!)),
     ).rejects.toThrow(/Arrow IPC/);
   });
 });

@@ -39,6 +39,7 @@ describe('rowsToIPC', () => {
     expect([...table.getChild('float')!]).toEqual([0.5, null, -3, 1e300]);
     expect([...table.getChild('bool')!]).toEqual([true, null, false, true]);
     expect([...table.getChild('timestamp')!]).toEqual([Date.UTC(2024, 1, 29, 12), null, 0, null]);
+    expect(String(table.getChild('timestamp')!.type)).toBe('Timestamp<MICROSECOND>');
     expect([...table.getChild('string')!]).toEqual(['é', null, '{"a":[1]}', '42']);
   });
 

@@ -11,7 +11,7 @@ import {
   Schema,
   Struct,
   Table,
-  TimestampMillisecond,
+  TimestampMicrosecond,
   Utf8,
   makeBuilder,
   makeData,
@@ -76,7 +76,8 @@ function arrowType(kind: ColumnKind): DataType {
     case 'float':
       return new Float64();
     case 'timestamp':
-      return new TimestampMillisecond();
+      // Microseconds: DuckDB's plain TIMESTAMP (milliseconds would become TIMESTAMP_MS).
+      return new TimestampMicrosecond();
     case 'string':
       return new Utf8();
   }
@@ -95,8 +96,6 @@ function encode(kind: ColumnKind, value: unknown): unknown {
   switch (kind) {
     case 'string':
       return asText(value);
-    case 'timestamp':
-      return (value as Date).getTime();
     default:
       return value;
   }
@@ -117,7 +116,7 @@ function validity(values: readonly unknown[]): { nullBitmap: Uint8Array; nullCou
  * Numbers go straight into typed arrays: the generic builders cost several times more on the
  * hundreds of thousands of rows a JSON file easily has.
  */
-function numericData(kind: 'int' | 'float', values: readonly unknown[]): Data {
+function numericData(kind: 'int' | 'float' | 'timestamp', values: readonly unknown[]): Data {
   const { nullBitmap, nullCount } = validity(values);
   if (kind === 'float') {
     const data = new Float64Array(values.length);
@@ -129,15 +128,20 @@ function numericData(kind: 'int' | 'float', values: readonly unknown[]): Data {
   const data = new BigInt64Array(values.length);
   // Safe integers are written as two little-endian 32-bit halves, avoiding a BigInt per value.
   const halves = new Int32Array(data.buffer);
-  values.forEach((value, i) => {
+  values.forEach((raw, i) => {
+    const value = raw instanceof Date ? raw.getTime() * 1000 : raw;
     if (typeof value === 'bigint') data[i] = value;
-    else if (typeof value === 'number') {
+    else if (typeof value === 'number' && Number.isSafeInteger(value)) {
       const high = Math.floor(value / 4294967296);
       halves[2 * i] = value - high * 4294967296;
       halves[2 * i + 1] = high;
+    } else if (typeof value === 'number' && Number.isFinite(value)) {
+      data[i] = BigInt(Math.trunc(value));
     }
   });
-  return makeData({ type: new Int64(), length: values.length, nullCount, nullBitmap, data });
+  return kind === 'timestamp'
+    ? makeData({ type: new TimestampMicrosecond(), length: values.length, nullCount, nullBitmap, data })
+    : makeData({ type: new Int64(), length: values.length, nullCount, nullBitmap, data });
 }
 
 export function planSchema(plan: readonly ColumnPlan[]): Schema {
@@ -155,7 +159,7 @@ export function rowsToIPC<Row>(
 ): Uint8Array {
   const schema = planSchema(plan);
   const children = plan.map((column, index): Data => {
-    if (column.kind === 'int' || column.kind === 'float') {
+    if (column.kind === 'int' || column.kind === 'float' || column.kind === 'timestamp') {
       return numericData(column.kind, rows.map((row) => cell(row, index)));
     }
     const builder = makeBuilder({ type: arrowType(column.kind), nullValues: [null] });

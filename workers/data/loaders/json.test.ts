@@ -13,7 +13,7 @@ beforeAll(async () => {
   conn = await openWasmDuckDB();
 }, 60_000);
 
-async function load(name: string, text: string | Uint8Array): Promise<void> {
+async function load(name: string, text: BlobPart): Promise<void> {
   const [table] = await convertJson(new Blob([text]), {});
   await insertConverted(conn, name, table!);
 }
@@ -138,6 +138,7 @@ describe('convertJson', () => {
     await expect(convertJson(new Blob(['{"a": 1}\n{"a": 2}\n{"a": 3\n{"a": 4}']), {})).rejects.toThrow(
       /^invalid JSON on line 3, column \d+/,
     );
+    await expect(convertJson(new Blob(['{"a": 1, "b": ]}']), {})).rejects.toThrow(/^invalid JSON at line 1, column 15: /);
     await expect(convertJson(new Blob(['[]']), {})).rejects.toThrow(/no records/);
   });
 });

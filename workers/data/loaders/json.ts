@@ -94,7 +94,8 @@ async function convertDocument(source: Blob, options: ConvertOptions): Promise<C
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`invalid JSON at ${jsonErrorAt(text, error)}`, { cause: error });
+    const where = jsonErrorAt(text, error);
+    throw new Error(where.startsWith('line ') ? `invalid JSON at ${where}` : `invalid JSON: ${where}`, { cause: error });
   }
   options.onProgress?.(0.4);
   const records = documentRecords(value);
@@ -122,7 +123,8 @@ async function* ndjsonRecords(source: Blob): AsyncGenerator<{ record: JsonRecord
       value = JSON.parse(text);
     } catch (error) {
       const where = jsonErrorAt(text, error).replace(/^line 1, /, '');
-      throw new Error(`invalid JSON on line ${line.number}, ${where}`, { cause: error });
+      const detail = where.startsWith('column ') ? `, ${where}` : `: ${where}`;
+      throw new Error(`invalid JSON on line ${line.number}${detail}`, { cause: error });
     }
     yield { record: asRecord(value), bytesRead: line.bytesRead };
   }

@@ -99,7 +99,7 @@ describe('convertParquet', () => {
     const children = fields.map((_, i) => makeData({ type: new Int32(), length: 1, data: Int32Array.of(i + 1) }));
     const arrowTable = new Table([new RecordBatch(schema, makeData({ type: new Struct(fields), length: 1, nullCount: 0, children }))]);
     const parquet = writeParquet(WasmTable.fromIPCStream(tableToIPC(arrowTable, 'stream')));
-    const [table] = await convertParquet(new Blob([parquet]), {});
+    const [table] = await convertParquet(new Blob([parquet.slice()]), {});
     await insertConverted(conn, 'names_parquet', table!);
     const columns = queryRows(conn, `select column_name from information_schema.columns where table_name = 'names_parquet' order by ordinal_position`);
     expect(columns.map((c) => c.column_name)).toEqual(['A', 'a_2', 'column_3', 'say "hi" <script>', 'café']);

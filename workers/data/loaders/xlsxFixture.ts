@@ -4,8 +4,19 @@
  */
 import { strToU8, zipSync } from 'fflate';
 
-/** A cell: text (shared string), number, boolean, Excel date serial, inline text, or empty. */
-export type FixtureCell = string | number | boolean | { date: number } | { inline: string } | null;
+/**
+ * A cell: text (shared string), number, boolean, Excel date serial (built-in m/d/yyyy format),
+ * a number with a custom format (a date-time one, or a euro currency one that is not a date),
+ * inline text, or empty.
+ */
+export type FixtureCell =
+  | string
+  | number
+  | boolean
+  | { date: number }
+  | { number: number; format: 'datetime' | 'euro' }
+  | { inline: string }
+  | null;
 
 export interface FixtureSheet {
   name: string;
@@ -22,7 +33,7 @@ function columnLetters(index: number): string {
   return name;
 }
 
-export function makeXlsx(sheets: FixtureSheet[]): Uint8Array {
+export function makeXlsx(sheets: FixtureSheet[]): Uint8Array<ArrayBuffer> {
   const shared: string[] = [];
   const sharedIndex = new Map<string, number>();
   const cellXml = (cell: FixtureCell, ref: string): string => {
@@ -37,6 +48,7 @@ export function makeXlsx(sheets: FixtureSheet[]): Uint8Array {
     if (typeof cell === 'number') return `<c r="${ref}"><v>${cell}</v></c>`;
     if (typeof cell === 'boolean') return `<c r="${ref}" t="b"><v>${cell ? 1 : 0}</v></c>`;
     if ('date' in cell) return `<c r="${ref}" s="1"><v>${cell.date}</v></c>`;
+    if ('format' in cell) return `<c r="${ref}" s="${cell.format === 'datetime' ? 2 : 3}"><v>${cell.number}</v></c>`;
     return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(cell.inline)}</t></is></c>`;
   };
   const sheetXml = (sheet: FixtureSheet) =>
@@ -90,14 +102,19 @@ export function makeXlsx(sheets: FixtureSheet[]): Uint8Array {
       '</Relationships>',
   );
   // Style 1 uses built-in number format 14 (m/d/yyyy): that is what marks a number as a date.
+  // Styles 2 and 3 use custom formats: a date-time, and a euro amount (no date despite its letters).
   files['xl/styles.xml'] = strToU8(
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+      '<numFmts count="2"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd hh:mm"/>' +
+      '<numFmt numFmtId="165" formatCode="[$&#8364;-407]#,##0.00;[Red]\\-[$&#8364;-407]#,##0.00"/></numFmts>' +
       '<fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts>' +
       '<fills count="1"><fill><patternFill patternType="none"/></fill></fills>' +
       '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
       '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-      '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
-      '<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
+      '<cellXfs count="4"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+      '<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+      '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+      '<xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
       '</styleSheet>',
   );
   files['xl/sharedStrings.xml'] = strToU8(
@@ -106,5 +123,6 @@ export function makeXlsx(sheets: FixtureSheet[]): Uint8Array {
       shared.map((text) => `<si><t xml:space="preserve">${escapeXml(text)}</t></si>`).join('') +
       '</sst>',
   );
-  return zipSync(files);
+  // zipSync allocates a fresh ArrayBuffer; the cast only tells TypeScript so.
+  return zipSync(files) as Uint8Array<ArrayBuffer>;
 }

@@ -1,0 +1,111 @@
+import type { Engine } from './engine';
+import type { EncodingGuess } from './sniff';
+import { quoteIdent, quoteLiteral } from './sql';
+
+/**
+ * CSV/TSV → a DuckDB table with DuckDB's own reader and sniffer. The File is registered with
+ * DuckDB by reference (never read into a JS string); the only copy made is for UTF-16 BE, which
+ * DuckDB cannot decode, transcoded to UTF-8 as a stream.
+ *
+ * Choices: `null_padding=true` so ragged rows load (short rows padded with NULL, extra fields
+ * get their own columns) — without it DuckDB's sniffer silently collapses a ragged file into one
+ * text column. Rows are never skipped silently (`ignore_errors` stays off): a value that breaks
+ * the sniffed types triggers one retry that sniffs the whole file (`sample_size=-1`), and bytes
+ * that are not valid UTF-8 past the sniffed head trigger one retry as Latin-1; both say so in a
+ * warning.
+ */
+
+export interface CsvIngestInput {
+  engine: Engine;
+  blob: Blob;
+  fileName: string;
+  tsv: boolean;
+  encoding: EncodingGuess;
+  /** Final table name; created atomically by CREATE TABLE … AS, so a failure leaves nothing. */
+  table: string;
+  /** Unique path to register the blob under while reading. */
+  path: string;
+}
+
+export type CsvIngestResult = { ok: true; warnings: string[] } | { ok: false; message: string; suggestion?: string };
+
+interface ReadOptions {
+  encoding: 'utf-8' | 'utf-16' | 'latin-1';
+  tsv: boolean;
+  fullSample: boolean;
+}
+
+export function readCsvSql(path: string, opts: ReadOptions): string {
+  const args = [quoteLiteral(path), `encoding = ${quoteLiteral(opts.encoding)}`, 'null_padding = true'];
+  if (opts.tsv) args.push("delim = '\\t'");
+  if (opts.fullSample) args.push('sample_size = -1');
+  return `read_csv(${args.join(', ')})`;
+}
+
+/** UTF-16 BE → UTF-8, chunk by chunk. */
+export async function transcodeUtf16be(blob: Blob, bom: number): Promise<Blob> {
+  const parts: Uint8Array[] = [];
+  const stream = blob.slice(bom).stream().pipeThrough(new TextDecoderStream('utf-16be')).pipeThrough(new TextEncoderStream());
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+  }
+  return new Blob(parts as BlobPart[]);
+}
+
+/** DuckDB's errors carry a long list of "possible fixes"; the first lines say what went wrong. */
+export function briefError(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const cut = lines.findIndex((l) => /^(Possible fixes|The search space used was|LINE \d+:)/.test(l));
+  const kept = (cut < 0 ? lines : lines.slice(0, cut)).slice(0, 3);
+  return kept.join(' ').replace(/^(Invalid Input Error|Conversion Error|IO Error|Binder Error): /, '');
+}
+
+const isConversion = (msg: string) => /Could not convert|Conversion Error|CSV Error on Line/i.test(msg);
+const isUnicode = (msg: string) => /Invalid unicode|byte sequence/i.test(msg);
+
+export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult> {
+  const { engine, fileName, table, path } = input;
+  const warnings: string[] = [];
+  let blob = input.blob;
+  let encoding: ReadOptions['encoding'] = input.encoding.encoding === 'latin-1' ? 'latin-1' : input.encoding.encoding === 'utf-8' ? 'utf-8' : 'utf-16';
+  if (input.encoding.encoding === 'utf-16be') {
+    blob = await transcodeUtf16be(blob, input.encoding.bom);
+    encoding = 'utf-8';
+  }
+  if (input.encoding.encoding === 'latin-1') warnings.push(`${fileName} is not valid UTF-8; read it as Latin-1 (ISO-8859-1).`);
+  await engine.registerBlob(path, blob);
+  const attempt = (opts: ReadOptions) => engine.query(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readCsvSql(path, opts)}`);
+  try {
+    const opts: ReadOptions = { encoding, tsv: input.tsv, fullSample: false };
+    for (let tries = 0; ; tries++) {
+      try {
+        await attempt(opts);
+        break;
+      } catch (e) {
+        const msg = e instanceof Error ? e.message : String(e);
+        if (tries < 2 && isUnicode(msg) && opts.encoding === 'utf-8') {
+          opts.encoding = 'latin-1';
+          warnings.push(`${fileName} has bytes that are not valid UTF-8 beyond its start; read it as Latin-1 (ISO-8859-1).`);
+        } else if (tries < 2 && isConversion(msg) && !opts.fullSample) {
+          opts.fullSample = true;
+          warnings.push(`${fileName}: column types were re-detected from the whole file (a value late in the file did not fit the type guessed from its start).`);
+        } else {
+          return { ok: false, message: `Could not read ${fileName} as ${input.tsv ? 'TSV' : 'CSV'}: ${briefError(e)}`, suggestion: suggestionFor(msg) };
+        }
+      }
+    }
+  } finally {
+    await engine.dropFile(path).catch(() => undefined);
+  }
+  return { ok: true, warnings };
+}
+
+function suggestionFor(msg: string): string {
+  if (/sniff|dialect/i.test(msg)) return 'Check that the file is delimited text (comma, semicolon, tab or pipe separated) with one record per line.';
+  if (/maximum line size/i.test(msg)) return 'A line is longer than DuckDB allows; check for an unclosed quote.';
+  return 'Check the file in a text editor, or export it again from its source.';
+}

@@ -1,0 +1,91 @@
+import * as duckdb from '@duckdb/duckdb-wasm';
+import type { RecordBatch } from 'apache-arrow';
+import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
+import ehWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
+import mvpWasm from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
+import mvpWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url';
+import { ENGINE_SETUP_SQL, type Engine, type ResultStream } from './engine';
+
+/**
+ * Starts DuckDB-WASM from the assets Vite copies out of the npm package (no CDN). AsyncDuckDB runs
+ * the engine in a worker nested inside the data worker: our worker stays responsive (list, assess,
+ * progress events) while a long ingest or query runs, and a File handed to it is passed by
+ * reference, never read into a JS string. The threaded (coi) build is not used: it needs
+ * SharedArrayBuffer everywhere the app is hosted, and the eh build is fast enough single-threaded.
+ */
+
+const BUNDLES: duckdb.DuckDBBundles = {
+  mvp: { mainModule: mvpWasm, mainWorker: mvpWorker },
+  eh: { mainModule: ehWasm, mainWorker: ehWorker },
+};
+
+/** Exposes DuckDB's execution-progress callback, which AsyncDuckDB keeps protected. */
+class ProgressDuckDB extends duckdb.AsyncDuckDB {
+  onExecutionProgress(handler: (p: duckdb.ProgressEntry) => void): void {
+    this._onExecutionProgress.push(handler);
+  }
+}
+
+export interface BootedEngine extends Engine {
+  /** Percentage (0..100) of the running statement, when DuckDB reports one. */
+  onProgress(handler: (percentage: number) => void): void;
+}
+
+export async function bootDuckDB(): Promise<BootedEngine> {
+  const bundle = await duckdb.selectBundle(BUNDLES);
+  const worker = new Worker(bundle.mainWorker ?? ehWorker);
+  const db = new ProgressDuckDB(new duckdb.VoidLogger(), worker);
+  await db.instantiate(bundle.mainModule, bundle.pthreadWorker);
+  await db.open({
+    // Numbers the UI and the agent can show and JSON-encode: BIGINT/HUGEINT/DECIMAL results
+    // arrive as doubles (exact to 2^53), not BigInt or DecimalBigNum.
+    query: { castBigIntToDouble: true, castDecimalToDouble: true },
+  });
+  const conn = await db.connect();
+  for (const sql of ENGINE_SETUP_SQL) await conn.query(sql);
+  return new AsyncEngine(db, conn);
+}
+
+class AsyncEngine implements BootedEngine {
+  constructor(
+    private readonly db: ProgressDuckDB,
+    private readonly conn: duckdb.AsyncDuckDBConnection,
+  ) {}
+
+  version(): Promise<string> {
+    return this.db.getVersion();
+  }
+
+  query(sql: string) {
+    return this.conn.query(sql);
+  }
+
+  async send(sql: string): Promise<ResultStream> {
+    const reader = await this.conn.send(sql, true);
+    await reader.open();
+    return { schema: reader.schema, batches: reader as AsyncIterable<RecordBatch> };
+  }
+
+  async cancel(): Promise<void> {
+    await this.conn.cancelSent();
+  }
+
+  insertArrowStream(ipc: Uint8Array, table: string, create: boolean): Promise<void> {
+    return this.conn.insertArrowFromIPCStream(ipc, { name: table, create });
+  }
+
+  registerBlob(name: string, blob: Blob): Promise<void> {
+    return this.db.registerFileHandle(name, blob, duckdb.DuckDBDataProtocol.BROWSER_FILEREADER, true);
+  }
+
+  async dropFile(name: string): Promise<void> {
+    await this.db.dropFile(name);
+  }
+
+  onProgress(handler: (percentage: number) => void): void {
+    this.db.onExecutionProgress((p) => {
+      const pct = Number(p.percentage);
+      if (Number.isFinite(pct) && pct >= 0) handler(pct);
+    });
+  }
+}

@@ -1,0 +1,47 @@
+import type { RecordBatch, Schema, Table } from 'apache-arrow';
+
+/**
+ * The slice of DuckDB the data engine uses. The browser implements it over AsyncDuckDB (its own
+ * nested worker, see duckdbBoot.ts); tests implement it over the Node build of the same
+ * DuckDB-WASM (testing/nodeEngine.ts), so every SQL-generating module runs against the real engine.
+ */
+export interface ResultStream {
+  schema: Schema;
+  batches: AsyncIterable<RecordBatch>;
+}
+
+export interface Engine {
+  version(): Promise<string>;
+  /** Runs a statement and materialises its whole result. */
+  query(sql: string): Promise<Table>;
+  /** Starts one statement whose result is pulled batch by batch; `cancel()` abandons the rest. */
+  send(sql: string): Promise<ResultStream>;
+  cancel(): Promise<void>;
+  /** Inserts one self-contained Arrow IPC stream; `create` makes the table from its schema. */
+  insertArrowStream(ipc: Uint8Array, table: string, create: boolean): Promise<void>;
+  /** Makes a Blob readable by SQL under `name` without copying it into wasm memory. */
+  registerBlob(name: string, blob: Blob): Promise<void>;
+  dropFile(name: string): Promise<void>;
+}
+
+/** Settings every engine gets right after opening: no extension downloads (they hang offline). */
+export const ENGINE_SETUP_SQL = [
+  'SET autoinstall_known_extensions = false',
+  'SET autoload_known_extensions = false',
+];
+
+/** Runs one operation at a time: DuckDB has one connection here and streamed results must not interleave. */
+export class Serial {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(fn, fn);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+/** Plain JS values of a materialised result, for the engine's own bookkeeping queries. */
+export function rowsOf(table: Table): Record<string, unknown>[] {
+  return table.toArray().map((row: { toJSON(): Record<string, unknown> }) => row.toJSON());
+}

@@ -1,0 +1,427 @@
+import type { Handlers } from '../protocol/rpcServer';
+import type { DataEvent, DataFormat, DataRequests, DatasetInfo, LoadOutcome, LoadPhase, LoadSource, QueryResult } from '../protocol/data';
+import { assessSql, renameIn, statementTargets } from './assess';
+import { describeTable, memoryUsed, tableNames } from './catalog';
+import { ingestCsv } from './csvIngest';
+import { ingestArrowStreams } from './arrowIngest';
+import { Serial, type Engine } from './engine';
+import { checkFootprint } from './footprint';
+import type { ConvertedTable, Converter } from './loaders/types';
+import { profileTable } from './profile';
+import { collectRows, runQuery, DEFAULT_MAX_ROWS } from './queryRunner';
+import { detectEncoding, detectFormat, readHead } from './sniff';
+import { fetchSource } from './sourceFetch';
+import { quoteIdent } from './sql';
+import { splitStatements } from './sqlTokens';
+import { isQuotaError, type DatasetStorage, type ManifestEntry } from './storage';
+import { fileStem, sanitizeName, tableNameFor, uniqueName } from './tableName';
+
+/**
+ * The data worker's request handlers: loading (any source, any format), the dataset list,
+ * queries, paging, profiling, risk assessment and persistence. The engine, storage, readers and
+ * fetch come in as dependencies so this runs in Node tests against the real DuckDB-WASM build.
+ */
+
+export interface Readers {
+  parquet: Converter;
+  json: Converter;
+  arrow: Converter;
+  excel: Converter;
+  listExcelSheets(source: Blob): Promise<string[]>;
+}
+
+export interface HostDeps {
+  boot(): Promise<Engine & { onProgress?(handler: (percentage: number) => void): void }>;
+  openStorage(): Promise<DatasetStorage | undefined>;
+  readers: Readers;
+  fetch?: typeof fetch;
+  /** Whether the browser granted persistent storage (the UI asks; workers cannot). */
+  persisted?(): Promise<boolean>;
+}
+
+type Emit = (event: DataEvent) => void;
+
+interface Built {
+  info: DatasetInfo;
+  sheet?: string;
+}
+
+const MAX_PAGE = 10_000;
+
+export class DataHost {
+  readonly #deps: HostDeps;
+  readonly #serial = new Serial();
+  readonly #listeners = new Set<Emit>();
+  readonly #datasets = new Map<string, DatasetInfo>();
+  #engine?: Promise<Engine>;
+  #storage?: Promise<DatasetStorage | undefined>;
+  #restored?: Promise<void>;
+  #seq = 0;
+  /** Receives DuckDB's execution progress while an ingest runs. */
+  #progressSink?: (percentage: number) => void;
+
+  constructor(deps: HostDeps) {
+    this.#deps = deps;
+  }
+
+  addListener(emit: Emit): void {
+    this.#listeners.add(emit);
+  }
+
+  #emit(event: DataEvent): void {
+    for (const l of this.#listeners) l(event);
+  }
+
+  #progress(loadId: string, fileName: string, phase: LoadPhase, fraction?: number, detail?: string): void {
+    this.#emit({ type: 'progress', loadId, fileName, phase, ...(fraction === undefined ? {} : { fraction }), ...(detail === undefined ? {} : { detail }) });
+  }
+
+  #list(): DatasetInfo[] {
+    return [...this.#datasets.values()].sort((a, b) => a.loadedAt - b.loadedAt);
+  }
+
+  #changed(): DatasetInfo[] {
+    const list = this.#list();
+    this.#emit({ type: 'datasets', datasets: list });
+    return list;
+  }
+
+  #engineReady(): Promise<Engine> {
+    this.#engine ??= this.#deps.boot().then((engine) => {
+      engine.onProgress?.((pct) => this.#progressSink?.(pct));
+      return engine;
+    });
+    return this.#engine;
+  }
+
+  #storageReady(): Promise<DatasetStorage | undefined> {
+    this.#storage ??= this.#deps.openStorage().catch(() => undefined);
+    return this.#storage;
+  }
+
+  /** Engine plus restored datasets: every request waits for both. */
+  async #ready(): Promise<Engine> {
+    const engine = await this.#engineReady();
+    this.#restored ??= this.#restore(engine);
+    await this.#restored;
+    return engine;
+  }
+
+  handlers(): Handlers<DataRequests> {
+    return {
+      init: async () => {
+        const engine = await this.#ready();
+        const storage = await this.#storageReady();
+        const persisted = storage ? ((await this.#deps.persisted?.().catch(() => false)) ?? false) : false;
+        return { result: { duckdbVersion: await engine.version(), datasets: this.#list(), persistent: persisted } };
+      },
+      load: async ({ source, options }) => ({ result: await this.load(source, options.loadId, options.sheets) }),
+      excelSheets: async ({ file }) => ({ result: { sheets: await this.#deps.readers.listExcelSheets(file) } }),
+      list: async () => {
+        await this.#ready();
+        return { result: this.#list() };
+      },
+      remove: async ({ name }) => ({ result: await this.remove(name) }),
+      rename: async ({ from, to }) => ({ result: await this.rename(from, to) }),
+      query: async ({ sql, maxRows }) => {
+        const outcome = await this.query(sql, maxRows ?? DEFAULT_MAX_ROWS);
+        return { result: outcome, transfer: outcome.ok ? [outcome.result.ipc.buffer] : [] };
+      },
+      page: async ({ name, offset, limit }) => {
+        const result = await this.page(name, offset, limit);
+        return { result, transfer: [result.ipc.buffer] };
+      },
+      profile: async ({ name }) => {
+        const engine = await this.#ready();
+        const info = this.#datasets.get(name);
+        return {
+          result: await this.#serial.run(async () => {
+            const described = info ?? { ...(await describeTable(engine, name)) };
+            if (described.columns.length === 0) throw new Error(`No table named ${name}.`);
+            return profileTable(engine, name, described.columns, described.rowCount);
+          }),
+        };
+      },
+      assess: ({ sql }) => ({ result: assessSql(sql, [...this.#datasets.keys()]) }),
+      connect: ({ port }) => {
+        // Imported lazily to keep this module free of the transport.
+        return import('../protocol/rpcServer').then(({ serve }) => {
+          const { emit } = serve<DataRequests, DataEvent>(port, this.handlers());
+          this.addListener(emit);
+          return { result: {} };
+        });
+      },
+    };
+  }
+
+  // ---- loading ------------------------------------------------------------------------------
+
+  async load(source: LoadSource, loadId: string, sheets?: string[]): Promise<LoadOutcome> {
+    const fileName = source.kind === 'file' ? source.file.name : source.kind === 'text' ? source.fileName : undefined;
+    let blob: Blob;
+    let name: string;
+    if (source.kind === 'url') {
+      const fetched = await fetchSource(
+        source.url,
+        (fraction, received) => this.#progress(loadId, fileName ?? source.url, 'reading', fraction, `${received} bytes`),
+        this.#deps.fetch,
+      );
+      if (!fetched.ok) return fetched;
+      blob = fetched.blob;
+      name = fetched.fileName;
+    } else if (source.kind === 'file') {
+      blob = source.file;
+      name = source.file.name;
+    } else {
+      blob = new Blob([source.text], { type: 'text/csv' });
+      name = source.fileName || 'pasted.csv';
+    }
+    this.#progress(loadId, name, 'reading', 1);
+    const engine = await this.#ready();
+    const head = await readHead(blob);
+    const detected = detectFormat(name, head);
+    if (!detected.ok) return { ok: false, fileName: name, message: detected.message, suggestion: detected.suggestion };
+    const warnings = detected.warning ? [detected.warning] : [];
+
+    const built = await this.#serial.run(async () => {
+      const fit = checkFootprint(name, detected.format, blob.size, await memoryUsed(engine));
+      if (!fit.ok) return { ok: false as const, fileName: name, message: fit.message, suggestion: fit.suggestion };
+      const taken = new Set([...this.#datasets.keys(), ...(await tableNames(engine))]);
+      return this.#ingest(engine, blob, name, detected.format, loadId, (sheet, count) => {
+        const n = count > 1 && sheet !== undefined ? tableNameFor(name, taken, sheet) : tableNameFor(name, taken);
+        taken.add(n);
+        return n;
+      }, sheets);
+    });
+    if (!built.ok) return built;
+    warnings.push(...built.warnings);
+
+    const persisted = await this.#persist(blob, built.tables, loadId, name);
+    if (persisted.warning) warnings.push(persisted.warning);
+    for (const t of built.tables) {
+      t.info.persisted = persisted.ok;
+      this.#datasets.set(t.info.name, t.info);
+    }
+    this.#progress(loadId, name, 'done', 1);
+    this.#changed();
+    return { ok: true, datasets: built.tables.map((t) => t.info), warnings };
+  }
+
+  /** Turns a source into tables; all or nothing (tables made before a failure are dropped). */
+  async #ingest(
+    engine: Engine,
+    blob: Blob,
+    fileName: string,
+    format: DataFormat,
+    loadId: string,
+    nameFor: (sheet: string | undefined, count: number) => string,
+    sheets?: string[],
+  ): Promise<{ ok: true; tables: Built[]; warnings: string[] } | { ok: false; fileName: string; message: string; suggestion?: string }> {
+    const seq = ++this.#seq;
+    const made: string[] = [];
+    const warnings: string[] = [];
+    const fail = async (message: string, suggestion?: string) => {
+      for (const t of made) await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(t)}`).catch(() => undefined);
+      return { ok: false as const, fileName, message, ...(suggestion ? { suggestion } : {}) };
+    };
+    const tables: Built[] = [];
+    try {
+      if (format === 'csv' || format === 'tsv') {
+        const encoding = detectEncoding(await readHead(blob));
+        const table = nameFor(undefined, 1);
+        this.#progress(loadId, fileName, 'parsing', 0);
+        this.#progressSink = (pct) => this.#progress(loadId, fileName, 'parsing', Math.min(1, pct / 100));
+        const r = await ingestCsv({ engine, blob, fileName, tsv: format === 'tsv', encoding, table, path: `dataseer_src_${seq}.${format}` });
+        if (!r.ok) return await fail(r.message, r.suggestion);
+        made.push(table);
+        warnings.push(...r.warnings);
+        tables.push({ info: await this.#info(engine, table, fileName, format, blob.size) });
+      } else {
+        this.#progress(loadId, fileName, 'parsing', 0);
+        const convert = format === 'parquet' ? this.#deps.readers.parquet : format === 'arrow' ? this.#deps.readers.arrow : format === 'xlsx' ? this.#deps.readers.excel : this.#deps.readers.json;
+        let converted: ConvertedTable[];
+        try {
+          converted = await convert(blob, { onProgress: (f) => this.#progress(loadId, fileName, 'parsing', f), ...(sheets ? { sheets } : {}) });
+        } catch (e) {
+          return await fail(`Could not read ${fileName}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        if (converted.length === 0) return await fail(`${fileName} has no data to load (no non-empty sheet or table).`);
+        for (const [i, ct] of converted.entries()) {
+          const table = nameFor(ct.sheet, converted.length);
+          const scratch = `__dataseer_load_${seq}_${i}`;
+          try {
+            await ingestArrowStreams(engine, ct, table, scratch, (n) => this.#progress(loadId, fileName, 'inserting', undefined, `${n} batch${n === 1 ? '' : 'es'}${ct.sheet ? ` of ${ct.sheet}` : ''}`));
+          } catch (e) {
+            return await fail(`Could not load ${fileName}${ct.sheet ? ` (sheet ${ct.sheet})` : ''}: ${e instanceof Error ? e.message : String(e)}`);
+          }
+          made.push(table);
+          this.#progress(loadId, fileName, 'inserting', (i + 1) / converted.length);
+          const info = await this.#info(engine, table, fileName, format, blob.size, ct.sheet);
+          tables.push(ct.sheet === undefined ? { info } : { info, sheet: ct.sheet });
+        }
+      }
+    } catch (e) {
+      return await fail(`Could not load ${fileName}: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      this.#progressSink = undefined;
+    }
+    for (const t of tables) {
+      if (t.info.columns.length > 0 && t.info.rowCount === 0) warnings.push(`${t.info.name} has column headers but no rows.`);
+    }
+    return { ok: true, tables, warnings };
+  }
+
+  async #info(engine: Engine, name: string, fileName: string, format: DataFormat, sizeBytes: number, sheet?: string): Promise<DatasetInfo> {
+    const { columns, rowCount } = await describeTable(engine, name);
+    return { name, fileName, format, ...(sheet === undefined ? {} : { sheet }), rowCount, columns, sizeBytes, loadedAt: Date.now(), persisted: false };
+  }
+
+  /** Stores the source bytes and manifest; a failure only costs persistence, never the dataset. */
+  async #persist(blob: Blob, tables: Built[], loadId: string, fileName: string): Promise<{ ok: boolean; warning?: string }> {
+    const storage = await this.#storageReady();
+    if (!storage) return { ok: false, warning: `${fileName} will not survive a reload: this browser offers no storage to this page.` };
+    const key = `src_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 10)}`;
+    try {
+      this.#progress(loadId, fileName, 'storing', 0);
+      await storage.sources.put(key, blob, (f) => this.#progress(loadId, fileName, 'storing', f));
+      for (const t of tables) {
+        const entry: ManifestEntry = { name: t.info.name, fileName, format: t.info.format, sourceKey: key, sizeBytes: blob.size, loadedAt: t.info.loadedAt };
+        if (t.sheet !== undefined) entry.sheet = t.sheet;
+        await storage.putEntry(entry);
+      }
+      return { ok: true };
+    } catch (e) {
+      for (const t of tables) await storage.remove(t.info.name).catch(() => undefined);
+      await storage.sources.delete(key).catch(() => undefined);
+      const why = isQuotaError(e) ? 'the browser storage quota is full' : e instanceof Error ? e.message : String(e);
+      return { ok: false, warning: `${fileName} is loaded but will not survive a reload: ${why}.` };
+    }
+  }
+
+  /** Loads every persisted dataset again under its saved name. */
+  async #restore(engine: Engine): Promise<void> {
+    const storage = await this.#storageReady();
+    if (!storage) return;
+    const entries = await storage.entries().catch(() => [] as ManifestEntry[]);
+    const groups = new Map<string, ManifestEntry[]>();
+    for (const e of entries) groups.set(e.sourceKey, [...(groups.get(e.sourceKey) ?? []), e]);
+    let done = 0;
+    for (const [key, group] of groups) {
+      const first = group[0];
+      if (!first) continue;
+      const loadId = `restore:${key}`;
+      this.#progress(loadId, first.fileName, 'restoring', done / groups.size);
+      const blob = await storage.sources.get(key);
+      const forget = async () => {
+        for (const e of group) await storage.remove(e.name).catch(() => undefined);
+      };
+      if (!blob) {
+        await forget();
+        continue;
+      }
+      const bySheet = new Map(group.map((e) => [e.sheet, e]));
+      const sheets = first.format === 'xlsx' ? group.map((e) => e.sheet).filter((s): s is string => s !== undefined) : undefined;
+      const built = await this.#serial.run(() =>
+        this.#ingest(engine, blob, first.fileName, first.format, loadId, (sheet) => bySheet.get(sheet)?.name ?? first.name, sheets),
+      );
+      if (!built.ok) {
+        // The saved bytes no longer load (say, a reader changed): drop them rather than fail every start.
+        this.#progress(loadId, first.fileName, 'restoring', undefined, built.message);
+        await forget();
+        continue;
+      }
+      for (const t of built.tables) {
+        const saved = group.find((e) => e.name === t.info.name);
+        this.#datasets.set(t.info.name, { ...t.info, persisted: true, loadedAt: saved?.loadedAt ?? t.info.loadedAt });
+      }
+      done++;
+    }
+    await storage.sweep(new Set(groups.keys())).catch(() => undefined);
+    if (groups.size > 0) {
+      this.#progress('restore', '', 'done', 1);
+      this.#changed();
+    }
+  }
+
+  // ---- list changes -------------------------------------------------------------------------
+
+  async remove(name: string): Promise<DatasetInfo[]> {
+    const engine = await this.#ready();
+    await this.#serial.run(() => engine.query(`DROP TABLE IF EXISTS ${quoteIdent(name)}`));
+    this.#datasets.delete(name);
+    await (await this.#storageReady())?.remove(name).catch(() => undefined);
+    return this.#changed();
+  }
+
+  async rename(from: string, to: string): Promise<DatasetInfo[]> {
+    const engine = await this.#ready();
+    const info = this.#datasets.get(from);
+    if (!info) throw new Error(`No dataset named ${from}.`);
+    const target = sanitizeName(to);
+    if (target === from) return this.#list();
+    const taken = await this.#serial.run(() => tableNames(engine));
+    if (uniqueName(target, taken) !== target) throw new Error(`A table named ${target} already exists.`);
+    await this.#serial.run(() => engine.query(`ALTER TABLE ${quoteIdent(from)} RENAME TO ${quoteIdent(target)}`));
+    this.#datasets.delete(from);
+    this.#datasets.set(target, { ...info, name: target });
+    await (await this.#storageReady())?.rename(from, target).catch(() => undefined);
+    return this.#changed();
+  }
+
+  // ---- queries ------------------------------------------------------------------------------
+
+  async query(sql: string, maxRows: number) {
+    const engine = await this.#ready();
+    const outcome = await this.#serial.run(() => runQuery(engine, sql, maxRows));
+    await this.#reconcile(engine, sql);
+    return outcome;
+  }
+
+  /** After a statement that may have dropped, renamed or changed datasets, bring the list in line. */
+  async #reconcile(engine: Engine, sql: string): Promise<void> {
+    const statements = splitStatements(sql);
+    const touched = new Set<string>();
+    const renames: { from: string; to: string }[] = [];
+    for (const s of statements) {
+      for (const t of statementTargets(s)) touched.add(t.name);
+      const r = renameIn(s);
+      if (r) renames.push(r);
+    }
+    if (touched.size === 0) return;
+    const storage = await this.#storageReady();
+    const existing = new Set(await this.#serial.run(() => tableNames(engine)));
+    let changed = false;
+    for (const [name, info] of [...this.#datasets]) {
+      if (existing.has(name)) {
+        if (touched.has(name.toLowerCase()) || touched.has('*')) {
+          const fresh = await this.#serial.run(() => describeTable(engine, name)).catch(() => undefined);
+          if (fresh) this.#datasets.set(name, { ...info, ...fresh });
+          changed = true;
+        }
+        continue;
+      }
+      const rename = renames.find((r) => r.from === name.toLowerCase() && existing.has(r.to));
+      this.#datasets.delete(name);
+      if (rename) {
+        this.#datasets.set(rename.to, { ...info, name: rename.to });
+        await storage?.rename(name, rename.to).catch(() => undefined);
+      } else {
+        await storage?.remove(name).catch(() => undefined);
+      }
+      changed = true;
+    }
+    if (changed) this.#changed();
+  }
+
+  async page(name: string, offset: number, limit: number): Promise<QueryResult> {
+    const engine = await this.#ready();
+    const info = this.#datasets.get(name);
+    const lim = Math.max(0, Math.min(MAX_PAGE, Math.floor(limit)));
+    const off = Math.max(0, Math.floor(offset));
+    const started = performance.now();
+    const result = await this.#serial.run(() => collectRows(engine, `SELECT * FROM ${quoteIdent(name)} LIMIT ${lim} OFFSET ${off}`, lim, info?.columns));
+    return { ...result, truncated: false, elapsedMs: performance.now() - started };
+  }
+}
+
+export { fileStem };

@@ -1,0 +1,73 @@
+/// <reference types="node" />
+/**
+ * Test-only: the Engine over the Node build of the same DuckDB-WASM the browser runs, so the
+ * SQL the data engine generates is checked against the real engine. Not imported by app code.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createDuckDB, NODE_RUNTIME, VoidLogger, type DuckDBBindings, type DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
+import type { RecordBatch } from 'apache-arrow';
+import { ENGINE_SETUP_SQL, type Engine, type ResultStream } from '../engine';
+
+const require = createRequire(import.meta.url);
+const dist = dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm'));
+
+export class NodeEngine implements Engine {
+  private constructor(
+    private readonly db: DuckDBBindings,
+    private readonly conn: DuckDBConnection,
+  ) {}
+
+  static async open(): Promise<NodeEngine> {
+    const db = await createDuckDB(
+      {
+        mvp: { mainModule: join(dist, 'duckdb-mvp.wasm'), mainWorker: join(dist, 'duckdb-node-mvp.worker.cjs') },
+        eh: { mainModule: join(dist, 'duckdb-eh.wasm'), mainWorker: join(dist, 'duckdb-node-eh.worker.cjs') },
+      },
+      new VoidLogger(),
+      NODE_RUNTIME,
+    );
+    await db.instantiate(() => {});
+    // Same options as the browser boot.
+    db.open({ query: { castBigIntToDouble: true, castDecimalToDouble: true } });
+    const conn = db.connect();
+    for (const sql of ENGINE_SETUP_SQL) conn.query(sql);
+    return new NodeEngine(db, conn);
+  }
+
+  async version(): Promise<string> {
+    return this.db.getVersion();
+  }
+
+  async query(sql: string) {
+    return this.conn.query(sql);
+  }
+
+  async send(sql: string): Promise<ResultStream> {
+    const reader = await this.conn.send(sql, true);
+    reader.open();
+    const batches: AsyncIterable<RecordBatch> = {
+      async *[Symbol.asyncIterator]() {
+        for (const batch of reader) yield batch;
+      },
+    };
+    return { schema: reader.schema, batches };
+  }
+
+  async cancel(): Promise<void> {
+    this.conn.cancelSent();
+  }
+
+  async insertArrowStream(ipc: Uint8Array, table: string, create: boolean): Promise<void> {
+    this.conn.insertArrowFromIPCStream(ipc, { name: table, create });
+  }
+
+  /** Node has no FileReaderSync: tests hand DuckDB the bytes instead of a file handle. */
+  async registerBlob(name: string, blob: Blob): Promise<void> {
+    this.db.registerFileBuffer(name, new Uint8Array(await blob.arrayBuffer()));
+  }
+
+  async dropFile(name: string): Promise<void> {
+    this.db.dropFile(name);
+  }
+}
