@@ -7,6 +7,8 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   globalSetup: './e2e/global-setup.ts',
+  // Parallel runs by different people in one checkout must not clean each other's artifacts.
+  outputDir: process.env.PW_OUTPUT_DIR ?? 'test-results',
   timeout: 120_000,
   expect: { timeout: 30_000 },
   fullyParallel: false,

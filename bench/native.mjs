@@ -1,5 +1,7 @@
 // The same workload in native DuckDB (@duckdb/node-api): the baseline the WASM figures are
-// divided by. Every op runs REPEATS times on a fresh instance and reports the median.
+// divided by. Every op runs REPEATS times per pass on a fresh instance. The bench makes one pass
+// before and one after the browser run and reports the median of all samples, so a burst of
+// load on a shared machine skews the baseline less.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { CSV_GROUP_BY, CSV_GROUP_BY_ROWS, CSV_TABLE, median, PARQUET_AGGREGATE, PARQUET_FILE, PARQUET_TABLE, REPEATS } from './workload.mjs';
 
@@ -19,8 +21,19 @@ async function rowsOf(conn, sql) {
 }
 
 /**
+ * @typedef {{ startup: number[], csvIngest: number[], groupBy: number[], parquetLoad: number[], parquetAggregate: number[] }} NativeSamples
+ * @typedef {{ samples: NativeSamples, threads: string, version: string, csvRows: number, parquetRows: number, aggregateRows: number }} NativePass
+ */
+
+/** Medians (ms) over the samples of every pass. */
+export function nativeMedians(passes) {
+  const pick = (k) => median(passes.flatMap((p) => p.samples[k]));
+  return { startup: pick('startup'), csvIngest: pick('csvIngest'), groupBy: pick('groupBy'), parquetLoad: pick('parquetLoad'), parquetAggregate: pick('parquetAggregate') };
+}
+
+/**
  * @param {string} csvPath
- * @returns {Promise<{ startup: number, csvIngest: number, groupBy: number, parquetLoad: number, parquetAggregate: number, threads: string, version: string, csvRows: number, parquetRows: number, aggregateRows: number }>} medians in ms
+ * @returns {Promise<NativePass>} raw timings in ms
  */
 export async function runNative(csvPath) {
   const samples = { startup: [], csvIngest: [], groupBy: [], parquetLoad: [], parquetAggregate: [] };
@@ -57,11 +70,7 @@ export async function runNative(csvPath) {
     }
   }
   return {
-    startup: median(samples.startup),
-    csvIngest: median(samples.csvIngest),
-    groupBy: median(samples.groupBy),
-    parquetLoad: median(samples.parquetLoad),
-    parquetAggregate: median(samples.parquetAggregate),
+    samples,
     threads,
     version,
     csvRows,

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { launchOptions } from '../scripts/browser.mjs';
 import { CACHE_DIR, CSV_ROWS, ensureCsv } from './gen-csv.mjs';
-import { runNative } from './native.mjs';
+import { nativeMedians, runNative } from './native.mjs';
 import { printTable } from './table.mjs';
 import { startStaticServer } from './static-server.mjs';
 import { runWasm } from './wasm.mjs';
@@ -73,53 +73,72 @@ async function pythonRows(browser, baseURL) {
   }
 }
 
+/** One row per figure; ratio = WASM ÷ native. */
+function rowsFor(wasm, native, csvMB, via) {
+  return [
+    row(`DuckDB-WASM cold start: page load → ready${via}`, wasm.coldStart, 'ms', { name: 'native: instance + connection', value: native.startup }),
+    row(`CSV ingest, 1M rows / ${csvMB.toFixed(0)} MB${via}`, wasm.csv.ms, 'ms', { name: 'native: CREATE TABLE AS read_csv', value: native.csvIngest }),
+    row(`longest main-thread long task during CSV ingest (goal ≤ 200)${via}`, wasm.csv.longestTaskMs, 'ms'),
+    row(`GROUP BY category over 1M rows (engine)${via}`, wasm.groupBy.engineMs, 'ms', { name: 'native: same query', value: native.groupBy }),
+    row(`GROUP BY category over 1M rows (round trip)${via}`, wasm.groupBy.roundTripMs, 'ms'),
+    row(`flights-3m.parquet load (3M rows)${via}`, wasm.parquet.ms, 'ms', { name: 'native: CREATE TABLE AS read_parquet', value: native.parquetLoad }),
+    row(`flights delays by origin (engine)${via}`, wasm.aggregate.engineMs, 'ms', { name: 'native: same query', value: native.parquetAggregate }),
+    row(`flights delays by origin (round trip)${via}`, wasm.aggregate.roundTripMs, 'ms'),
+  ];
+}
+
+async function nativePass(csvPath) {
+  const pass = await runNative(csvPath);
+  if (pass.csvRows !== CSV_ROWS) throw new Error(`native read_csv produced ${pass.csvRows} rows`);
+  const m = nativeMedians([pass]);
+  console.log(`  ${pass.version}, threads=${pass.threads}: startup ${m.startup.toFixed(0)}, read_csv ${m.csvIngest.toFixed(0)}, group by ${m.groupBy.toFixed(0)}, read_parquet ${m.parquetLoad.toFixed(0)}, aggregate ${m.parquetAggregate.toFixed(0)} ms`);
+  return pass;
+}
+
 async function main() {
   const began = performance.now();
   if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no build at ${DIST}; run vite build first (or set BENCH_DIST)`);
   const csvPath = await ensureCsv();
   const csvMB = statSync(csvPath).size / 1e6;
-
-  console.log('native DuckDB (@duckdb/node-api)…');
-  const native = await runNative(csvPath);
-  if (native.csvRows !== CSV_ROWS) throw new Error(`native read_csv produced ${native.csvRows} rows`);
-  console.log(`  ${native.version}, threads=${native.threads}`);
-
-  const roots = new Map([['/', DIST]]);
-  const server = await startStaticServer(roots, PORT);
-  const browser = await chromium.launch(launchOptions());
   const rows = [];
   try {
-    console.log(`chromium ${browser.version()} → ${server.url} (build ${DIST})`);
-    let driver = driverArg;
-    if (driver === 'auto') driver = (await appIsReady(browser, `${server.url}/`)) ? 'app' : 'harness';
-    let pageURL = `${server.url}/`;
-    if (driver === 'harness') {
-      buildHarness();
-      roots.set(HARNESS_PREFIX, HARNESS_DIST);
-      pageURL = `${server.url}${HARNESS_PREFIX}`;
-    }
-    console.log(`DuckDB-WASM via the ${driver}…`);
-    const wasm = await runWasm(browser, pageURL, csvPath, native.aggregateRows);
-    const via = driver === 'app' ? '' : ' [harness]';
-    rows.push(
-      row(`DuckDB-WASM cold start: page load → ready${via}`, wasm.coldStart, 'ms', { name: 'native: instance + connection', value: native.startup }),
-      row(`CSV ingest, 1M rows / ${csvMB.toFixed(0)} MB${via}`, wasm.csv.ms, 'ms', { name: 'native: CREATE TABLE AS read_csv', value: native.csvIngest }),
-      row(`longest main-thread long task during CSV ingest (goal ≤ 200)${via}`, wasm.csv.longestTaskMs, 'ms'),
-      row(`GROUP BY category over 1M rows (engine)${via}`, wasm.groupBy.engineMs, 'ms', { name: 'native: same query', value: native.groupBy }),
-      row(`GROUP BY category over 1M rows (round trip)${via}`, wasm.groupBy.roundTripMs, 'ms'),
-      row(`flights-3m.parquet load (3M rows)${via}`, wasm.parquet.ms, 'ms', { name: 'native: CREATE TABLE AS read_parquet', value: native.parquetLoad }),
-      row(`flights delays by origin (engine)${via}`, wasm.aggregate.engineMs, 'ms', { name: 'native: same query', value: native.parquetAggregate }),
-      row(`flights delays by origin (round trip)${via}`, wasm.aggregate.roundTripMs, 'ms'),
-    );
+    console.log('native DuckDB (@duckdb/node-api), first pass…');
+    const passes = [await nativePass(csvPath)];
+
+    const roots = new Map([['/', DIST]]);
+    const server = await startStaticServer(roots, PORT);
+    const browser = await chromium.launch(launchOptions());
+    let wasm;
+    let via = '';
+    const python = [];
     try {
-      rows.push(...(await pythonRows(browser, `${server.url}/`)));
-    } catch (e) {
-      console.error(`python rows failed: ${e instanceof Error ? e.message : String(e)}`);
-      process.exitCode = 1;
+      console.log(`chromium ${browser.version()} → ${server.url} (build ${DIST})`);
+      let driver = driverArg;
+      if (driver === 'auto') driver = (await appIsReady(browser, `${server.url}/`)) ? 'app' : 'harness';
+      let pageURL = `${server.url}/`;
+      if (driver === 'harness') {
+        buildHarness();
+        roots.set(HARNESS_PREFIX, HARNESS_DIST);
+        pageURL = `${server.url}${HARNESS_PREFIX}`;
+        via = ' [harness]';
+      }
+      console.log(`DuckDB-WASM via the ${driver}…`);
+      wasm = await runWasm(browser, pageURL, csvPath, passes[0].aggregateRows);
+      try {
+        python.push(...(await pythonRows(browser, `${server.url}/`)));
+      } catch (e) {
+        console.error(`python rows failed: ${e instanceof Error ? e.message : String(e)}`);
+        process.exitCode = 1;
+      }
+    } finally {
+      await browser.close();
+      await server.close();
     }
+
+    console.log('native DuckDB, second pass…');
+    passes.push(await nativePass(csvPath));
+    rows.push(...rowsFor(wasm, nativeMedians(passes), csvMB, via), ...python);
   } finally {
-    await browser.close();
-    await server.close();
     const outDir = join(BENCH_DIR, 'results');
     mkdirSync(outDir, { recursive: true });
     writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(rows, null, 2)}\n`);

@@ -8,13 +8,40 @@ const LOAD = 'dataseer:load';
 const QUERY = 'dataseer:query';
 const LOAD_TIMEOUT = 240_000;
 
-// Runs in the page before any app script: collects main-thread long tasks for the whole visit.
-function observeLongTasks() {
-  const w = /** @type {Window & { __benchLongTasks?: { start: number, duration: number }[] }} */ (window);
+// Runs in the page before any app script: collects main-thread long tasks for the whole visit,
+// and timestamps the data worker's progress events (read off its messages, not changed) so a
+// load's time can be split by phase.
+function instrumentPage() {
+  const w = /** @type {Window & { __benchLongTasks: object[], __benchPhases: object[] }} */ (window);
   w.__benchLongTasks = [];
+  w.__benchPhases = [];
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) w.__benchLongTasks?.push({ start: e.startTime, duration: e.duration });
+    for (const e of list.getEntries()) w.__benchLongTasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: 'longtask', buffered: true });
+  const NativeWorker = window.Worker;
+  window.Worker = class extends NativeWorker {
+    constructor(url, options) {
+      super(url, options);
+      this.addEventListener('message', (ev) => {
+        const event = ev.data?.kind === 'event' ? ev.data.event : undefined;
+        if (event?.type === 'progress') w.__benchPhases.push({ t: performance.now(), loadId: event.loadId, phase: event.phase });
+      });
+    }
+  };
+}
+
+/** Time per load phase (first event of a phase → first event of the next; the last runs to `end`). */
+async function phaseBreakdown(page, from, end) {
+  const events = await page.evaluate(([a, b]) => window.__benchPhases.filter((e) => e.t >= a && e.t <= b), [from, end]);
+  const firsts = [];
+  for (const e of events) if (!firsts.some((f) => f.phase === e.phase)) firsts.push(e);
+  const parts = [];
+  let prev = { phase: 'before first progress event', t: from };
+  for (const f of [...firsts, { phase: '', t: end }]) {
+    parts.push(`${prev.phase} ${(f.t - prev.t).toFixed(0)}`);
+    prev = f;
+  }
+  return parts.join(', ');
 }
 
 async function entries(page, name) {
@@ -32,7 +59,7 @@ async function waitForEntry(page, name, count, timeout) {
 
 async function newPage(browser) {
   const context = await browser.newContext();
-  await context.addInitScript(observeLongTasks);
+  await context.addInitScript(instrumentPage);
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`  [page error] ${e.message}`));
   return { context, page };
@@ -76,7 +103,7 @@ async function loadFile(page, path) {
       Math.max(0, ...(window.__benchLongTasks ?? []).filter((t) => t.start < to && t.start + t.duration > from).map((t) => t.duration)),
     [t0, end],
   );
-  return { ms: load.duration, wallMs, longestTaskMs: longest };
+  return { ms: load.duration, wallMs, longestTaskMs: longest, phases: await phaseBreakdown(page, load.startTime, end) };
 }
 
 /** Runs SQL through the console `REPEATS` times; medians of engine time and round trip. */
@@ -125,11 +152,11 @@ export async function runWasm(browser, url, csvPath, aggregateRows) {
     await coldStart(page, url);
     const csv = await loadFile(page, csvPath);
     await assertDataset(page, CSV_TABLE);
-    console.log(`  csv ingest: ${csv.ms.toFixed(0)} ms, longest long task ${csv.longestTaskMs.toFixed(0)} ms`);
+    console.log(`  csv ingest: ${csv.ms.toFixed(0)} ms, longest long task ${csv.longestTaskMs.toFixed(0)} ms; ms by phase: ${csv.phases}`);
     const groupBy = await runQuery(page, CSV_GROUP_BY, CSV_GROUP_BY_ROWS);
     const parquet = await loadFile(page, PARQUET_FILE);
     await assertDataset(page, PARQUET_TABLE);
-    console.log(`  parquet load: ${parquet.ms.toFixed(0)} ms`);
+    console.log(`  parquet load: ${parquet.ms.toFixed(0)} ms, longest long task ${parquet.longestTaskMs.toFixed(0)} ms; ms by phase: ${parquet.phases}`);
     const aggregate = await runQuery(page, PARQUET_AGGREGATE, aggregateRows);
     return { coldStart: median(starts), csv, groupBy, parquet, aggregate };
   } finally {

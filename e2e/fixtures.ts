@@ -105,7 +105,8 @@ export class DataApp {
 
   /** The list item of one dataset (found through its Remove button, whose name is exact). */
   datasetItem(name: string): Locator {
-    return this.datasets.getByRole('listitem').filter({ has: this.removeButton(name) });
+    const remove = this.page.getByRole('button', { name: `Remove ${name}`, exact: true });
+    return this.datasets.getByRole('listitem').filter({ has: remove });
   }
 
   async datasetNames(): Promise<string[]> {

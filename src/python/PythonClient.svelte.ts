@@ -275,14 +275,14 @@ export class PythonClient {
       outcome = haltedOutcome(haltReason, limitMs, outcome, interrupted);
       if (interrupted) this.lastRecovery = { reason: haltReason, how: 'interrupted', ms: Math.round(performance.now() - haltAt) };
     }
+    if (!haltReason && !outcome.ok && outcome.restarted) outcome = explainRestart(outcome);
     const bloated = (outcome.heapBytes ?? 0) > HEAP_RECYCLE_BYTES;
-    if (bloated) {
+    if (bloated && (outcome.ok || outcome.error.type !== 'MemoryError')) {
       const note = `Python grew to ${((outcome.heapBytes ?? 0) / 1024 ** 3).toFixed(1)} GB of memory, so it was restarted to give it back.`;
       if (outcome.ok) outcome = { ...outcome, warnings: [...outcome.warnings, note] };
       else outcome = { ...outcome, restarted: true, error: { ...outcome.error, message: `${outcome.error.message} ${note}`.trim() } };
     }
     if (bloated || (!outcome.ok && outcome.restarted)) {
-      if (!haltReason && !outcome.ok) outcome = explainRestart(outcome);
       // Shown now; the promise settles once the fresh worker is up, so queued runs wait for it.
       record.outcome = outcome;
       this.#kill('replaced after a failed run');

@@ -200,3 +200,18 @@ export function budgetExhaustedMessage(budget: number, tried: readonly string[])
 export function codeRetriesExhaustedMessage(max: number): string {
   return `${max} attempts at this approach have failed. Do not try a small variation again: switch to a different method, or explain the limitation to the user.`;
 }
+
+/** What each contract tool is for, as the model reads it when the tools are bound. */
+export const TOOL_DESCRIPTIONS = {
+  profile_data:
+    'Profile a dataset: row count, per-column type, missing values, distinct count, samples and min/max/mean; checks that required columns exist. Use before analysing unfamiliar columns.',
+  run_sql:
+    'Run one read-only DuckDB SQL statement over the loaded datasets (each is a table) and get the columns and rows. Preferred for filtering, aggregating, joining and most statistics.',
+  run_python:
+    'Run Python (Pyodide) for analysis SQL cannot do. `sql(query)` runs DuckDB and returns a table (or a pandas DataFrame when pandas is available); set `result` to the answer data and `fig` to a Plotly figure.',
+  create_chart:
+    'Draw a chart from a SQL query result: bar, line, scatter, histogram, box, pie or heatmap, naming the result columns for x, y and color.',
+  validate_results:
+    'Have a critic check your results against the question before answering: method, code and plausibility. Required after code has produced results.',
+  search_examples: 'Find solved example analyses similar to a question, with their approach and a code pattern.',
+} as const;

@@ -67,10 +67,11 @@ export function formatToolOutputForModel(output: unknown, budget = MODEL_OUTPUT_
     value = { ...v, stdout: clipText(v.stdout, Math.floor(budget / 3)) };
   }
   if (isRowResult(value)) {
-    const rows = value.rows;
-    const total = typeof value.row_count === 'number' ? value.row_count : rows.length;
+    const table = value;
+    const rows = table.rows;
+    const total = typeof table.row_count === 'number' ? table.row_count : rows.length;
     const withRows = (k: number) =>
-      toJsonText({ ...value, rows: rows.slice(0, k), note: `showing the first ${k} of ${total} rows; the user sees them all` });
+      toJsonText({ ...table, rows: rows.slice(0, k), note: `showing the first ${k} of ${total} rows; the user sees them all` });
     let lo = 0;
     let hi = rows.length;
     while (lo < hi) {

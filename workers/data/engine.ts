@@ -28,6 +28,9 @@ export interface Engine {
 export const ENGINE_SETUP_SQL = [
   'SET autoinstall_known_extensions = false',
   'SET autoload_known_extensions = false',
+  // Lets DuckDB-WASM report execution progress (percentage) while a long statement runs.
+  'SET enable_progress_bar = true',
+  'SET enable_progress_bar_print = false',
 ];
 
 /** Runs one operation at a time: DuckDB has one connection here and streamed results must not interleave. */

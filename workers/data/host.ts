@@ -1,4 +1,4 @@
-import type { Handlers } from '../protocol/rpcServer';
+import { serve, type Handlers } from '../protocol/rpcServer';
 import type { DataEvent, DataFormat, DataRequests, DatasetInfo, LoadOutcome, LoadPhase, LoadSource, QueryResult } from '../protocol/data';
 import { assessSql, renameIn, statementTargets } from './assess';
 import { describeTable, memoryUsed, tableNames } from './catalog';
@@ -14,7 +14,7 @@ import { fetchSource } from './sourceFetch';
 import { quoteIdent } from './sql';
 import { splitStatements } from './sqlTokens';
 import { isQuotaError, type DatasetStorage, type ManifestEntry } from './storage';
-import { fileStem, sanitizeName, tableNameFor, uniqueName } from './tableName';
+import { sanitizeName, tableNameFor, uniqueName } from './tableName';
 
 /**
  * The data worker's request handlers: loading (any source, any format), the dataset list,
@@ -144,12 +144,10 @@ export class DataHost {
       },
       assess: ({ sql }) => ({ result: assessSql(sql, [...this.#datasets.keys()]) }),
       connect: ({ port }) => {
-        // Imported lazily to keep this module free of the transport.
-        return import('../protocol/rpcServer').then(({ serve }) => {
-          const { emit } = serve<DataRequests, DataEvent>(port, this.handlers());
-          this.addListener(emit);
-          return { result: {} };
-        });
+        // Other workers talk to the same host over their own port, and hear the same events.
+        const { emit } = serve<DataRequests, DataEvent>(port, this.handlers());
+        this.addListener(emit);
+        return { result: {} };
       },
     };
   }
@@ -424,4 +422,3 @@ export class DataHost {
   }
 }
 
-export { fileStem };

@@ -12,9 +12,12 @@ import { pyodideAssets } from './assets';
 import { decodeColumns } from './arrowColumns';
 import { parseOutcome } from './outcome';
 import { importIndex, isLockfile, networkMessage, onDemandPackages, packagesFor, type LockfileLike } from './packages';
-import { guardedFetch, safeJsGlobals, sealScope } from './sandbox';
+import { capWasmMemory, guardedFetch, safeJsGlobals, sealScope } from './sandbox';
 import { OutputStream } from './stdio';
 import preludeSource from './prelude.py?raw';
+
+/** The interpreter's memory ceiling: past it, allocations fail with MemoryError. */
+const HEAP_LIMIT_BYTES = 2 * 1024 ** 3;
 
 /** Rows `sql()` may bring into Python in one call. */
 const SQL_MAX_ROWS = 2_000_000;
@@ -82,6 +85,7 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     const fetchImpl = guardedFetch(realFetch, { assets: assets.map, prefixes: [packageBaseUrl] }, scope.location.href);
     Object.defineProperty(scope, 'fetch', { value: fetchImpl, writable: true, configurable: true });
 
+    capWasmMemory(HEAP_LIMIT_BYTES);
     const lockText = await (await fetchImpl(assets.lockfile)).text();
     const lock: unknown = JSON.parse(lockText);
     if (!isLockfile(lock)) throw new Error('pyodide-lock.json is not a lockfile');

@@ -152,3 +152,21 @@ export function sealScope(scope: typeof globalThis, fetchImpl: typeof fetch): vo
   Object.assign(scope, timers);
   blockCodeGeneration();
 }
+
+/**
+ * Caps how far any wasm memory in this worker may grow. A refused grow makes malloc fail, so a
+ * memory bomb ends as Python's MemoryError well before the browser's own 4 GB ceiling.
+ */
+export function capWasmMemory(maxBytes: number): void {
+  const proto = WebAssembly.Memory.prototype;
+  const grow = proto.grow;
+  const PAGE = 65536;
+  Object.defineProperty(proto, 'grow', {
+    value: function (this: WebAssembly.Memory, delta: number): number {
+      if (this.buffer.byteLength + delta * PAGE > maxBytes) throw new RangeError('WebAssembly.Memory.grow(): memory limit reached');
+      return grow.call(this, delta);
+    },
+    writable: false,
+    configurable: false,
+  });
+}

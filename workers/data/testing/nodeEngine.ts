@@ -6,11 +6,22 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createDuckDB, NODE_RUNTIME, VoidLogger, type DuckDBBindings, type DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
-import type { RecordBatch } from 'apache-arrow';
+import { tableFromIPC, type RecordBatch, type Table } from 'apache-arrow';
 import { ENGINE_SETUP_SQL, type Engine, type ResultStream } from '../engine';
 
 const require = createRequire(import.meta.url);
 const dist = dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm'));
+
+/**
+ * The Node build is CommonJS and so gets apache-arrow's CJS classes, while our modules import
+ * its ESM build: instanceof checks fail across the two. Results are moved across as IPC bytes.
+ */
+interface CjsArrow {
+  tableToIPC(table: unknown, type: 'stream'): Uint8Array;
+  Table: new (...args: unknown[]) => unknown;
+}
+const cjsArrow = require('apache-arrow') as CjsArrow;
+const toEsm = (cjsTable: unknown): Table => tableFromIPC(cjsArrow.tableToIPC(cjsTable, 'stream'));
 
 export class NodeEngine implements Engine {
   private constructor(
@@ -39,8 +50,8 @@ export class NodeEngine implements Engine {
     return this.db.getVersion();
   }
 
-  async query(sql: string) {
-    return this.conn.query(sql);
+  async query(sql: string): Promise<Table> {
+    return toEsm(this.conn.query(sql));
   }
 
   async send(sql: string): Promise<ResultStream> {
@@ -48,10 +59,10 @@ export class NodeEngine implements Engine {
     reader.open();
     const batches: AsyncIterable<RecordBatch> = {
       async *[Symbol.asyncIterator]() {
-        for (const batch of reader) yield batch;
+        for (const batch of reader) yield* toEsm(new cjsArrow.Table([batch])).batches;
       },
     };
-    return { schema: reader.schema, batches };
+    return { schema: toEsm(new cjsArrow.Table(reader.schema)).schema, batches };
   }
 
   async cancel(): Promise<void> {

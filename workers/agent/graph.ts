@@ -1,0 +1,310 @@
+/**
+ * The agent graph of ARCHITECTURE.md: ingress → agent ⇄ tools → guard → finalize, with the
+ * guard enforcing seed 004's safeguards (guard.ts) and `answer` giving a last tool-less reply
+ * when the budget runs out. Nodes talk to the UI through `config.writer` (the "custom" stream)
+ * with contract events; tokens come from the "messages" stream (see run.ts).
+ *
+ * Every model call passes the node's `config`: without it there is no streaming in browsers.
+ */
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { tool as defineTool } from '@langchain/core/tools';
+import type { ChatOpenAICompletions } from '@langchain/openai';
+import { Annotation, END, MessagesAnnotation, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
+import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import {
+  TOOL_ARG_SCHEMAS,
+  TOOL_NAMES,
+  ValidationReportSchema,
+  type AgentEvent,
+  type ExampleRecord,
+  type FinalOutput,
+  type PlotlyFigure,
+  type ValidateResultsArgs,
+  type ValidationReport,
+} from '../protocol/agent';
+import { buildFinalOutput, reasoningTrace } from './finalOutput';
+import { CODE_TOOLS, decide, failedAttempts, iterationBudget, type GuardDecision, type ToolOutcome } from './guard';
+import {
+  TOOL_DESCRIPTIONS,
+  budgetExhaustedMessage,
+  buildAgentSystemPrompt,
+  buildDatasetsContext,
+  buildExamplesContext,
+  buildFailedAttemptsContext,
+  buildPythonContext,
+  buildSystemContext,
+  buildValidationPrompt,
+  codeRetriesExhaustedMessage,
+  loopDetectedMessage,
+  validationFailedMessage,
+  type DatasetContext,
+} from './prompts';
+import { INTERNAL_FLAG } from './threadView';
+import { INVALID_ARGS_KEY, executeTool, type ToolDeps } from './tools/execute';
+import { toJsonText } from './toolOutput';
+
+/** What the run knows about the workspace, gathered once in `ingress`. */
+export interface RunContext {
+  datasets: DatasetContext[];
+  pythonPackages: string[];
+  /** The top examples for the question (retrieved by the caller). */
+  examples: ExampleRecord[];
+}
+
+export interface AgentGraphDeps {
+  model: ChatOpenAICompletions;
+  tools: Omit<ToolDeps, 'validate'> & { validate?: ToolDeps['validate'] };
+  context(question: string, signal: AbortSignal): Promise<RunContext>;
+  checkpointer?: BaseCheckpointSaver;
+  now?: () => Date;
+}
+
+type Reset = { reset: true };
+const isReset = (v: unknown): v is Reset => typeof v === 'object' && v !== null && (v as Reset).reset === true;
+function perRun<T>() {
+  return Annotation<T[], T[] | Reset>({
+    reducer: (a, b) => (isReset(b) ? [] : [...a, ...b]),
+    default: () => [],
+  });
+}
+
+export const AgentState = Annotation.Root({
+  ...MessagesAnnotation.spec,
+  question: Annotation<string>,
+  systemPrompt: Annotation<string>,
+  datasetsText: Annotation<string>,
+  budget: Annotation<number>,
+  iterations: Annotation<number>,
+  loopWarnings: Annotation<number>,
+  revisions: Annotation<number>,
+  outcomes: perRun<ToolOutcome>(),
+  toolOutputs: perRun<unknown>(),
+  figures: perRun<PlotlyFigure>(),
+  caveats: perRun<string>(),
+  lastResult: Annotation<unknown>,
+  route: Annotation<'agent' | 'answer' | 'finalize'>,
+  final: Annotation<FinalOutput | undefined>,
+});
+export type AgentStateType = typeof AgentState.State;
+type Update = typeof AgentState.Update;
+
+function emit(config: LangGraphRunnableConfig, event: AgentEvent): void {
+  config.writer?.(event);
+}
+
+function internalNote(text: string): HumanMessage {
+  return new HumanMessage({ content: text, additional_kwargs: { [INTERNAL_FLAG]: true } });
+}
+
+function lastAi(messages: readonly BaseMessage[]): AIMessage | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m && AIMessage.isInstance(m)) return m;
+  }
+  return undefined;
+}
+
+const boundTools = TOOL_NAMES.map((name) =>
+  defineTool(async () => '', { name, description: TOOL_DESCRIPTIONS[name], schema: TOOL_ARG_SCHEMAS[name] }),
+);
+
+export function createAgentGraph(deps: AgentGraphDeps) {
+  const critic = deps.model.withStructuredOutput(ValidationReportSchema, { name: 'validation_report' });
+  let datasetsText = '';
+  const validate =
+    deps.tools.validate ??
+    (async (args: ValidateResultsArgs, signal: AbortSignal): Promise<ValidationReport> =>
+      critic.invoke([new HumanMessage(buildValidationPrompt({ ...args, datasets: datasetsText }))], { signal }));
+  const toolDeps: ToolDeps = { ...deps.tools, validate };
+  const withTools = deps.model.bindTools(boundTools);
+
+  async function ingress(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
+    emit(config, { type: 'node', name: 'ingress' });
+    const human = [...state.messages].reverse().find((m) => m.getType() === 'human' && m.additional_kwargs?.[INTERNAL_FLAG] !== true);
+    const question = human?.text ?? '';
+    const ctx = await deps.context(question, config.signal ?? new AbortController().signal);
+    datasetsText = buildDatasetsContext(ctx.datasets);
+    const systemPrompt = buildAgentSystemPrompt({
+      systemContext: buildSystemContext((deps.now ?? (() => new Date()))()),
+      datasets: datasetsText,
+      python: buildPythonContext(ctx.pythonPackages),
+      examples: buildExamplesContext(ctx.examples),
+      iterationBudget: iterationBudget(question, ctx.datasets.length),
+    });
+    const reset: Reset = { reset: true };
+    return {
+      question,
+      systemPrompt,
+      datasetsText,
+      budget: iterationBudget(question, ctx.datasets.length),
+      iterations: 0,
+      loopWarnings: 0,
+      revisions: 0,
+      outcomes: reset,
+      toolOutputs: reset,
+      figures: reset,
+      caveats: reset,
+      lastResult: undefined,
+      final: undefined,
+    };
+  }
+
+  async function agent(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
+    emit(config, { type: 'node', name: 'agent' });
+    datasetsText = state.datasetsText;
+    const prompt = [state.systemPrompt, buildFailedAttemptsContext(failedAttempts(state.outcomes))].filter(Boolean).join('\n\n');
+    const reply = await withTools.invoke([new SystemMessage(prompt), ...state.messages], config);
+    const invalid = reply.invalid_tool_calls ?? [];
+    let message: AIMessage = reply;
+    if (invalid.length > 0) {
+      // Unparseable arguments would otherwise end the run with an empty answer: turn them into
+      // calls the tools node answers with an error, so the model can resend them.
+      message = new AIMessage({
+        content: reply.content,
+        id: reply.id,
+        tool_calls: [
+          ...(reply.tool_calls ?? []),
+          ...invalid.map((c, i) => ({
+            id: c.id ?? `invalid_${i}`,
+            name: c.name ?? 'unknown',
+            args: { [INVALID_ARGS_KEY]: c.args ?? '' },
+            type: 'tool_call' as const,
+          })),
+        ],
+      });
+    }
+    const calls = message.tool_calls?.length ?? 0;
+    return { messages: [message], iterations: state.iterations + (calls > 0 ? 1 : 0) };
+  }
+
+  async function tools(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
+    emit(config, { type: 'node', name: 'tools' });
+    const calls = lastAi(state.messages)?.tool_calls ?? [];
+    const signal = config.signal ?? new AbortController().signal;
+    const runs = await Promise.all(
+      calls.map(async (c, i) => {
+        const id = c.id ?? `call_${state.iterations}_${i}`;
+        emit(config, { type: 'tool_start', call_id: id, tool: c.name, args: c.args });
+        const run = await executeTool({ id, name: c.name, args: c.args }, toolDeps, signal);
+        if (run.outcome.ok) {
+          emit(config, { type: 'tool_end', call_id: id, tool: c.name, output: run.output, elapsed_ms: run.elapsedMs });
+        } else {
+          emit(config, { type: 'tool_error', call_id: id, tool: c.name, error: run.outcome.error ?? 'Error' });
+        }
+        return { id, name: c.name, run };
+      }),
+    );
+    const okCode = runs.filter((r) => r.run.outcome.ok && CODE_TOOLS.has(r.name));
+    const update: Update = {
+      messages: runs.map((r) => new ToolMessage({ content: r.run.modelText, tool_call_id: r.id, name: r.name, status: r.run.outcome.ok ? 'success' : 'error' })),
+      outcomes: runs.map((r) => r.run.outcome),
+      toolOutputs: runs.filter((r) => r.run.output !== undefined).map((r) => r.run.output),
+      figures: runs.flatMap((r) => (r.run.figure ? [r.run.figure] : [])),
+    };
+    const last = okCode[okCode.length - 1];
+    if (last) update.lastResult = last.run.output;
+    return update;
+  }
+
+  /** The critic on the run so far: used when the model answered without validating. */
+  async function forcedValidation(state: AgentStateType, config: LangGraphRunnableConfig): Promise<ToolOutcome> {
+    emit(config, { type: 'status', kind: 'validating', detail: 'Checking the results before answering.' });
+    const code = state.outcomes.filter((o) => o.ok && CODE_TOOLS.has(o.tool)).map((o) => toJsonText(o.args));
+    const args: ValidateResultsArgs = {
+      question: state.question,
+      approach: reasoningTrace(state.outcomes).join('\n'),
+      results: `${lastAi(state.messages)?.text ?? ''}\n\nLast result:\n${toJsonText(state.lastResult).slice(0, 3000)}`,
+      code: code.join('\n\n'),
+    };
+    const id = `forced_validation_${state.outcomes.length}`;
+    emit(config, { type: 'tool_start', call_id: id, tool: 'validate_results', args });
+    const run = await executeTool({ id, name: 'validate_results', args }, toolDeps, config.signal ?? new AbortController().signal);
+    if (run.outcome.ok) emit(config, { type: 'tool_end', call_id: id, tool: 'validate_results', output: run.output, elapsed_ms: run.elapsedMs });
+    else emit(config, { type: 'tool_error', call_id: id, tool: 'validate_results', error: run.outcome.error ?? 'Error' });
+    return run.outcome;
+  }
+
+  async function guard(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
+    emit(config, { type: 'node', name: 'guard' });
+    const ai = lastAi(state.messages);
+    const wantsToAnswer = state.messages[state.messages.length - 1] === ai && (ai?.tool_calls?.length ?? 0) === 0;
+    let outcomes = state.outcomes;
+    const extra: ToolOutcome[] = [];
+    const facts = () => ({ outcomes, iterations: state.iterations, budget: state.budget, wantsToAnswer, loopWarnings: state.loopWarnings, revisions: state.revisions });
+    let d: GuardDecision = decide(facts());
+    if (d.kind === 'validate') {
+      const outcome = await forcedValidation(state, config);
+      extra.push(outcome);
+      outcomes = [...outcomes, outcome];
+      // A critic that cannot be reached must not block the answer: finalize with a caveat.
+      d = outcome.ok ? decide(facts()) : { kind: 'finalize', caveats: [`The results could not be validated (${outcome.error ?? 'critic failed'}).`] };
+    }
+    const base: Update = { outcomes: extra };
+    switch (d.kind) {
+      case 'continue':
+        return { ...base, route: 'agent' };
+      case 'diverge':
+        emit(config, { type: 'status', kind: 'loop_detected', detail: `${d.loop.tool} failed twice the same way.` });
+        return { ...base, route: 'agent', loopWarnings: state.loopWarnings + 1, messages: [internalNote(loopDetectedMessage(d.loop.tool, d.loop.error))] };
+      case 'change_approach':
+        emit(config, { type: 'status', kind: 'retrying', detail: `${d.failures} failed attempts: changing approach.` });
+        return { ...base, route: 'agent', messages: [internalNote(codeRetriesExhaustedMessage(d.failures))] };
+      case 'validate':
+        // decide() only asks once per answer; a second request means the critic keeps failing.
+        return { ...base, route: 'finalize', caveats: ['The results could not be validated.'] };
+      case 'revise':
+        emit(config, { type: 'status', kind: 'retrying', detail: 'Validation found problems; revising.' });
+        return { ...base, route: 'agent', revisions: state.revisions + 1, messages: [internalNote(validationFailedMessage(d.report))] };
+      case 'finalize':
+        return { ...base, route: 'finalize', caveats: d.caveats };
+      case 'degrade':
+        emit(config, { type: 'status', kind: 'budget_exhausted', detail: `Step budget of ${state.budget} used up; answering with what was found.` });
+        return {
+          ...base,
+          route: 'answer',
+          caveats: d.caveats,
+          messages: [internalNote(budgetExhaustedMessage(state.budget, reasoningTrace(outcomes)))],
+        };
+    }
+  }
+
+  /** A last reply without tools (budget exhausted). */
+  async function answer(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
+    emit(config, { type: 'node', name: 'answer' });
+    const reply = await deps.model.invoke([new SystemMessage(state.systemPrompt), ...state.messages], config);
+    return { messages: [reply] };
+  }
+
+  async function finalize(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
+    emit(config, { type: 'node', name: 'finalize' });
+    const output = buildFinalOutput({
+      answer: lastAi(state.messages)?.text ?? '',
+      question: state.question,
+      outcomes: state.outcomes,
+      toolOutputs: state.toolOutputs,
+      figures: state.figures,
+      result: state.lastResult,
+      caveats: state.caveats,
+    });
+    emit(config, { type: 'final', output });
+    return { final: output };
+  }
+
+  const graph = new StateGraph(AgentState)
+    .addNode('ingress', ingress)
+    .addNode('agent', agent)
+    .addNode('tools', tools)
+    .addNode('guard', guard)
+    .addNode('answer', answer)
+    .addNode('finalize', finalize)
+    .addEdge(START, 'ingress')
+    .addEdge('ingress', 'agent')
+    .addConditionalEdges('agent', (s: AgentStateType) => ((lastAi(s.messages)?.tool_calls?.length ?? 0) > 0 ? 'tools' : 'guard'), ['tools', 'guard'])
+    .addEdge('tools', 'guard')
+    .addConditionalEdges('guard', (s: AgentStateType) => s.route, ['agent', 'answer', 'finalize'])
+    .addEdge('answer', 'finalize')
+    .addEdge('finalize', END);
+  return graph.compile({ checkpointer: deps.checkpointer });
+}
+
+export type AgentGraph = ReturnType<typeof createAgentGraph>;

@@ -1,0 +1,68 @@
+/**
+ * One run of the agent graph as the contract's event stream: run_start, the nodes' own events
+ * ("custom" stream), tokens of the answering nodes ("messages" stream), and always run_end —
+ * an endpoint failure becomes an `error` event, never a lost question (the question is already
+ * in the checkpoint when the model is called, so the thread can be resumed).
+ */
+import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { parseAgentEvent, type AgentEvent, type AgentMode, type FinalOutput } from '../protocol/agent';
+import type { AgentGraph } from './graph';
+import { classifyLlmError, type LlmFailure } from './llm/chatModel';
+
+export interface TurnRequest {
+  thread_id: string;
+  run_id: string;
+  mode: AgentMode;
+  /** The new question; omit to resume the thread from its last checkpoint. */
+  question?: string;
+}
+
+export interface TurnOptions {
+  signal?: AbortSignal;
+  onEvent(event: AgentEvent): void;
+  /** Graph steps before LangGraph stops the run (each node is one step). */
+  recursionLimit?: number;
+}
+
+export interface TurnResult {
+  final?: FinalOutput;
+  failure?: LlmFailure;
+}
+
+/** Nodes whose model tokens are the user-visible answer (not the critic's JSON). */
+const ANSWER_NODES = new Set(['agent', 'answer']);
+
+export async function runTurn(graph: AgentGraph, req: TurnRequest, opts: TurnOptions): Promise<TurnResult> {
+  const result: TurnResult = {};
+  opts.onEvent({ type: 'run_start', thread_id: req.thread_id, run_id: req.run_id, mode: req.mode });
+  try {
+    const input = req.question === undefined ? null : { messages: [new HumanMessage(req.question)] };
+    const stream = await graph.stream(input, {
+      configurable: { thread_id: req.thread_id },
+      signal: opts.signal,
+      streamMode: ['messages', 'custom'],
+      recursionLimit: opts.recursionLimit ?? 80,
+    });
+    for await (const item of stream as AsyncIterable<[string, unknown]>) {
+      const [mode, chunk] = item;
+      if (mode === 'custom') {
+        const parsed = parseAgentEvent(chunk);
+        if (!parsed.ok) continue;
+        if (parsed.event.type === 'final') result.final = parsed.event.output;
+        opts.onEvent(parsed.event);
+      } else if (mode === 'messages') {
+        const [message, meta] = chunk as [BaseMessage, Record<string, unknown>];
+        if (!ANSWER_NODES.has(String(meta.langgraph_node)) || message.getType() !== 'ai') continue;
+        const text = message.text;
+        if (text) opts.onEvent({ type: 'token', text });
+      }
+    }
+  } catch (e) {
+    const failure = classifyLlmError(e);
+    result.failure = failure;
+    opts.onEvent({ type: 'error', message: failure.message, retryable: failure.retryable });
+  } finally {
+    opts.onEvent({ type: 'run_end', thread_id: req.thread_id, run_id: req.run_id });
+  }
+  return result;
+}

@@ -1,0 +1,173 @@
+/**
+ * Runs one tool call of the contract against the engines (through a `ToolHost`), with a timeout,
+ * and returns everything the graph needs: the outcome for the guard, the text for the model
+ * (truncated, `Error: …` on failure), the full output for the UI and grounding, and figures.
+ */
+import {
+  parseToolArgs,
+  type CreateChartResult,
+  type ExampleRecord,
+  type PlotlyFigure,
+  type ProfileDataArgs,
+  type ProfileDataResult,
+  type RunPythonResult,
+  type RunSqlResult,
+  type ToolName,
+  type ValidateResultsArgs,
+  type ValidationReport,
+  isToolName,
+} from '../../protocol/agent';
+import type { ToolOutcome } from '../guard';
+import { formatToolOutputForModel, toolErrorText } from '../toolOutput';
+import { buildChartFigure } from './chartFigure';
+
+export type HostResult<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** The engines the tools reach: the data worker (DuckDB) and the Python worker. */
+export interface ToolHost {
+  runSql(sql: string, maxRows: number, signal: AbortSignal): Promise<HostResult<RunSqlResult>>;
+  profile(args: ProfileDataArgs, signal: AbortSignal): Promise<HostResult<ProfileDataResult>>;
+  /** Python errors come back inside the result (`error`), not as a failed HostResult. */
+  runPython(code: string, signal: AbortSignal): Promise<HostResult<RunPythonResult>>;
+}
+
+export interface ToolDeps {
+  host: ToolHost;
+  /** The critic call behind validate_results (`validation_report`). */
+  validate(args: ValidateResultsArgs, signal: AbortSignal): Promise<ValidationReport>;
+  searchExamples(query: string, topK: number, signal: AbortSignal): Promise<ExampleRecord[]>;
+  /** Per-tool timeout in ms (default 30 s; run_python 60 s). */
+  timeoutMs?: Partial<Record<ToolName, number>>;
+  /** Characters of output the model sees (default 6000). */
+  modelBudget?: number;
+}
+
+export interface ToolCallInput {
+  id: string;
+  name: string;
+  args: unknown;
+}
+
+export interface ToolRun {
+  outcome: ToolOutcome;
+  /** What goes back to the model in the ToolMessage. */
+  modelText: string;
+  /** The full output (UI, grounding); undefined on failure. */
+  output?: unknown;
+  figure?: PlotlyFigure;
+  elapsedMs: number;
+}
+
+/** Marker the agent node puts in place of arguments that were not valid JSON. */
+export const INVALID_ARGS_KEY = '__invalid_json';
+
+const DEFAULT_TIMEOUTS: Record<ToolName, number> = {
+  profile_data: 30_000,
+  run_sql: 30_000,
+  run_python: 60_000,
+  create_chart: 30_000,
+  validate_results: 60_000,
+  search_examples: 15_000,
+};
+
+class ToolTimeout extends Error {}
+
+async function withTimeout<T>(ms: number, parent: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ctrl = new AbortController();
+  const onAbort = () => ctrl.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      work(ctrl.signal),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          ctrl.abort();
+          reject(new ToolTimeout(`timed out after ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`));
+        }, ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    parent.removeEventListener('abort', onAbort);
+  }
+}
+
+type Produced = { ok: true; output: unknown; figure?: PlotlyFigure } | { ok: false; message: string };
+
+async function produce(tool: ToolName, args: unknown, deps: ToolDeps, signal: AbortSignal, callId: string): Promise<Produced> {
+  switch (tool) {
+    case 'run_sql': {
+      const p = parseToolArgs('run_sql', args);
+      if (!p.ok) return p;
+      const r = await deps.host.runSql(p.args.sql, Math.min(p.args.max_rows ?? 200, 10_000), signal);
+      return r.ok ? { ok: true, output: r.value } : r;
+    }
+    case 'profile_data': {
+      const p = parseToolArgs('profile_data', args);
+      if (!p.ok) return p;
+      const r = await deps.host.profile(p.args, signal);
+      return r.ok ? { ok: true, output: r.value } : r;
+    }
+    case 'run_python': {
+      const p = parseToolArgs('run_python', args);
+      if (!p.ok) return p;
+      const r = await deps.host.runPython(p.args.code, signal);
+      if (!r.ok) return r;
+      if (r.value.error) {
+        const e = r.value.error;
+        const tb = e.traceback.split('\n').slice(-6).join('\n');
+        return { ok: false, message: `${e.type}: ${e.message}${tb ? `\n${tb}` : ''}${r.value.stdout ? `\nstdout:\n${r.value.stdout.slice(-1000)}` : ''}` };
+      }
+      return { ok: true, output: r.value, figure: r.value.figure };
+    }
+    case 'create_chart': {
+      const p = parseToolArgs('create_chart', args);
+      if (!p.ok) return p;
+      const q = await deps.host.runSql(p.args.sql, 5000, signal);
+      if (!q.ok) return q;
+      const chart = buildChartFigure(q.value, p.args.chart);
+      if (!chart.ok) return chart;
+      const output: CreateChartResult = { figure_id: callId, points: chart.points, summary: chart.summary };
+      return { ok: true, output, figure: chart.figure };
+    }
+    case 'validate_results': {
+      const p = parseToolArgs('validate_results', args);
+      if (!p.ok) return p;
+      return { ok: true, output: await deps.validate(p.args, signal) };
+    }
+    case 'search_examples': {
+      const p = parseToolArgs('search_examples', args);
+      if (!p.ok) return p;
+      return { ok: true, output: await deps.searchExamples(p.args.query, p.args.top_k ?? 3, signal) };
+    }
+  }
+}
+
+/** Runs one call; never throws except when the run itself is aborted. */
+export async function executeTool(call: ToolCallInput, deps: ToolDeps, signal: AbortSignal): Promise<ToolRun> {
+  const t0 = Date.now();
+  const fail = (message: string): ToolRun => {
+    const text = toolErrorText(message);
+    return { outcome: { callId: call.id, tool: call.name, args: call.args, ok: false, error: text }, modelText: text, elapsedMs: Date.now() - t0 };
+  };
+  if (!isToolName(call.name)) return fail(`there is no tool named ${call.name}; the tools are profile_data, run_sql, run_python, create_chart, validate_results, search_examples`);
+  const raw = (call.args as Record<string, unknown> | null)?.[INVALID_ARGS_KEY];
+  if (typeof raw === 'string') return fail(`the arguments of this ${call.name} call were not valid JSON (${raw.slice(0, 200)}). Send the call again with a valid JSON object.`);
+  const tool = call.name;
+  let produced: Produced;
+  try {
+    const ms = deps.timeoutMs?.[tool] ?? DEFAULT_TIMEOUTS[tool];
+    produced = await withTimeout(ms, signal, (s) => produce(tool, call.args, deps, s, call.id));
+  } catch (e) {
+    if (signal.aborted) throw e;
+    produced = { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+  if (!produced.ok) return fail(produced.message);
+  const { text } = formatToolOutputForModel(produced.output, deps.modelBudget);
+  const outcome: ToolOutcome = { callId: call.id, tool, args: call.args, ok: true };
+  if (tool === 'validate_results') outcome.report = produced.output as ValidationReport;
+  const run: ToolRun = { outcome, modelText: text, output: produced.output, elapsedMs: Date.now() - t0 };
+  if (produced.figure) run.figure = produced.figure;
+  return run;
+}

@@ -1,0 +1,236 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { tableFromIPC } from 'apache-arrow';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DataEvent, DataRequests, LoadOutcome, QueryOutcome } from '../protocol/data';
+import type { Handlers } from '../protocol/rpcServer';
+import { DataHost, type HostDeps, type Readers } from './host';
+import { convertJson } from './loaders/json';
+import { DatasetStorage } from './storage';
+import { NodeEngine } from './testing/nodeEngine';
+
+const noReader = async () => {
+  throw new Error('reader not used in this test');
+};
+const readers: Readers = { parquet: noReader, arrow: noReader, excel: noReader, json: convertJson, listExcelSheets: async () => [] };
+
+let engineFactory: () => Promise<NodeEngine>;
+beforeAll(() => {
+  engineFactory = () => NodeEngine.open();
+});
+beforeEach(() => {
+  globalThis.indexedDB = new IDBFactory();
+});
+
+function makeHost(over: Partial<HostDeps> = {}) {
+  const events: DataEvent[] = [];
+  const host = new DataHost({ boot: engineFactory, openStorage: () => DatasetStorage.open({ useOpfs: false }), readers, ...over });
+  host.addListener((e) => events.push(e));
+  const h: Handlers<DataRequests> = host.handlers();
+  const call = async <K extends keyof DataRequests & string>(type: K, payload: DataRequests[K]['req']): Promise<DataRequests[K]['res']> => {
+    const handler = h[type] as (p: DataRequests[K]['req']) => Promise<{ result: DataRequests[K]['res'] }> | { result: DataRequests[K]['res'] };
+    return (await handler(payload)).result;
+  };
+  const loadBytes = (name: string, bytes: BlobPart) => call('load', { source: { kind: 'file', file: new File([bytes], name) }, options: { loadId: name } });
+  return { host, events, call, loadBytes };
+}
+
+const okDatasets = (o: LoadOutcome) => {
+  if (!o.ok) throw new Error(`load failed: ${o.message}`);
+  return o.datasets;
+};
+const rows = (o: QueryOutcome) => {
+  if (!o.ok) throw new Error(o.message);
+  return tableFromIPC(o.result.ipc).toArray().map((r: { toJSON(): Record<string, unknown> }) => r.toJSON());
+};
+
+describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
+  it('loads CSV, TSV, pasted text and names them by the contract rule', async () => {
+    const { call, loadBytes, events } = makeHost();
+    const init = await call('init', {});
+    expect(init.duckdbVersion).toMatch(/^v1\./);
+    const [csv] = okDatasets(await loadBytes('Seattle-Weather 2024.csv', 'date,temp,city\n2024-01-01,5.5,Seattle\n2024-01-02,7,Portland\n'));
+    expect(csv).toMatchObject({ name: 'seattle_weather_2024', rowCount: 2, format: 'csv', persisted: true });
+    expect(csv?.columns).toEqual([
+      { name: 'date', type: 'DATE' },
+      { name: 'temp', type: 'DOUBLE' },
+      { name: 'city', type: 'VARCHAR' },
+    ]);
+    const [tsv] = okDatasets(await loadBytes('t.tsv', 'a\tb\n1\tx,y\n'));
+    expect(tsv?.columns.map((c) => c.name)).toEqual(['a', 'b']);
+    const [again] = okDatasets(await loadBytes('seattle-weather 2024.csv', 'x\n1\n'));
+    expect(again?.name).toBe('seattle_weather_2024_2');
+    const pasted = okDatasets(await call('load', { source: { kind: 'text', text: 'k,v\n1,2\n3,4\n', fileName: 'pasted.csv' }, options: { loadId: 'p' } }));
+    expect(pasted[0]).toMatchObject({ name: 'pasted', rowCount: 2 });
+    expect(events.some((e) => e.type === 'progress' && e.phase === 'parsing' && e.loadId === 't.tsv')).toBe(true);
+    expect(events.some((e) => e.type === 'progress' && e.phase === 'storing')).toBe(true);
+    const lastList = events.filter((e) => e.type === 'datasets').at(-1);
+    expect(lastList?.type === 'datasets' && lastList.datasets.map((d) => d.name)).toEqual(['seattle_weather_2024', 't', 'seattle_weather_2024_2', 'pasted']);
+  });
+
+  it('handles encodings: Latin-1, UTF-8 BOM, UTF-16 LE and BE', async () => {
+    const { call, loadBytes } = makeHost();
+    const latin1 = Uint8Array.from([...'name,city\nJos\xe9,M\xfcnchen\n'].map((c) => c.charCodeAt(0)));
+    const l = await loadBytes('latin.csv', latin1);
+    expect(l.ok && l.warnings.join()).toMatch(/Latin-1/);
+    expect(rows(await call('query', { sql: 'SELECT * FROM latin' }))).toEqual([{ name: 'José', city: 'München' }]);
+    okDatasets(await loadBytes('bom.csv', new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('id,v\n1,é\n')])));
+    expect(rows(await call('query', { sql: 'SELECT * FROM bom' }))).toEqual([{ id: 1, v: 'é' }]);
+    const le = Uint8Array.from([0xff, 0xfe, ...[...'id,v\n1,é\n'].flatMap((c) => [c.charCodeAt(0), 0])]);
+    okDatasets(await loadBytes('le.csv', le));
+    expect(rows(await call('query', { sql: 'SELECT * FROM le' }))).toEqual([{ id: 1, v: 'é' }]);
+    const be = Uint8Array.from([0xfe, 0xff, ...[...'id,v\n1,é\n'].flatMap((c) => [0, c.charCodeAt(0)])]);
+    okDatasets(await loadBytes('be.csv', be));
+    expect(rows(await call('query', { sql: 'SELECT * FROM be' }))).toEqual([{ id: 1, v: 'é' }]);
+  });
+
+  it('loads awkward CSVs sensibly and refuses bad ones clearly, keeping earlier datasets', async () => {
+    const { call, loadBytes } = makeHost();
+    okDatasets(await loadBytes('good.csv', 'a\n1\n'));
+    const ragged = okDatasets(await loadBytes('ragged.csv', 'a,b,c\n1,2,3\n4,5\n6,7,8,9\n'));
+    expect(ragged[0]?.rowCount).toBe(3);
+    expect(ragged[0]?.columns.length).toBe(4);
+    const quoted = okDatasets(await loadBytes('quoted.csv', 'a,b\n1,"line1\nline2"\n2,x\n'));
+    expect(quoted[0]?.rowCount).toBe(2);
+    const dup = okDatasets(await loadBytes('dup.csv', 'a,a,,b\n1,2,3,4\n'));
+    expect(new Set(dup[0]?.columns.map((c) => c.name)).size).toBe(4);
+    const headerOnly = await loadBytes('header.csv', 'x,y,z\n');
+    expect(headerOnly.ok && headerOnly.datasets[0]?.rowCount).toBe(0);
+    expect(headerOnly.ok && headerOnly.warnings.join()).toMatch(/no rows/);
+    expect(await loadBytes('empty.csv', '')).toEqual({ ok: false, fileName: 'empty.csv', message: 'empty.csv is empty (0 bytes).', suggestion: expect.any(String) });
+    const png = await loadBytes('photo.csv', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]));
+    expect(png).toMatchObject({ ok: false, fileName: 'photo.csv' });
+    expect(!png.ok && png.message).toMatch(/PNG image/);
+    const late = ['id,val', ...Array.from({ length: 25_000 }, (_, i) => `${i},${i}`), 'x,abc'].join('\n');
+    const lateOutcome = await loadBytes('late.csv', late);
+    expect(okDatasets(lateOutcome)[0]?.rowCount).toBe(25_001);
+    expect((await call('list', {})).map((d) => d.name)).toContain('good');
+  });
+
+  it('loads 5,000 columns', async () => {
+    const { loadBytes } = makeHost();
+    const header = Array.from({ length: 5000 }, (_, i) => `c${i}`).join(',');
+    const row = Array.from({ length: 5000 }, (_, i) => i).join(',');
+    const [wide] = okDatasets(await loadBytes('wide.csv', `${header}\n${row}\n${row}\n`));
+    expect(wide?.columns.length).toBe(5000);
+    expect(wide?.rowCount).toBe(2);
+  });
+
+  it('loads JSON through the readers', async () => {
+    const { loadBytes } = makeHost();
+    const [j] = okDatasets(await loadBytes('cars.json', JSON.stringify([{ a: 1, b: 'x' }, { a: 2, b: 'y' }])));
+    expect(j).toMatchObject({ name: 'cars', format: 'json', rowCount: 2 });
+  });
+
+  it('queries: truncation, numbers for BIGINT, errors as values, multiple statements', async () => {
+    const { call } = makeHost();
+    const q = await call('query', { sql: 'SELECT range AS i, range * 2 AS j FROM range(25000)', maxRows: 3000 });
+    expect(q.ok).toBe(true);
+    if (!q.ok) return;
+    expect(q.result.rowCount).toBe(3000);
+    expect(q.result.truncated).toBe(true);
+    expect(q.result.columns).toEqual([
+      { name: 'i', type: 'BIGINT' },
+      { name: 'j', type: 'BIGINT' },
+    ]);
+    const t = tableFromIPC(q.result.ipc);
+    expect(t.numRows).toBe(3000);
+    expect(typeof t.get(2999)?.toJSON().i).toBe('number');
+    const exact = await call('query', { sql: 'SELECT * FROM range(10)', maxRows: 10 });
+    expect(exact.ok && exact.result.truncated).toBe(false);
+    const bad = await call('query', { sql: 'SELEC 1' });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.message).toMatch(/syntax error at or near "SELEC"/);
+    expect(rows(await call('query', { sql: "CREATE TABLE s AS SELECT 1 AS x; INSERT INTO s VALUES (2); SELECT sum(x) AS t, 'a;b' AS c FROM s" }))).toEqual([{ t: 3, c: 'a;b' }]);
+    const empty = await call('query', { sql: 'SELECT 1 AS x WHERE false' });
+    expect(empty.ok && empty.result.rowCount).toBe(0);
+    expect(empty.ok && tableFromIPC(empty.result.ipc).schema.fields.map((f) => f.name)).toEqual(['x']);
+    expect(await call('query', { sql: '  ;  ' })).toEqual({ ok: false, message: 'The query is empty.' });
+  });
+
+  it('pages, profiles and assesses', async () => {
+    const { call } = makeHost();
+    const csv = ['n,label,d', ...Array.from({ length: 100 }, (_, i) => `${i},${i % 3 === 0 ? 'a' : i % 3 === 1 ? 'b' : ''},2024-01-${String((i % 28) + 1).padStart(2, '0')}`)].join('\n');
+    okDatasets(await call('load', { source: { kind: 'text', text: csv, fileName: 'p.csv' }, options: { loadId: 'x' } }));
+    const page = await call('page', { name: 'p', offset: 10, limit: 5 });
+    expect(page.rowCount).toBe(5);
+    expect(tableFromIPC(page.ipc).toArray()[0].toJSON().n).toBe(10);
+    expect(page.columns[0]).toEqual({ name: 'n', type: 'BIGINT' });
+    const prof = await call('profile', { name: 'p' });
+    expect(prof.rowCount).toBe(100);
+    const [n, label, d] = prof.columns;
+    expect(n).toMatchObject({ name: 'n', nulls: 0, distinct: 100, min: 0, max: 99, mean: 49.5 });
+    expect(n?.std).toBeCloseTo(29.011, 2);
+    expect(n?.histogram?.length).toBe(12);
+    expect(n?.histogram?.reduce((s, b) => s + b.count, 0)).toBe(100);
+    expect(n?.histogram?.[0]).toMatchObject({ lo: 0, count: 9 });
+    expect(label).toMatchObject({ nulls: 33, distinct: 2 });
+    expect(label?.top).toEqual([
+      { value: 'a', count: 34 },
+      { value: 'b', count: 33 },
+    ]);
+    expect(d).toMatchObject({ type: 'DATE', min: '2024-01-01', max: '2024-01-28' });
+    expect(await call('assess', { sql: 'DELETE FROM p WHERE n > 3' })).toEqual({ destructive: true, datasets: ['p'], statement: 'DELETE FROM p WHERE n > 3' });
+    expect((await call('assess', { sql: 'SELECT * FROM p' })).destructive).toBe(false);
+  });
+
+  it('keeps the list in step with SQL drops, renames and deletes', async () => {
+    const { call, events } = makeHost();
+    okDatasets(await call('load', { source: { kind: 'text', text: 'a\n1\n2\n', fileName: 'one.csv' }, options: { loadId: '1' } }));
+    okDatasets(await call('load', { source: { kind: 'text', text: 'a\n1\n', fileName: 'two.csv' }, options: { loadId: '2' } }));
+    await call('query', { sql: 'DELETE FROM one WHERE a = 1' });
+    expect((await call('list', {})).find((d) => d.name === 'one')?.rowCount).toBe(1);
+    await call('query', { sql: 'ALTER TABLE one RENAME TO uno' });
+    expect((await call('list', {})).map((d) => d.name)).toEqual(['uno', 'two']);
+    const before = events.length;
+    await call('query', { sql: 'DROP TABLE two' });
+    expect((await call('list', {})).map((d) => d.name)).toEqual(['uno']);
+    expect(events.slice(before).some((e) => e.type === 'datasets')).toBe(true);
+  });
+
+  it('persists across a restart; rename and remove update storage', async () => {
+    const first = makeHost();
+    await first.call('init', {});
+    okDatasets(await first.loadBytes('keep.csv', 'a,b\n1,2\n'));
+    okDatasets(await first.loadBytes('gone.csv', 'a\n1\n'));
+    okDatasets(await first.loadBytes('cars.json', '[{"x":1},{"x":2}]'));
+    await first.call('rename', { from: 'keep', to: 'Kept Data' });
+    await first.call('remove', { name: 'gone' });
+
+    const second = makeHost();
+    const init = await second.call('init', {});
+    expect(init.datasets.map((d) => [d.name, d.rowCount, d.persisted])).toEqual([
+      ['kept_data', 1, true],
+      ['cars', 2, true],
+    ]);
+    expect(second.events.some((e) => e.type === 'progress' && e.phase === 'restoring')).toBe(true);
+    expect(rows(await second.call('query', { sql: 'SELECT b FROM kept_data' }))).toEqual([{ b: 2 }]);
+    const storage = await DatasetStorage.open({ useOpfs: false });
+    expect((await storage.entries()).map((e) => e.name)).toEqual(['kept_data', 'cars']);
+  });
+
+  it('a quota error keeps the dataset working, unpersisted, with a warning', async () => {
+    const full = async () => {
+      const storage = await DatasetStorage.open({ useOpfs: false });
+      storage.sources.put = async () => {
+        const e = new Error('no space');
+        e.name = 'QuotaExceededError';
+        throw e;
+      };
+      return storage;
+    };
+    const { loadBytes, call } = makeHost({ openStorage: full });
+    const outcome = await loadBytes('big.csv', 'a\n1\n');
+    expect(outcome.ok && outcome.datasets[0]?.persisted).toBe(false);
+    expect(outcome.ok && outcome.warnings.join()).toMatch(/will not survive a reload: the browser storage quota is full/);
+    expect(rows(await call('query', { sql: 'SELECT a FROM big' }))).toEqual([{ a: 1 }]);
+    expect(await (await DatasetStorage.open({ useOpfs: false })).entries()).toEqual([]);
+  });
+
+  it('refuses a rename onto an existing table', async () => {
+    const { call, loadBytes } = makeHost();
+    okDatasets(await loadBytes('a.csv', 'x\n1\n'));
+    okDatasets(await loadBytes('b.csv', 'x\n1\n'));
+    await expect(call('rename', { from: 'a', to: 'b' })).rejects.toThrow('A table named b already exists.');
+  });
+});
