@@ -4,12 +4,13 @@
 // Env: BENCH_DIST (build to serve, default dist), BENCH_PORT (default 4203).
 // Flags: --driver=app|harness|auto (auto: the app when it shows its file input, else the harness).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { launchOptions } from '../scripts/browser.mjs';
-import { CACHE_DIR, CSV_ROWS, ensureCsv } from './gen-csv.mjs';
+import { CSV_ROWS, ensureCsv } from './gen-csv.mjs';
 import { nativeMedians, runNative } from './native.mjs';
 import { printTable } from './table.mjs';
 import { startStaticServer } from './static-server.mjs';
@@ -19,7 +20,8 @@ const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
 const DIST = resolve(ROOT, process.env.BENCH_DIST ?? 'dist');
 const PORT = Number(process.env.BENCH_PORT ?? 4203);
-const HARNESS_DIST = join(CACHE_DIR, 'harness-dist');
+// Outside the repo so `eslint .` never sees the bundled output.
+const HARNESS_DIST = join(tmpdir(), 'dataseer-bench-harness');
 const HARNESS_PREFIX = '/__bench/';
 const driverArg = process.argv.find((a) => a.startsWith('--driver='))?.slice('--driver='.length) ?? 'auto';
 
@@ -60,15 +62,22 @@ async function appIsReady(browser, url) {
   }
 }
 
+const PYTHON_BUDGET_MS = 240_000;
+
 async function pythonRows(browser, baseURL) {
   const modulePath = join(BENCH_DIR, 'python.mjs');
   if (!existsSync(modulePath)) return [];
-  const mod = await import(modulePath);
+  const mod = await import(pathToFileURL(modulePath).href);
   if (typeof mod.pythonRows !== 'function') throw new Error('bench/python.mjs does not export pythonRows(page, baseURL)');
   const context = await browser.newContext();
+  let timer;
   try {
-    return await mod.pythonRows(await context.newPage(), baseURL);
+    const overBudget = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`pythonRows took longer than ${PYTHON_BUDGET_MS / 1000} s`)), PYTHON_BUDGET_MS);
+    });
+    return await Promise.race([mod.pythonRows(await context.newPage(), baseURL), overBudget]);
   } finally {
+    clearTimeout(timer);
     await context.close();
   }
 }
@@ -95,8 +104,19 @@ async function nativePass(csvPath) {
   return pass;
 }
 
+function packageVersion(name) {
+  return JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+}
+
+/** What the figures depend on besides the code: written next to latest.json. */
+function machineNote() {
+  return { cores: availableParallelism(), loadavg1m: round(loadavg()[0], 2) };
+}
+
 async function main() {
   const began = performance.now();
+  const meta = { date: new Date().toISOString(), driver: '', chromium: '', duckdbWasm: packageVersion('@duckdb/duckdb-wasm'), duckdbNative: '', nativeThreads: '', before: machineNote(), after: machineNote() };
+  console.log(`machine: ${meta.before.cores} cores, load average ${meta.before.loadavg1m} (a busy machine slows both engines, unevenly)`);
   if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no build at ${DIST}; run vite build first (or set BENCH_DIST)`);
   const csvPath = await ensureCsv();
   const csvMB = statSync(csvPath).size / 1e6;
@@ -104,15 +124,19 @@ async function main() {
   try {
     console.log('native DuckDB (@duckdb/node-api), first pass…');
     const passes = [await nativePass(csvPath)];
+    meta.duckdbNative = passes[0].version;
+    meta.nativeThreads = passes[0].threads;
 
     const roots = new Map([['/', DIST]]);
     const server = await startStaticServer(roots, PORT);
-    const browser = await chromium.launch(launchOptions());
+    let browser;
     let wasm;
     let via = '';
     const python = [];
     try {
-      console.log(`chromium ${browser.version()} → ${server.url} (build ${DIST})`);
+      browser = await chromium.launch(launchOptions());
+      meta.chromium = browser.version();
+      console.log(`chromium ${meta.chromium} → ${server.url} (build ${DIST})`);
       let driver = driverArg;
       if (driver === 'auto') driver = (await appIsReady(browser, `${server.url}/`)) ? 'app' : 'harness';
       let pageURL = `${server.url}/`;
@@ -122,6 +146,7 @@ async function main() {
         pageURL = `${server.url}${HARNESS_PREFIX}`;
         via = ' [harness]';
       }
+      meta.driver = driver;
       console.log(`DuckDB-WASM via the ${driver}…`);
       wasm = await runWasm(browser, pageURL, csvPath, passes[0].aggregateRows);
       try {
@@ -131,7 +156,7 @@ async function main() {
         process.exitCode = 1;
       }
     } finally {
-      await browser.close();
+      await browser?.close();
       await server.close();
     }
 
@@ -142,7 +167,10 @@ async function main() {
     const outDir = join(BENCH_DIR, 'results');
     mkdirSync(outDir, { recursive: true });
     writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(rows, null, 2)}\n`);
+    meta.after = machineNote();
+    writeFileSync(join(outDir, 'latest.meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
     printTable(rows);
+    console.log(`machine load average now ${meta.after.loadavg1m} on ${meta.after.cores} cores`);
     console.log(`wrote bench/results/latest.json (${rows.length} rows) in ${((performance.now() - began) / 1000).toFixed(0)} s`);
   }
 }

@@ -81,6 +81,7 @@ export class PythonClient {
   #halt: ((reason: HaltReason) => void) | null = null;
   #warmTimer: ReturnType<typeof setTimeout> | null = null;
   /** Runs not finished yet, by id: where their streamed output goes. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a routing table, not UI state: the records it holds are.
   #active = new Map<string, RunRecord>();
 
   constructor(options: PythonClientOptions = {}) {

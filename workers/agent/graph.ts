@@ -16,6 +16,7 @@ import {
   TOOL_NAMES,
   ValidationReportSchema,
   type AgentEvent,
+  type AgentMode,
   type ExampleRecord,
   type FinalOutput,
   type PlotlyFigure,
@@ -84,6 +85,10 @@ export const AgentState = Annotation.Root({
   lastResult: Annotation<unknown>,
   route: Annotation<'agent' | 'answer' | 'finalize'>,
   final: Annotation<FinalOutput | undefined>,
+  /** Every run's final output in this thread, oldest first (the conversation view shows them). */
+  finals: Annotation<FinalOutput[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
+  /** The thread's mode, from the run's `configurable.mode`. */
+  mode: Annotation<AgentMode>,
 });
 export type AgentStateType = typeof AgentState.State;
 type Update = typeof AgentState.Update;
@@ -146,6 +151,7 @@ export function createAgentGraph(deps: AgentGraphDeps) {
       caveats: reset,
       lastResult: undefined,
       final: undefined,
+      mode: config.configurable?.mode === 'pipeline' ? 'pipeline' : 'agent',
     };
   }
 
@@ -287,7 +293,7 @@ export function createAgentGraph(deps: AgentGraphDeps) {
       caveats: state.caveats,
     });
     emit(config, { type: 'final', output });
-    return { final: output };
+    return { final: output, finals: [output] };
   }
 
   const graph = new StateGraph(AgentState)

@@ -38,7 +38,7 @@ export async function runTurn(graph: AgentGraph, req: TurnRequest, opts: TurnOpt
   try {
     const input = req.question === undefined ? null : { messages: [new HumanMessage(req.question)] };
     const stream = await graph.stream(input, {
-      configurable: { thread_id: req.thread_id },
+      configurable: { thread_id: req.thread_id, mode: req.mode },
       signal: opts.signal,
       streamMode: ['messages', 'custom'],
       recursionLimit: opts.recursionLimit ?? 80,

@@ -1,6 +1,7 @@
 import type { Engine } from './engine';
 import type { EncodingGuess } from './sniff';
 import { quoteIdent, quoteLiteral } from './sql';
+import { briefSqlError } from './sqlError';
 
 /**
  * CSV/TSV → a DuckDB table with DuckDB's own reader and sniffer. The File is registered with
@@ -61,7 +62,7 @@ export function briefError(e: unknown): string {
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const cut = lines.findIndex((l) => /^(Possible fixes|The search space used was|LINE \d+:)/.test(l));
   const kept = (cut < 0 ? lines : lines.slice(0, cut)).slice(0, 3);
-  return kept.join(' ').replace(/^(Invalid Input Error|Conversion Error|IO Error|Binder Error): /, '');
+  return kept.join(' ').replace(/^(Invalid Input|Conversion|IO|Binder|Invalid) Error: /, '');
 }
 
 const isConversion = (msg: string) => /Could not convert|Conversion Error|CSV Error on Line/i.test(msg);
@@ -78,7 +79,13 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
   }
   if (input.encoding.encoding === 'latin-1') warnings.push(`${fileName} is not valid UTF-8; read it as Latin-1 (ISO-8859-1).`);
   await engine.registerBlob(path, blob);
-  const attempt = (opts: ReadOptions) => engine.query(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readCsvSql(path, opts)}`);
+  // Sent (not run in one call) so DuckDB-WASM polls it and reports execution progress meanwhile.
+  const attempt = async (opts: ReadOptions) => {
+    const { batches } = await engine.send(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readCsvSql(path, opts)}`);
+    for await (const _ of batches) {
+      // Draining the one-row "Count" result completes the statement.
+    }
+  };
   try {
     const opts: ReadOptions = { encoding, tsv: input.tsv, fullSample: false };
     for (let tries = 0; ; tries++) {
@@ -86,7 +93,7 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
         await attempt(opts);
         break;
       } catch (e) {
-        const msg = e instanceof Error ? e.message : String(e);
+        const msg = briefSqlError(e);
         if (tries < 2 && isUnicode(msg) && opts.encoding === 'utf-8') {
           opts.encoding = 'latin-1';
           warnings.push(`${fileName} has bytes that are not valid UTF-8 beyond its start; read it as Latin-1 (ISO-8859-1).`);
@@ -94,7 +101,7 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
           opts.fullSample = true;
           warnings.push(`${fileName}: column types were re-detected from the whole file (a value late in the file did not fit the type guessed from its start).`);
         } else {
-          return { ok: false, message: `Could not read ${fileName} as ${input.tsv ? 'TSV' : 'CSV'}: ${briefError(e)}`, suggestion: suggestionFor(msg) };
+          return { ok: false, message: `Could not read ${fileName} as ${input.tsv ? 'TSV' : 'CSV'}: ${briefError(msg)}`, suggestion: suggestionFor(msg) };
         }
       }
     }

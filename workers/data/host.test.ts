@@ -4,15 +4,18 @@ import { tableFromIPC } from 'apache-arrow';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DataEvent, DataRequests, LoadOutcome, QueryOutcome } from '../protocol/data';
 import type { Handlers } from '../protocol/rpcServer';
+import { RpcClient } from '../protocol/rpcClient';
 import { DataHost, type HostDeps, type Readers } from './host';
 import { convertJson } from './loaders/json';
+import { convertExcel, listExcelSheets } from './loaders/excel';
+import { makeXlsx } from './loaders/xlsxFixture';
 import { DatasetStorage } from './storage';
 import { NodeEngine } from './testing/nodeEngine';
 
 const noReader = async () => {
   throw new Error('reader not used in this test');
 };
-const readers: Readers = { parquet: noReader, arrow: noReader, excel: noReader, json: convertJson, listExcelSheets: async () => [] };
+const readers: Readers = { parquet: noReader, arrow: noReader, excel: convertExcel, json: convertJson, listExcelSheets };
 
 let engineFactory: () => Promise<NodeEngine>;
 beforeAll(() => {
@@ -225,6 +228,44 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect(outcome.ok && outcome.warnings.join()).toMatch(/will not survive a reload: the browser storage quota is full/);
     expect(rows(await call('query', { sql: 'SELECT a FROM big' }))).toEqual([{ a: 1 }]);
     expect(await (await DatasetStorage.open({ useOpfs: false })).entries()).toEqual([]);
+  });
+
+  it('loads Excel sheets as <stem>_<sheet>, one sheet as <stem>, and restores them', async () => {
+    const first = makeHost();
+    const book = makeXlsx([
+      { name: 'Q1 2024', rows: [['a', 'b'], [1, 'x'], [2, 'y']] },
+      { name: 'Notes', rows: [['n'], [5]] },
+    ]);
+    const sheets = okDatasets(await first.loadBytes('Budget.xlsx', book));
+    expect(sheets.map((d) => [d.name, d.sheet, d.rowCount])).toEqual([
+      ['budget_q1_2024', 'Q1 2024', 2],
+      ['budget_notes', 'Notes', 1],
+    ]);
+    expect(await first.call('excelSheets', { file: new File([book], 'Budget.xlsx') })).toEqual({ sheets: ['Q1 2024', 'Notes'] });
+    const one = okDatasets(await first.call('load', { source: { kind: 'file', file: new File([book], 'Plan.xlsx') }, options: { loadId: 'p', sheets: ['Notes'] } }));
+    expect(one.map((d) => d.name)).toEqual(['plan']);
+    await first.call('remove', { name: 'budget_notes' });
+    const second = makeHost();
+    const init = await second.call('init', {});
+    expect(init.datasets.map((d) => [d.name, d.sheet, d.rowCount])).toEqual([
+      ['budget_q1_2024', 'Q1 2024', 2],
+      ['plan', 'Notes', 1],
+    ]);
+  });
+
+  it('serves the same requests on a connected port, with events', async () => {
+    const { call, loadBytes } = makeHost();
+    const channel = new MessageChannel();
+    await call('connect', { port: channel.port1 });
+    const seen: DataEvent[] = [];
+    const other = new RpcClient<DataRequests, DataEvent>(channel.port2, (e) => seen.push(e));
+    okDatasets(await loadBytes('shared.csv', 'a\n1\n'));
+    expect((await other.call('list', {})).map((d) => d.name)).toEqual(['shared']);
+    const q = await other.call('query', { sql: 'SELECT a FROM shared' });
+    expect(rows(q)).toEqual([{ a: 1 }]);
+    expect(seen.some((e) => e.type === 'datasets')).toBe(true);
+    other.dispose();
+    channel.port1.close();
   });
 
   it('refuses a rename onto an existing table', async () => {

@@ -45,7 +45,10 @@ function aggregateSql(table: string, cols: Indexed[], exact: boolean): string {
     parts.push(`count(${c})::DOUBLE AS nn_${i}`);
     parts.push(exact ? `count(DISTINCT ${scalar})::DOUBLE AS d_${i}` : `approx_count_distinct(${scalar})::DOUBLE AS d_${i}`);
     if (kind === 'numeric') {
-      parts.push(`min(${c})::DOUBLE AS lo_${i}`, `max(${c})::DOUBLE AS hi_${i}`, `avg(${c})::DOUBLE AS mean_${i}`, `stddev_samp(${c})::DOUBLE AS std_${i}`);
+      // NaN and ±inf would poison min/max/mean and make stddev fail: they count as values, not statistics.
+      const d = `${c}::DOUBLE`;
+      const finite = `FILTER (WHERE isfinite(${d}))`;
+      parts.push(`min(${d}) ${finite} AS lo_${i}`, `max(${d}) ${finite} AS hi_${i}`, `avg(${d}) ${finite} AS mean_${i}`, `stddev_samp(${d}) ${finite} AS std_${i}`);
     } else if (kind === 'temporal' || kind === 'text') {
       parts.push(`min(${c})::VARCHAR AS lo_${i}`, `max(${c})::VARCHAR AS hi_${i}`);
     }

@@ -24,6 +24,7 @@ export interface SourceStore {
   put(key: string, blob: Blob, onProgress?: (fraction: number) => void): Promise<void>;
   get(key: string): Promise<Blob | undefined>;
   delete(key: string): Promise<void>;
+  keys(): Promise<string[]>;
 }
 
 interface StorageSchema extends DBSchema {
@@ -70,6 +71,10 @@ export class IndexedDbSourceStore implements SourceStore {
 
   async delete(key: string): Promise<void> {
     await this.db.delete('sources', key);
+  }
+
+  keys(): Promise<string[]> {
+    return this.db.getAllKeys('sources');
   }
 }
 
@@ -131,6 +136,12 @@ export class OpfsSourceStore implements SourceStore {
   async delete(key: string): Promise<void> {
     await this.dir.removeEntry(key).catch(() => undefined);
   }
+
+  async keys(): Promise<string[]> {
+    const names: string[] = [];
+    for await (const name of (this.dir as FileSystemDirectoryHandle & { keys(): AsyncIterable<string> }).keys()) names.push(name);
+    return names;
+  }
 }
 
 export function isQuotaError(e: unknown): boolean {
@@ -179,7 +190,6 @@ export class DatasetStorage {
 
   /** Deletes stored bytes that no manifest entry points at (left by an interrupted load). */
   async sweep(keepKeys: Set<string>): Promise<void> {
-    if (!(this.sources instanceof IndexedDbSourceStore)) return;
-    for (const key of await this.db.getAllKeys('sources')) if (!keepKeys.has(key)) await this.sources.delete(key);
+    for (const key of await this.sources.keys()) if (!keepKeys.has(key)) await this.sources.delete(key);
   }
 }

@@ -72,8 +72,11 @@ export interface ThreadView {
 export type ModelListOutcome = { ok: true; models: string[] } | { ok: false; status?: number; message: string };
 
 export type AgentRequests = {
-  /** Hands the agent worker ports to the data worker and (optionally) the Python worker. */
-  connect: { req: { data: MessagePort; python?: MessagePort }; res: Record<string, never> };
+  /**
+   * Hands the agent worker ports to the data worker and (optionally) the Python worker, and the
+   * Python worker's interrupt buffer (the one given to its `init`) so Stop can interrupt code.
+   */
+  connect: { req: { data: MessagePort; python?: MessagePort; pythonInterrupt?: SharedArrayBuffer | null }; res: Record<string, never> };
   /** Starts a run; its events follow as `AgentEvent`s, ending with `run_end`. */
   start: { req: StartRunRequest; res: { run_id: string } };
   /** Continues a thread whose last run was interrupted, from its last checkpoint. */

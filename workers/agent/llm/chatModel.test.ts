@@ -128,13 +128,16 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
       { type: 'error', status: 500 },
       { type: 'text', content: 'never reached' },
     ]);
-    const model = createChatModel(settings(), { maxRetries: 1 });
+    const retries: RetryInfo[] = [];
+    const model = createChatModel(settings(), { maxRetries: 1, onRetry: (r) => retries.push(r) });
     const err = await model.invoke([new HumanMessage('q')]).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(classifyLlmError(err)).toMatchObject({ kind: 'server', status: 500, retryable: true });
     expect(await chatBodies()).toHaveLength(2);
+    // one retry happened, and only that one is reported
+    expect(retries.map((r) => [r.attempt, r.status])).toEqual([[1, 500]]);
   });
 
   it('does not retry a 401 and says the key was refused', async () => {

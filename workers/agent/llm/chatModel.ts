@@ -104,17 +104,30 @@ export function createChatModel(settings: EndpointSettings, options: ChatModelOp
   });
   const onRetry = options.onRetry;
   if (onRetry) {
-    // LangChain decides per failed attempt whether to retry (its handler throws to stop).
-    // Wrapping it reports exactly the retries that will happen, nothing else.
-    const caller = model.caller as unknown as { onFailedAttempt?: (e: unknown) => unknown };
+    // LangChain decides per failed attempt whether to retry (its handler throws to stop), but
+    // the handler is not told how many retries remain. Counting attempts per request (requests
+    // of one run are sequential) reports exactly the retries that will happen, before the wait.
+    const caller = model.caller as unknown as {
+      maxRetries?: number;
+      onFailedAttempt?: (e: unknown) => unknown;
+      callWithOptions: (opts: { maxRetries?: number }, ...rest: unknown[]) => Promise<unknown>;
+    };
     const decide = caller.onFailedAttempt;
-    let attempt = 0;
+    const callWithOptions = caller.callWithOptions.bind(caller);
+    let failures = 0;
+    let allowed = 0;
+    caller.callWithOptions = (opts, ...rest) => {
+      failures = 0;
+      allowed = opts.maxRetries ?? caller.maxRetries ?? 0;
+      return callWithOptions(opts, ...rest);
+    };
     caller.onFailedAttempt = (error: unknown) => {
       const verdict = decide?.(error);
-      attempt += 1;
+      failures += 1;
+      if (failures > allowed) return verdict;
       const e = (error ?? {}) as ErrorLike;
       onRetry({
-        attempt,
+        attempt: failures,
         status: statusOf(e),
         retryAfterMs: retryAfterOf(e),
         message: typeof e.message === 'string' ? e.message : String(error),

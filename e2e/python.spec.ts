@@ -1,0 +1,253 @@
+/**
+ * The Python console end to end: results, streams, charts, errors, the time limit, memory bombs,
+ * and the sandbox (a local listener must see no request; the app's IndexedDB stays out of reach).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const RUN_TIMEOUT = 90_000;
+
+class PythonConsole {
+  readonly code: Locator;
+  readonly run: Locator;
+  readonly panel: Locator;
+  constructor(readonly page: Page) {
+    this.code = page.getByRole('textbox', { name: 'Python code' });
+    this.run = page.getByRole('button', { name: 'Run Python' });
+    this.panel = page.getByRole('region', { name: 'Python console' });
+  }
+
+  async open(): Promise<void> {
+    const tab = this.page.getByRole('tab', { name: /python/i });
+    if (await tab.count()) await tab.first().click();
+    await expect(this.code).toBeVisible({ timeout: 30_000 });
+  }
+
+  /** Runs code and waits until its outcome (result, output or error) is shown. */
+  async exec(source: string, timeout = RUN_TIMEOUT): Promise<void> {
+    const before = await this.panel.locator('[data-run-id]').getAttribute('data-run-id', { timeout: 1 }).catch(() => null);
+    await this.code.fill(source);
+    await this.run.click();
+    const newer = before ? `:not([data-run-id="${before}"])` : '';
+    await expect(this.panel.locator(`[data-run-id]${newer}:not([data-outcome="pending"])`)).toBeAttached({ timeout });
+  }
+
+  result(): Locator {
+    return this.panel.getByLabel('Python result');
+  }
+
+  output(): Locator {
+    return this.panel.getByRole('log', { name: 'Python output' });
+  }
+
+  error(): Locator {
+    return this.panel.getByRole('alert');
+  }
+
+  async expectUsable(): Promise<void> {
+    const marker = Math.floor(Math.random() * 1e6);
+    await this.exec(`result = ${marker} + 1`);
+    await expect(this.result()).toHaveText(String(marker + 1));
+  }
+}
+
+async function pythonConsole(page: Page): Promise<PythonConsole> {
+  const py = new PythonConsole(page);
+  await py.open();
+  return py;
+}
+
+test('sums, statistics, stdout and a dict result', async ({ app }) => {
+  const py = await pythonConsole(app.page);
+  await py.exec('result = sum(x * x for x in range(1, 11))');
+  await expect(py.result()).toHaveText('385');
+
+  await py.exec('import statistics\nvals = [2, 4, 4, 4, 5, 5, 7, 9]\nprint("n =", len(vals))\nresult = {"mean": statistics.mean(vals), "pstdev": statistics.pstdev(vals)}');
+  await expect(py.output()).toContainText('n = 8');
+  await expect(py.result()).toContainText('"mean": 5');
+  await expect(py.result()).toContainText('"pstdev": 2');
+});
+
+test('a list of records becomes a table', async ({ app }) => {
+  const py = await pythonConsole(app.page);
+  await py.exec('result = [{"city": "Oslo", "temp": 4.5}, {"city": "Lima", "temp": 19.0}]');
+  const table = py.panel.getByRole('table', { name: 'Python result' });
+  await expect(table.getByRole('columnheader')).toHaveText(['city', 'temp']);
+  await expect(table.getByRole('row')).toHaveCount(3);
+  await expect(table.getByRole('cell', { name: 'Lima' })).toBeVisible();
+});
+
+test('a Plotly dict in fig becomes an interactive chart', async ({ app }) => {
+  const py = await pythonConsole(app.page);
+  await py.exec('fig = {"data": [{"type": "bar", "x": ["a", "b", "c"], "y": [3, 1, 2]}], "layout": {"title": {"text": "Letters"}}}');
+  const chart = py.panel.getByRole('figure', { name: /Letters/ });
+  await expect(chart).toBeVisible();
+  await expect(chart.getByRole('button', { name: 'Download PNG' })).toBeEnabled({ timeout: 60_000 });
+  await expect(chart.getByRole('button', { name: 'Download SVG' })).toBeEnabled();
+  await expect(chart.locator('svg').first()).toBeVisible();
+});
+
+test('errors come back with the type, the message and a traceback of the user code only', async ({ app }) => {
+  const py = await pythonConsole(app.page);
+  await py.exec('def ratio(a, b):\n    return a / b\n\nratio(1, 0)');
+  await expect(py.error()).toContainText('ZeroDivisionError');
+  const tb = py.panel.getByLabel('Traceback');
+  await expect(tb).toContainText('return a / b');
+  await expect(tb).not.toContainText('_dataseer');
+  await expect(tb).not.toContainText('/lib/python');
+  await py.expectUsable();
+});
+
+test('an infinite loop stops within the time limit plus 2 s and the console stays usable', async ({ app }) => {
+  const py = await pythonConsole(app.page);
+  await py.expectUsable();
+  const limit = app.page.getByLabel('Time limit (seconds)');
+  await limit.fill('3');
+  await limit.dispatchEvent('change');
+  const started = Date.now();
+  await py.exec('while True:\n    pass', 30_000);
+  const took = Date.now() - started;
+  await expect(py.error()).toContainText('time limit');
+  expect(took).toBeLessThan(3_000 + 2_000 + 1_500);
+  await py.expectUsable();
+});
+
+test('a memory bomb ends in a clear error and a fresh worker', async ({ app }) => {
+  const py = await pythonConsole(app.page);
+  await py.exec('x = []\nwhile True:\n    x.append(bytearray(10**8))');
+  await expect(py.error()).toContainText(/MemoryError|memory/);
+  await py.exec('x = "a" * 10**10');
+  await expect(py.error()).toContainText(/MemoryError|OverflowError/);
+  await py.expectUsable();
+});
+
+test('Python reads loaded datasets through df, datasets and sql()', async ({ app }) => {
+  await app.loadSample('penguins');
+  const py = await pythonConsole(app.page);
+  await py.exec('result = len(df)');
+  await expect(py.result()).toHaveText('344');
+  await py.exec('t = sql("SELECT count(*) AS n FROM penguins WHERE \\"Island\\" = \'Biscoe\'")\nresult = t.rows[0][0] if not hasattr(t, "iloc") else int(t.iloc[0, 0])');
+  await expect(py.result()).toHaveText('168');
+  await py.exec('print(sorted(datasets))');
+  await expect(py.output()).toContainText("['penguins']");
+});
+
+test.describe('sandbox', () => {
+  let server: Server;
+  let hits: string[] = [];
+  let url = '';
+
+  test.beforeAll(async () => {
+    server = createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.end('leak');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/leak`;
+  });
+  test.afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  test.beforeEach(() => {
+    hits = [];
+  });
+
+  test('no network escape reaches a local listener', async ({ app }) => {
+    const py = await pythonConsole(app.page);
+    const code = `
+import js
+URL = ${JSON.stringify(url)}
+out = {}
+def attempt(name, f):
+    try:
+        f()
+        out[name] = "ran"
+    except BaseException as e:
+        out[name] = "blocked: " + type(e).__name__
+def via_js(name):
+    def f():
+        obj = getattr(js, name)
+        if name == "fetch":
+            from pyodide.ffi import run_sync
+            run_sync(obj(URL))
+        elif name == "XMLHttpRequest":
+            x = obj.new(); x.open("GET", URL, False); x.send()
+        elif name in ("WebSocket", "EventSource"):
+            obj.new(URL.replace("http", "ws") if name == "WebSocket" else URL)
+        elif name == "importScripts":
+            obj(URL)
+        elif name == "navigator":
+            obj.sendBeacon(URL, "x")
+    return f
+for name in ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "importScripts", "navigator"]:
+    attempt("js." + name, via_js(name))
+def http_open():
+    import pyodide.http
+    pyodide.http.open_url(URL)
+attempt("pyodide.http.open_url", http_open)
+def http_fetch():
+    import pyodide.http
+    from pyodide.ffi import run_sync
+    run_sync(pyodide.http.pyfetch(URL))
+attempt("pyodide.http.pyfetch", http_fetch)
+attempt("Function constructor", lambda: js.Object.constructor("return fetch")()(URL))
+attempt("string timer", lambda: js.setTimeout("fetch('" + URL + "')", 0))
+def load_package():
+    import pyodide_js
+    from pyodide.ffi import run_sync
+    run_sync(pyodide_js.loadPackage(URL + ".whl"))
+    import sys
+    assert "leak" not in sys.modules
+    raise RuntimeError("package not loaded")
+attempt("pyodide_js.loadPackage", load_package)
+import time
+time.sleep(0.5)
+result = out
+`;
+    await py.exec(code);
+    const shown = await py.result().innerText();
+    const report = JSON.parse(shown) as Record<string, string>;
+    for (const [name, outcome] of Object.entries(report)) expect(outcome, name).toMatch(/^blocked/);
+    // Give stray requests (timers, beacons) time to arrive before counting.
+    await app.page.waitForTimeout(1_000);
+    expect(hits).toEqual([]);
+  });
+
+  test('the app’s IndexedDB, caches and storage are out of reach', async ({ app }) => {
+    const py = await pythonConsole(app.page);
+    const code = `
+import js
+out = {}
+def attempt(name, f):
+    try:
+        f()
+        out[name] = "ran"
+    except BaseException as e:
+        out[name] = "blocked: " + type(e).__name__
+attempt("js.indexedDB", lambda: js.indexedDB.open("dataseer"))
+attempt("js.caches", lambda: js.caches.keys())
+attempt("navigator.storage", lambda: js.navigator.storage.getDirectory())
+def idbfs():
+    import os, pyodide_js
+    from pyodide.ffi import run_sync, create_once_callable
+    import asyncio
+    FS = pyodide_js.FS
+    os.makedirs("/idb", exist_ok=True)
+    FS.mount(FS.filesystems.IDBFS, js.Object.new(), "/idb")
+    fut = asyncio.get_event_loop().create_future()
+    FS.syncfs(True, create_once_callable(lambda err=None: fut.set_result(err)))
+    err = run_sync(fut)
+    if err is not None:
+        raise RuntimeError(str(err))
+attempt("IDBFS", idbfs)
+result = out
+`;
+    await py.exec(code);
+    const report = JSON.parse(await py.result().innerText()) as Record<string, string>;
+    expect(Object.keys(report)).toHaveLength(4);
+    for (const [name, outcome] of Object.entries(report)) expect(outcome, name).toMatch(/^blocked/);
+  });
+});

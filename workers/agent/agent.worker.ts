@@ -1,0 +1,51 @@
+/**
+ * The agent worker: serves `AgentRequests` on its global scope and emits `AgentEvent`s. It
+ * reaches DuckDB and Pyodide only through the ports `connect` hands it.
+ */
+import type { AgentEvent, AgentRequests } from '../protocol/agent';
+import type { DataEvent, DataRequests } from '../protocol/data';
+import type { PythonEvent, PythonRequests } from '../protocol/python';
+import type { Endpoint } from '../protocol/rpc';
+import { RpcClient } from '../protocol/rpcClient';
+import { serve, type Handlers } from '../protocol/rpcServer';
+import { IdbSaver } from './checkpoint/IdbSaver';
+import { ExampleLibrary } from './examples/retrieval';
+import { createAgentService, type AgentService } from './service';
+import { PythonOutput } from './tools/workerHost';
+
+let service: AgentService | undefined;
+
+function need(): AgentService {
+  if (!service) throw new Error('The agent worker is not connected to the data worker yet.');
+  return service;
+}
+
+const handlers: Handlers<AgentRequests> = {
+  connect: ({ data, python, pythonInterrupt }) => {
+    const dataClient = new RpcClient<DataRequests, DataEvent>(data);
+    let py: Parameters<typeof createAgentService>[0]['python'];
+    if (python) {
+      const output = new PythonOutput();
+      const client = new RpcClient<PythonRequests, PythonEvent>(python, (e) => output.onEvent(e));
+      const interrupt = pythonInterrupt ? () => Atomics.store(new Int32Array(pythonInterrupt), 0, 2) : undefined;
+      py = { client, output, interrupt, packages: async () => (await client.call('packages', {})).loaded };
+    }
+    service = createAgentService({
+      data: dataClient,
+      python: py,
+      saver: new IdbSaver(),
+      library: new ExampleLibrary(),
+      emit: (e) => server.emit(e),
+    });
+    return { result: {} };
+  },
+  start: (p) => need().start(p),
+  resume: (p) => need().resume(p),
+  abort: (p) => need().abort(p),
+  listThreads: (p) => need().listThreads(p),
+  loadThread: (p) => need().loadThread(p),
+  deleteThread: (p) => need().deleteThread(p),
+  listModels: (p) => need().listModels(p),
+};
+
+const server = serve<AgentRequests, AgentEvent>(self as unknown as Endpoint, handlers);

@@ -1,0 +1,46 @@
+/**
+ * The run's global context, gathered once in `ingress`: every dataset's table name, columns,
+ * types and a few sample values (from the data worker), the importable Python packages, and
+ * the examples closest to the question.
+ */
+import type { DataClient } from './tools/workerHost';
+import { quoteIdent } from '../data/sql';
+import type { ExampleLibrary } from './examples/retrieval';
+import type { RunContext } from './graph';
+import type { DatasetContext } from './prompts';
+import { decodeIpc } from '../../src/data/arrowDecode';
+
+export interface ContextSources {
+  data: DataClient;
+  library: ExampleLibrary;
+  /** Packages importable in run_python beyond the standard library (empty without Python). */
+  pythonPackages(): Promise<string[]>;
+  /** Examples put into the prompt (default 3). */
+  topExamples?: number;
+}
+
+const SAMPLE_ROWS = 20;
+
+/** Distinct non-null values per column from the first rows, a few each. */
+async function samplesOf(data: DataClient, table: string, columns: string[]): Promise<unknown[][]> {
+  const out = await data.call('query', { sql: `SELECT * FROM ${quoteIdent(table)} LIMIT ${SAMPLE_ROWS}`, maxRows: SAMPLE_ROWS });
+  if (!out.ok) return columns.map(() => []);
+  const { rows } = decodeIpc(out.result.ipc);
+  return columns.map((_, i) => [...new Set(rows.map((r) => r[i]).filter((v) => v !== null && v !== ''))].slice(0, 3));
+}
+
+export async function gatherRunContext(src: ContextSources, question: string, signal?: AbortSignal): Promise<RunContext> {
+  const list = await src.data.call('list', {});
+  const datasets: DatasetContext[] = await Promise.all(
+    list.map(async (d) => {
+      const names = d.columns.map((c) => c.name);
+      const samples = await samplesOf(src.data, d.name, names);
+      return { name: d.name, rowCount: d.rowCount, columns: d.columns.map((c, i) => ({ name: c.name, type: c.type, samples: samples[i] ?? [] })) };
+    }),
+  );
+  const [pythonPackages, found] = await Promise.all([
+    src.pythonPackages().catch(() => [] as string[]),
+    src.library.search(question, src.topExamples ?? 3, signal),
+  ]);
+  return { datasets, pythonPackages, examples: found.hits.map((h) => h.example) };
+}

@@ -1,0 +1,114 @@
+/**
+ * The agent's ToolHost against the real data worker handlers (DataHost on the Node build of
+ * DuckDB-WASM), over a MessageChannel as in the browser.
+ */
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DataEvent, DataRequests } from '../../protocol/data';
+import type { PythonEvent, PythonRequests } from '../../protocol/python';
+import { RpcClient } from '../../protocol/rpcClient';
+import { serve } from '../../protocol/rpcServer';
+import { DataHost } from '../../data/host';
+import { DatasetStorage } from '../../data/storage';
+import { convertJson } from '../../data/loaders/json';
+import { NodeEngine } from '../../data/testing/nodeEngine';
+import { PythonOutput, createWorkerHost } from './workerHost';
+
+const require = createRequire(import.meta.url);
+const csv = readFileSync(join(dirname(require.resolve('vega-datasets')), '..', 'data', 'seattle-weather.csv'));
+const noReader = async () => {
+  throw new Error('not used');
+};
+
+let channel: MessageChannel;
+let client: RpcClient<DataRequests, DataEvent>;
+const signal = new AbortController().signal;
+
+beforeAll(async () => {
+  globalThis.indexedDB = new IDBFactory();
+  const host = new DataHost({
+    boot: () => NodeEngine.open(),
+    openStorage: () => DatasetStorage.open({ useOpfs: false }),
+    readers: { parquet: noReader, arrow: noReader, excel: noReader, json: convertJson, listExcelSheets: async () => [] },
+  });
+  channel = new MessageChannel();
+  serve<DataRequests, DataEvent>(channel.port1 as unknown as Parameters<typeof serve>[0], host.handlers());
+  client = new RpcClient<DataRequests, DataEvent>(channel.port2 as unknown as ConstructorParameters<typeof RpcClient>[0]);
+  await client.call('init', {});
+  const loaded = await client.call('load', { source: { kind: 'text', text: csv.toString('utf8'), fileName: 'seattle-weather.csv' }, options: { loadId: 'w' } });
+  if (!loaded.ok) throw new Error(loaded.message);
+}, 60_000);
+
+afterAll(() => {
+  client?.failAll(new Error('done'));
+  channel?.port1.close();
+  channel?.port2.close();
+});
+
+describe('worker ToolHost on the real data engine', { timeout: 60_000 }, () => {
+  it('runs a query and decodes the rows (dates as ISO text, integers as numbers)', async () => {
+    const host = createWorkerHost({ data: client });
+    const r = await host.runSql('SELECT weather, count(*) AS n, min(date) AS first FROM seattle_weather GROUP BY weather ORDER BY n DESC', 3, signal);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.value.columns.map((c) => c.name)).toEqual(['weather', 'n', 'first']);
+    expect(r.value.rows).toHaveLength(3);
+    expect(r.value.rows[0]).toEqual(['rain', 641, '2012-01-02']);
+    expect(r.value.row_count).toBe(3);
+    expect(r.value.truncated).toBe(true);
+  });
+
+  it('returns SQL errors as values and refuses statements that change a dataset', async () => {
+    const host = createWorkerHost({ data: client });
+    const bad = await host.runSql('SELECT nope FROM seattle_weather', 10, signal);
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.message).toMatch(/nope/);
+    const drop = await host.runSql('DROP TABLE seattle_weather', 10, signal);
+    expect(drop.ok).toBe(false);
+    if (!drop.ok) expect(drop.message).toMatch(/^refused: .*seattle_weather/);
+    const still = await host.runSql('SELECT count(*) AS n FROM seattle_weather', 1, signal);
+    expect(still.ok && still.value.rows[0]).toEqual([1461]);
+  });
+
+  it('profiles requested columns with quality figures, samples and missing columns', async () => {
+    const host = createWorkerHost({ data: client });
+    const r = await host.profile({ dataset: 'seattle_weather', columns: ['temp_max', 'weather', 'humidity'], check_requirements: ['date', 'a numeric outcome'] }, signal);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.value).toMatchObject({ dataset: 'seattle_weather', row_count: 1461, columns_found: ['temp_max', 'weather', 'date'], columns_missing: ['humidity'], can_proceed: false });
+    expect(r.value.quality.temp_max).toMatchObject({ dtype: 'DOUBLE', missing: 0, min: -1.6, max: 35.6 });
+    expect(r.value.quality.weather?.unique).toBe(5);
+    expect(r.value.quality.weather?.sample.length).toBeGreaterThan(1);
+    expect(r.value.issues).toEqual(['column humidity does not exist', 'requirement not checked automatically: a numeric outcome']);
+    const none = await host.profile({ dataset: 'penguins' }, signal);
+    expect(none).toEqual({ ok: false, message: 'there is no dataset named penguins; the datasets are: seattle_weather' });
+  });
+
+  it('runs Python through the Python worker protocol, with stdout from its events', async () => {
+    const output = new PythonOutput();
+    let interrupted = 0;
+    const python: Pick<RpcClient<PythonRequests, PythonEvent>, 'call'> = {
+      call: (async (type: string, payload: { runId: string; code: string }) => {
+        expect(type).toBe('run');
+        output.onEvent({ type: 'stdout', runId: payload.runId, text: 'hello\n' });
+        output.onEvent({ type: 'stdout', runId: 'someone-else', text: 'not mine\n' });
+        if (payload.code.includes('raise')) return { ok: false, error: { type: 'ValueError', message: 'bad', traceback: 'tb' }, elapsedMs: 3, restarted: false };
+        return { ok: true, result: { kind: 'table', columns: ['a'], rows: [[1]], rowCount: 1, truncated: false }, figure: { data: [], layout: {} }, warnings: [], elapsedMs: 5 };
+      }) as Pick<RpcClient<PythonRequests, PythonEvent>, 'call'>['call'],
+    };
+    const host = createWorkerHost({ data: client, python: { client: python, output, interrupt: () => interrupted++ } });
+    const ok = await host.runPython('print("hello")', signal);
+    expect(ok).toEqual({ ok: true, value: { stdout: 'hello\n', result: { columns: ['a'], rows: [[1]], row_count: 1, truncated: false }, figure: { data: [], layout: {} }, elapsed_ms: 5 } });
+    const err = await host.runPython('raise ValueError("bad")', signal);
+    expect(err).toEqual({ ok: true, value: { stdout: 'hello\n', result: null, error: { type: 'ValueError', message: 'bad', traceback: 'tb' }, elapsed_ms: 3 } });
+    const ctrl = new AbortController();
+    const p = host.runPython('x', ctrl.signal);
+    ctrl.abort();
+    await p;
+    expect(interrupted).toBe(1);
+    const without = await createWorkerHost({ data: client }).runPython('1', signal);
+    expect(without).toEqual({ ok: false, message: 'Python is not available in this session; use run_sql.' });
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The `ToolHost` the agent worker uses: DuckDB through the data worker (over a MessagePort) and
+ * Python through the Python worker. Statements that would drop, alter or delete from a user's
+ * dataset are refused before they reach DuckDB.
+ */
+import { decodeIpc } from '../../../src/data/arrowDecode';
+import type { DataEvent, DataRequests } from '../../protocol/data';
+import type { PythonEvent, PythonRequests, PyResult, RunOutcome } from '../../protocol/python';
+import type { ColumnQuality, PlotlyFigure, ProfileDataArgs, ProfileDataResult, RunPythonResult, RunSqlResult } from '../../protocol/agent';
+import type { RpcClient } from '../../protocol/rpcClient';
+import { quoteIdent } from '../../data/sql';
+import type { HostResult, ToolHost } from './execute';
+
+export type DataClient = Pick<RpcClient<DataRequests, DataEvent>, 'call'>;
+export type PythonClient = Pick<RpcClient<PythonRequests, PythonEvent>, 'call'>;
+
+/** Collects a run's stdout/stderr from the Python worker's events. */
+export class PythonOutput {
+  private readonly buffers = new Map<string, string[]>();
+
+  /** Wire this to the Python client's event callback. */
+  onEvent(e: PythonEvent): void {
+    if (e.type !== 'stdout' && e.type !== 'stderr') return;
+    const b = this.buffers.get(e.runId);
+    if (b) b.push(e.text);
+  }
+
+  begin(runId: string): void {
+    this.buffers.set(runId, []);
+  }
+
+  take(runId: string): string {
+    const text = (this.buffers.get(runId) ?? []).join('');
+    this.buffers.delete(runId);
+    return text;
+  }
+}
+
+export interface WorkerHostOptions {
+  data: DataClient;
+  python?: { client: PythonClient; output: PythonOutput; interrupt?: () => void };
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+function pyResultToJson(r: PyResult | undefined): unknown {
+  if (!r) return null;
+  switch (r.kind) {
+    case 'table':
+      return { columns: r.columns, rows: r.rows, row_count: r.rowCount, truncated: r.truncated };
+    case 'scalar':
+      return r.value;
+    case 'json':
+      return r.value;
+    case 'repr':
+      return r.text;
+  }
+}
+
+let runCounter = 0;
+
+export function createWorkerHost(opts: WorkerHostOptions): ToolHost {
+  const { data } = opts;
+
+  async function query(sql: string, maxRows: number): Promise<HostResult<RunSqlResult>> {
+    const out = await data.call('query', { sql, maxRows });
+    if (!out.ok) return { ok: false, message: out.message };
+    const { rows } = decodeIpc(out.result.ipc);
+    return {
+      ok: true,
+      value: { columns: out.result.columns, rows, row_count: out.result.rowCount, truncated: out.result.truncated, elapsed_ms: out.result.elapsedMs },
+    };
+  }
+
+  return {
+    async runSql(sql, maxRows) {
+      try {
+        const risk = await data.call('assess', { sql });
+        if (risk.destructive) {
+          return {
+            ok: false,
+            message: `refused: this statement would change the user's dataset(s) ${risk.datasets.join(', ')}. Only read-only queries (SELECT, WITH, SUMMARIZE, DESCRIBE, temporary views) are allowed.`,
+          };
+        }
+        return await query(sql, maxRows);
+      } catch (e) {
+        return { ok: false, message: errorText(e) };
+      }
+    },
+
+    async profile(args: ProfileDataArgs): Promise<HostResult<ProfileDataResult>> {
+      try {
+        const names = (await data.call('list', {})).map((d) => d.name);
+        if (!names.includes(args.dataset)) {
+          return { ok: false, message: `there is no dataset named ${args.dataset}; the datasets are: ${names.join(', ') || '(none loaded)'}` };
+        }
+        const profile = await data.call('profile', { name: args.dataset });
+        const all = profile.columns.map((c) => c.name);
+        // Requirements that read as a column name are checked as columns; others are left to the model.
+        const reqColumns = (args.check_requirements ?? []).filter((r) => all.includes(r) || /^[\w.-]+$/.test(r));
+        const wanted = [...new Set([...(args.columns ?? all), ...reqColumns])];
+        const found = wanted.filter((c) => all.includes(c));
+        const missing = wanted.filter((c) => !all.includes(c));
+        const sample = await query(`SELECT ${found.map(quoteIdent).join(', ') || '*'} FROM ${quoteIdent(args.dataset)} LIMIT 50`, 50);
+        const quality: Record<string, ColumnQuality> = {};
+        const issues: string[] = [];
+        for (const c of profile.columns) {
+          if (!found.includes(c.name)) continue;
+          const idx = sample.ok ? sample.value.columns.findIndex((s) => s.name === c.name) : -1;
+          const values = sample.ok && idx >= 0 ? sample.value.rows.map((r) => r[idx]).filter((v) => v !== null) : [];
+          const q: ColumnQuality = { dtype: c.type, missing: c.nulls, unique: c.distinct, sample: [...new Set(values)].slice(0, 5) };
+          if (c.min !== undefined) q.min = c.min;
+          if (c.max !== undefined) q.max = c.max;
+          if (c.mean !== undefined) q.mean = c.mean;
+          quality[c.name] = q;
+          if (profile.rowCount > 0 && c.nulls / profile.rowCount > 0.5) issues.push(`${c.name} is ${Math.round((100 * c.nulls) / profile.rowCount)}% missing`);
+          if (profile.rowCount > 1 && c.distinct <= 1) issues.push(`${c.name} has a single value`);
+        }
+        for (const m of missing) issues.push(`column ${m} does not exist`);
+        const unchecked = (args.check_requirements ?? []).filter((r) => !reqColumns.includes(r));
+        for (const r of unchecked) issues.push(`requirement not checked automatically: ${r}`);
+        if (profile.rowCount === 0) issues.push('the dataset has no rows');
+        return {
+          ok: true,
+          value: {
+            dataset: args.dataset,
+            row_count: profile.rowCount,
+            columns_found: found,
+            columns_missing: missing,
+            quality,
+            can_proceed: missing.length === 0 && profile.rowCount > 0,
+            issues,
+          },
+        };
+      } catch (e) {
+        return { ok: false, message: errorText(e) };
+      }
+    },
+
+    async runPython(code, signal): Promise<HostResult<RunPythonResult>> {
+      const py = opts.python;
+      if (!py) return { ok: false, message: 'Python is not available in this session; use run_sql.' };
+      const runId = `agent-${Date.now()}-${++runCounter}`;
+      py.output.begin(runId);
+      const onAbort = () => py.interrupt?.();
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const out: RunOutcome = await py.client.call('run', { runId, code });
+        const stdout = py.output.take(runId);
+        if (!out.ok) {
+          return { ok: true, value: { stdout, result: null, error: out.error, elapsed_ms: out.elapsedMs } };
+        }
+        const value: RunPythonResult = { stdout, result: pyResultToJson(out.result), elapsed_ms: out.elapsedMs };
+        if (out.figure) value.figure = out.figure as unknown as PlotlyFigure;
+        return { ok: true, value };
+      } catch (e) {
+        py.output.take(runId);
+        return { ok: false, message: errorText(e) };
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+  };
+}

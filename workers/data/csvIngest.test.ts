@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { briefError, ingestCsv, readCsvSql } from './csvIngest';
+import { NodeEngine } from './testing/nodeEngine';
+import { rowsOf } from './engine';
+
+describe('csvIngest', { timeout: 60_000 }, () => {
+  it('builds the read_csv call with the chosen options', () => {
+    expect(readCsvSql("it's.csv", { encoding: 'latin-1', tsv: true, fullSample: true })).toBe(
+      "read_csv('it''s.csv', encoding = 'latin-1', null_padding = true, delim = '\\t', sample_size = -1)",
+    );
+  });
+  it('keeps the cause of a DuckDB error and drops the fix list', () => {
+    const msg = 'Invalid Input Error: Error when sniffing file "x.csv".\nIt was not possible to automatically detect the CSV parsing dialect\nThe search space used was:\nDelimiter Candidates: x\nPossible fixes:\n* Set delim';
+    expect(briefError(new Error(msg))).toBe('Error when sniffing file "x.csv". It was not possible to automatically detect the CSV parsing dialect');
+  });
+  it('creates the table atomically and drops the registration', async () => {
+    const engine = await NodeEngine.open();
+    const ok = await ingestCsv({ engine, blob: new Blob(['a;b\n1;x\n']), fileName: 'semi.csv', tsv: false, encoding: { encoding: 'utf-8', bom: 0 }, table: 'semi', path: 'src_1.csv' });
+    expect(ok).toEqual({ ok: true, warnings: [] });
+    expect(rowsOf(await engine.query('SELECT * FROM "semi"'))).toEqual([{ a: 1, b: 'x' }]);
+    // (`semi` is a reserved word: generated SQL quotes every name.)
+    // A file DuckDB cannot make sense of fails with the file's name and leaves no table.
+    const bad = await ingestCsv({ engine, blob: new Blob(['a,"b\n1,"2\n"x']), fileName: 'broken.csv', tsv: false, encoding: { encoding: 'utf-8', bom: 0 }, table: 'broken', path: 'src_2.csv' });
+    if (bad.ok) {
+      expect(rowsOf(await engine.query("SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'broken'"))).toEqual([{ n: 1 }]);
+    } else {
+      expect(bad.message).toMatch(/^Could not read broken\.csv as CSV: /);
+      expect(rowsOf(await engine.query("SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'broken'"))).toEqual([{ n: 0 }]);
+    }
+  });
+});
