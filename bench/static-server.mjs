@@ -68,8 +68,10 @@ export function startStaticServer(roots, port) {
   return new Promise((resolvePromise, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
+      const address = server.address();
+      const actualPort = typeof address === 'object' && address ? address.port : port;
       resolvePromise({
-        url: `http://127.0.0.1:${port}`,
+        url: `http://127.0.0.1:${actualPort}`,
         close: () =>
           new Promise((done) => {
             server.closeAllConnections();

@@ -55,7 +55,10 @@ export class DataApp {
   readonly results: Locator;
   readonly history: Locator;
   readonly alerts: Locator;
+  /** Uncaught exceptions thrown in the page since this object was made. */
+  readonly pageErrors: string[] = [];
   constructor(readonly page: Page) {
+    page.on('pageerror', (e) => this.pageErrors.push(e.message));
     this.fileInput = page.getByLabel('Add data files');
     this.datasets = page.getByRole('list', { name: 'Datasets', exact: true });
     this.sqlEditor = page.getByRole('textbox', { name: 'SQL query', exact: true });
@@ -272,6 +275,29 @@ export class DataApp {
     const marker = Math.floor(Math.random() * 1e6);
     expect(parseDisplayedNumber(await this.scalar(`SELECT ${marker} + 1 AS alive`))).toBe(marker + 1);
   }
+}
+
+/**
+ * One page for every test of the calling describe block (a walk), opened once in beforeAll.
+ * DuckDB start-up dominates a test's cost on a busy machine, so specs whose tests do not need
+ * isolation share it. After a failure Playwright starts a new worker, which re-runs beforeAll,
+ * so later tests still get a working page.
+ */
+export function sharedApp(setup?: (app: DataApp) => Promise<void>): () => DataApp {
+  let app: DataApp | undefined;
+  test.beforeAll(async ({ browser }, testInfo) => {
+    const page = await browser.newPage({ baseURL: testInfo.project.use.baseURL });
+    app = new DataApp(page);
+    await app.open();
+    await setup?.(app);
+  });
+  test.afterAll(async () => {
+    await app?.page.close();
+  });
+  return () => {
+    if (!app) throw new Error('sharedApp: beforeAll has not run');
+    return app;
+  };
 }
 
 interface Fixtures {

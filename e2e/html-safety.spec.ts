@@ -1,11 +1,16 @@
 /** Markup in column names, cell values and file names is shown as text, never run. */
-import { expect, test } from './fixtures';
+import { expect, sharedApp, test } from './fixtures';
 import { bad } from './support/paths';
 import { XSS_FILE_NAME } from '../scripts/make-bad-fixtures.mjs';
 
 const IMG_COLUMN = '<img src=x onerror=alert(1)>';
 
-test('HTML in column names and cells renders as text', async ({ app, page, pageErrors }) => {
+test.describe('markup is text', () => {
+const shared = sharedApp();
+
+test('HTML in column names and cells renders as text', async () => {
+  const app = shared();
+  const page = app.page;
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
     dialogs.push(d.message());
@@ -42,10 +47,12 @@ test('HTML in column names and cells renders as text', async ({ app, page, pageE
   await expect(page.locator('b', { hasText: 'bold' })).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
   expect(dialogs).toEqual([]);
-  expect(pageErrors).toEqual([]);
+  expect(app.pageErrors).toEqual([]);
 });
 
-test('HTML in a file name renders as text in the load error', async ({ app, page }) => {
+test('HTML in a file name renders as text in the load error', async () => {
+  const app = shared();
+  const page = app.page;
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
     dialogs.push(d.message());
@@ -57,4 +64,5 @@ test('HTML in a file name renders as text in the load error', async ({ app, page
   await expect(alert).toContainText(XSS_FILE_NAME);
   await expect(page.locator('img[src="x"]')).toHaveCount(0);
   expect(dialogs).toEqual([]);
+});
 });

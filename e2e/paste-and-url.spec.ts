@@ -2,13 +2,18 @@
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from './fixtures';
+import { expect, sharedApp, test } from './fixtures';
 import { expectSameRows, parseDisplayedNumber } from './support/compare';
 import { rowsText } from './support/names';
 import { nativeQuery, read } from './support/native';
 import { generated } from './support/paths';
 
-test('paste CSV text', async ({ app, page }) => {
+test.describe('paste and URL', () => {
+const shared = sharedApp();
+
+test('paste CSV text', async () => {
+  const app = shared();
+  const page = app.page;
   const before = await app.datasetNames();
   await page.getByRole('textbox', { name: 'Paste CSV', exact: true }).fill('fruit,kg\napple,3\npear,4.5\nplum,0.25\n');
   await page.getByRole('button', { name: 'Load pasted data', exact: true }).click();
@@ -24,7 +29,9 @@ test('paste CSV text', async ({ app, page }) => {
   ]);
 });
 
-test('load a same-origin URL (the preview server’s samples/)', async ({ app, page }) => {
+test('load a same-origin URL (the preview server’s samples/)', async () => {
+  const app = shared();
+  const page = app.page;
   const url = new URL('samples/seattle-weather.csv', page.url()).href;
   await page.getByRole('textbox', { name: 'Data URL', exact: true }).fill(url);
   await page.getByRole('button', { name: 'Load URL', exact: true }).click();
@@ -65,7 +72,9 @@ test.describe('cross-origin URL', () => {
     requests = [];
   });
 
-  test('a CSV served with CORS headers loads and matches native DuckDB', async ({ app, page }) => {
+  test('a CSV served with CORS headers loads and matches native DuckDB', async () => {
+    const app = shared();
+    const page = app.page;
     await page.getByRole('textbox', { name: 'Data URL', exact: true }).fill(`${origin}/data/remote-squares.csv`);
     await page.getByRole('button', { name: 'Load URL', exact: true }).click();
     await app.expectDataset('remote_squares');
@@ -75,7 +84,9 @@ test.describe('cross-origin URL', () => {
     expectSameRows(rows, (await nativeQuery(sql, { remote_squares: read.csv(generated('remote-squares.csv')) })).rows);
   });
 
-  test('a 404 shows an alert naming the file', async ({ app, page }) => {
+  test('a 404 shows an alert naming the file', async () => {
+    const app = shared();
+    const page = app.page;
     await page.getByRole('textbox', { name: 'Data URL', exact: true }).fill(`${origin}/data/missing-file.csv`);
     await page.getByRole('button', { name: 'Load URL', exact: true }).click();
     await expect(app.loadError('missing-file.csv')).toHaveCount(1, { timeout: 60_000 });
@@ -83,4 +94,5 @@ test.describe('cross-origin URL', () => {
     await expect(app.removeButton('missing_file')).toHaveCount(0);
     expect(parseDisplayedNumber(await app.scalar('SELECT 41 + 1'))).toBe(42);
   });
+});
 });

@@ -1,6 +1,6 @@
 /** The dataset views: a virtualised preview that reaches the last row, and a numeric profile. */
 import type { Locator } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, sharedApp, test } from './fixtures';
 import { parseDisplayedNumber } from './support/compare';
 import { nativeQuery, read } from './support/native';
 import { generated, vega } from './support/paths';
@@ -18,7 +18,12 @@ async function scrollToBottom(grid: Locator): Promise<void> {
   });
 }
 
-test('preview grid of a 12,345-row dataset scrolls to the last row', async ({ app, page }) => {
+test.describe('dataset views', () => {
+const shared = sharedApp();
+
+test('preview grid of a 12,345-row dataset scrolls to the last row', async () => {
+  const app = shared();
+  const page = app.page;
   await app.addFiles(generated('tall-12345.csv'));
   await app.expectDataset('tall_12345');
   await app.selectDataset('tall_12345');
@@ -48,7 +53,9 @@ test('preview grid of a 12,345-row dataset scrolls to the last row', async ({ ap
   await expect(lastRow.getByRole('gridcell', { name: String(TALL_ROWS), exact: true })).toBeVisible();
 });
 
-test('profile shows min, max and mean of a numeric column', async ({ app, page }) => {
+test('profile shows min, max and mean of a numeric column', async () => {
+  const app = shared();
+  const page = app.page;
   await app.loadSample('seattle_weather');
   await app.selectDataset('seattle_weather');
   await app.openTab('Profile');
@@ -71,4 +78,5 @@ test('profile shows min, max and mean of a numeric column', async ({ app, page }
   expect(parseDisplayedNumber(stats.max ?? ''), `max in ${JSON.stringify(stats)}`).toBeCloseTo(max ?? NaN, 3);
   expect(parseDisplayedNumber(stats.mean ?? ''), `mean in ${JSON.stringify(stats)}`).toBeCloseTo(mean ?? NaN, 2);
   await expect(card.getByRole('img')).toBeVisible();
+});
 });

@@ -1,5 +1,5 @@
 /** The bundled samples load with the row counts of their source files, and answer like native DuckDB. */
-import { expect, test, type SampleName } from './fixtures';
+import { expect, sharedApp, test, type SampleName } from './fixtures';
 import { expectSameRows } from './support/compare';
 import { columnsText, rowsText } from './support/names';
 import { nativeQuery, read } from './support/native';
@@ -38,8 +38,11 @@ const SAMPLES: Sample[] = [
   },
 ];
 
-for (const s of SAMPLES) {
-  test(`sample ${s.table} loads with the file's row count and matches native DuckDB`, async ({ app }) => {
+test.describe('samples', () => {
+  const shared = sharedApp();
+  for (const s of SAMPLES) {
+  test(`sample ${s.table} loads with the file's row count and matches native DuckDB`, async () => {
+    const app = shared();
     const views = { [s.table]: s.source };
     const native = await nativeQuery(`SELECT count(*) FROM ${s.table}`, views);
     const fileRows = Number(native.rows[0]?.[0]);
@@ -56,3 +59,4 @@ for (const s of SAMPLES) {
     expectSameRows(page.rows, expected.rows);
   });
 }
+});

@@ -1,5 +1,5 @@
 /** The SQL console: results, DuckDB's own error messages, history, and asking before destroying data. */
-import { expect, test } from './fixtures';
+import { expect, sharedApp, test } from './fixtures';
 import { expectSameRows, parseDisplayedNumber } from './support/compare';
 import { nativeError, nativeQuery, read } from './support/native';
 import { vega } from './support/paths';
@@ -9,8 +9,11 @@ const penguins = { penguins: read.json(vega('penguins.json')) };
 /** DuckDB's message without its "<Kind> Error: " prefix, which a UI may restyle. */
 const messageBody = (m: string): string => m.replace(/^[A-Za-z ]+Error:\s*/, '').trim();
 
-test('runs a query from the button and from Ctrl+Enter', async ({ app }) => {
-  await app.loadSample('penguins');
+test.describe('SQL console', () => {
+const shared = sharedApp((app) => app.loadSample('penguins'));
+
+test('runs a query from the button and from Ctrl+Enter', async () => {
+  const app = shared();
   const sql = 'SELECT "Island", count(*) AS n FROM penguins GROUP BY 1 ORDER BY 1';
   const byButton = await app.runSql(sql);
   expect(byButton.columns).toEqual(['Island', 'n']);
@@ -23,8 +26,8 @@ test('runs a query from the button and from Ctrl+Enter', async ({ app }) => {
   expectSameRows(byKeys.rows, want);
 });
 
-test('SQL errors show DuckDB’s message and the console keeps working', async ({ app }) => {
-  await app.loadSample('penguins');
+test('SQL errors show DuckDB’s message and the console keeps working', async () => {
+  const app = shared();
   for (const sql of ['SELEC 1', 'SELECT * FROM no_such_table', 'SELECT no_such_column FROM penguins']) {
     const native = await nativeError(sql, penguins);
     expect(native, `native DuckDB rejects ${sql}`).not.toBeNull();
@@ -34,8 +37,8 @@ test('SQL errors show DuckDB’s message and the console keeps working', async (
   expect(parseDisplayedNumber(await app.scalar('SELECT count(*) FROM penguins'))).toBe(344);
 });
 
-test('query history lists what ran', async ({ app }) => {
-  await app.loadSample('penguins');
+test('query history lists what ran', async () => {
+  const app = shared();
   await app.runSql('SELECT 1 AS first_query');
   await app.runSql('SELECT 2 AS second_query');
   await expect(app.history).toBeVisible();
@@ -45,8 +48,17 @@ test('query history lists what ran', async ({ app }) => {
   await expect(app.history.getByRole('listitem').first()).toContainText('second_query');
 });
 
-test('a destructive query asks first: Cancel keeps the table, Run anyway drops it', async ({ app, page }) => {
-  await app.loadSample('penguins');
+test('a read-only query does not ask', async () => {
+  const app = shared();
+  const page = app.page;
+  await app.runSql('SELECT count(*) AS n FROM penguins WHERE "Species" = \'Gentoo\'');
+  await expect(page.getByRole('dialog', { name: 'Confirm destructive query' })).toHaveCount(0);
+});
+
+// Last in the walk: it drops penguins.
+test('a destructive query asks first: Cancel keeps the table, Run anyway drops it', async () => {
+  const app = shared();
+  const page = app.page;
   const confirm = page
     .getByRole('dialog', { name: 'Confirm destructive query' })
     .or(page.getByRole('alertdialog', { name: 'Confirm destructive query' }));
@@ -70,9 +82,4 @@ test('a destructive query asks first: Cancel keeps the table, Run anyway drops i
   await expect(app.removeButton('penguins')).toHaveCount(0, { timeout: 30_000 });
   expect(await app.sqlError('SELECT count(*) AS gone FROM penguins')).toContain('penguins');
 });
-
-test('a read-only query does not ask', async ({ app, page }) => {
-  await app.loadSample('penguins');
-  await app.runSql('SELECT count(*) AS n FROM penguins WHERE "Species" = \'Gentoo\'');
-  await expect(page.getByRole('dialog', { name: 'Confirm destructive query' })).toHaveCount(0);
 });

@@ -9,13 +9,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { BaseMessage } from '@langchain/core/messages';
 import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from '../../e2e/mock-llm/server.mjs';
-import type { AgentEvent, ProfileDataResult, RunSqlResult } from '../protocol/agent';
+import type { AgentEvent } from '../protocol/agent';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { EXAMPLES } from './examples/library';
 import { createAgentGraph } from './graph';
 import { createChatModel } from './llm/chatModel';
 import { runTurn } from './run';
 import type { ToolHost } from './tools/execute';
+import { duckdbHost } from './testing/duckdbHost';
 
 const require = createRequire(import.meta.url);
 const weatherCsv = join(dirname(require.resolve('vega-datasets')), '..', 'data', 'seattle-weather.csv');
@@ -24,49 +25,7 @@ let mock: MockLlm;
 let instance: DuckDBInstance;
 let conn: DuckDBConnection;
 
-const plain = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v);
-
-/** run_sql and profile_data on native DuckDB; no Python in this host. */
-const host: ToolHost = {
-  async runSql(sql, maxRows) {
-    const t0 = Date.now();
-    try {
-      const reader = await conn.runAndReadAll(sql);
-      const names = reader.columnNames();
-      const types = reader.columnTypes().map((t) => t.toString());
-      const all = reader.getRowsJS();
-      const value: RunSqlResult = {
-        columns: names.map((name, i) => ({ name, type: types[i] ?? 'UNKNOWN' })),
-        rows: all.slice(0, maxRows).map((r) => r.map(plain)),
-        row_count: all.length,
-        truncated: all.length > maxRows,
-        elapsed_ms: Date.now() - t0,
-      };
-      return { ok: true, value };
-    } catch (e) {
-      return { ok: false, message: e instanceof Error ? e.message : String(e) };
-    }
-  },
-  async profile(args) {
-    const cols = (await conn.runAndReadAll(`DESCRIBE ${args.dataset}`)).getRowObjectsJS();
-    const count = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${args.dataset}`)).getRowsJS()[0]?.[0]);
-    const names = cols.map((c) => String(c.column_name));
-    const wanted = args.columns ?? names;
-    const value: ProfileDataResult = {
-      dataset: args.dataset,
-      row_count: count,
-      columns_found: wanted.filter((c) => names.includes(c)),
-      columns_missing: wanted.filter((c) => !names.includes(c)),
-      quality: {},
-      can_proceed: wanted.every((c) => names.includes(c)),
-      issues: [],
-    };
-    return { ok: true, value };
-  },
-  async runPython() {
-    return { ok: false, message: 'Python is not available in this host' };
-  },
-};
+let host: ToolHost;
 
 let dbn = 0;
 function setup() {
@@ -110,6 +69,7 @@ beforeAll(async () => {
   instance = await DuckDBInstance.create(':memory:');
   conn = await instance.connect();
   await conn.run(`CREATE TABLE weather AS SELECT * FROM read_csv('${weatherCsv}')`);
+  host = duckdbHost(conn);
 });
 afterAll(async () => {
   conn?.closeSync();

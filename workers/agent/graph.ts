@@ -6,7 +6,7 @@
  *
  * Every model call passes the node's `config`: without it there is no streaming in browsers.
  */
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage, type ToolCall } from '@langchain/core/messages';
 import { tool as defineTool } from '@langchain/core/tools';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import { Annotation, END, MessagesAnnotation, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
@@ -18,6 +18,7 @@ import {
   type AgentEvent,
   type AgentMode,
   type ExampleRecord,
+  type ExecutionPlan,
   type FinalOutput,
   type PlotlyFigure,
   type ValidateResultsArgs,
@@ -85,23 +86,26 @@ export const AgentState = Annotation.Root({
   lastResult: Annotation<unknown>,
   route: Annotation<'agent' | 'answer' | 'finalize'>,
   final: Annotation<FinalOutput | undefined>,
+  /** Pipeline mode: the plan, and whether the run ended in the error node. */
+  executionPlan: Annotation<ExecutionPlan | undefined>,
+  failed: Annotation<boolean>,
   /** Every run's final output in this thread, oldest first (the conversation view shows them). */
   finals: Annotation<FinalOutput[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
   /** The thread's mode, from the run's `configurable.mode`. */
   mode: Annotation<AgentMode>,
 });
 export type AgentStateType = typeof AgentState.State;
-type Update = typeof AgentState.Update;
+export type Update = typeof AgentState.Update;
 
-function emit(config: LangGraphRunnableConfig, event: AgentEvent): void {
+export function emit(config: LangGraphRunnableConfig, event: AgentEvent): void {
   config.writer?.(event);
 }
 
-function internalNote(text: string): HumanMessage {
+export function internalNote(text: string): HumanMessage {
   return new HumanMessage({ content: text, additional_kwargs: { [INTERNAL_FLAG]: true } });
 }
 
-function lastAi(messages: readonly BaseMessage[]): AIMessage | undefined {
+export function lastAi(messages: readonly BaseMessage[]): AIMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m && AIMessage.isInstance(m)) return m;
@@ -113,7 +117,11 @@ const boundTools = TOOL_NAMES.map((name) =>
   defineTool(async () => '', { name, description: TOOL_DESCRIPTIONS[name], schema: TOOL_ARG_SCHEMAS[name] }),
 );
 
-export function createAgentGraph(deps: AgentGraphDeps) {
+/**
+ * What both modes share for one graph: the tool dependencies (with the critic), `ingress`,
+ * running a turn's tool calls with their events, the forced validation and `finalize`.
+ */
+export function createShared(deps: AgentGraphDeps) {
   const critic = deps.model.withStructuredOutput(ValidationReportSchema, { name: 'validation_report' });
   let datasetsText = '';
   const validate =
@@ -121,7 +129,6 @@ export function createAgentGraph(deps: AgentGraphDeps) {
     (async (args: ValidateResultsArgs, signal: AbortSignal): Promise<ValidationReport> =>
       critic.invoke([new HumanMessage(buildValidationPrompt({ ...args, datasets: datasetsText }))], { signal }));
   const toolDeps: ToolDeps = { ...deps.tools, validate };
-  const withTools = deps.model.bindTools(boundTools);
 
   async function ingress(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     emit(config, { type: 'node', name: 'ingress' });
@@ -151,41 +158,15 @@ export function createAgentGraph(deps: AgentGraphDeps) {
       caveats: reset,
       lastResult: undefined,
       final: undefined,
+      executionPlan: undefined,
+      failed: false,
       mode: config.configurable?.mode === 'pipeline' ? 'pipeline' : 'agent',
     };
   }
 
-  async function agent(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'agent' });
+  /** Runs tool calls in parallel, with tool_start / tool_end / tool_error events. */
+  async function runToolCalls(calls: readonly ToolCall[], state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     datasetsText = state.datasetsText;
-    const prompt = [state.systemPrompt, buildFailedAttemptsContext(failedAttempts(state.outcomes))].filter(Boolean).join('\n\n');
-    const reply = await withTools.invoke([new SystemMessage(prompt), ...state.messages], config);
-    const invalid = reply.invalid_tool_calls ?? [];
-    let message: AIMessage = reply;
-    if (invalid.length > 0) {
-      // Unparseable arguments would otherwise end the run with an empty answer: turn them into
-      // calls the tools node answers with an error, so the model can resend them.
-      message = new AIMessage({
-        content: reply.content,
-        id: reply.id,
-        tool_calls: [
-          ...(reply.tool_calls ?? []),
-          ...invalid.map((c, i) => ({
-            id: c.id ?? `invalid_${i}`,
-            name: c.name ?? 'unknown',
-            args: { [INVALID_ARGS_KEY]: c.args ?? '' },
-            type: 'tool_call' as const,
-          })),
-        ],
-      });
-    }
-    const calls = message.tool_calls?.length ?? 0;
-    return { messages: [message], iterations: state.iterations + (calls > 0 ? 1 : 0) };
-  }
-
-  async function tools(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'tools' });
-    const calls = lastAi(state.messages)?.tool_calls ?? [];
     const signal = config.signal ?? new AbortController().signal;
     const runs = await Promise.all(
       calls.map(async (c, i) => {
@@ -214,6 +195,7 @@ export function createAgentGraph(deps: AgentGraphDeps) {
 
   /** The critic on the run so far: used when the model answered without validating. */
   async function forcedValidation(state: AgentStateType, config: LangGraphRunnableConfig): Promise<ToolOutcome> {
+    datasetsText = state.datasetsText;
     emit(config, { type: 'status', kind: 'validating', detail: 'Checking the results before answering.' });
     const code = state.outcomes.filter((o) => o.ok && CODE_TOOLS.has(o.tool)).map((o) => toJsonText(o.args));
     const args: ValidateResultsArgs = {
@@ -228,6 +210,61 @@ export function createAgentGraph(deps: AgentGraphDeps) {
     if (run.outcome.ok) emit(config, { type: 'tool_end', call_id: id, tool: 'validate_results', output: run.output, elapsed_ms: run.elapsedMs });
     else emit(config, { type: 'tool_error', call_id: id, tool: 'validate_results', error: run.outcome.error ?? 'Error' });
     return run.outcome;
+  }
+
+  async function finalize(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
+    emit(config, { type: 'node', name: 'finalize' });
+    const output = buildFinalOutput({
+      answer: lastAi(state.messages)?.text ?? '',
+      question: state.question,
+      outcomes: state.outcomes,
+      toolOutputs: state.toolOutputs,
+      figures: state.figures,
+      result: state.lastResult,
+      caveats: state.caveats,
+      failed: state.failed,
+    });
+    emit(config, { type: 'final', output });
+    return { final: output, finals: [output] };
+  }
+
+  return { toolDeps, ingress, runToolCalls, forcedValidation, finalize };
+}
+
+export function createAgentGraph(deps: AgentGraphDeps) {
+  const { ingress, runToolCalls, forcedValidation, finalize } = createShared(deps);
+  const withTools = deps.model.bindTools(boundTools);
+
+  async function agent(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
+    emit(config, { type: 'node', name: 'agent' });
+    const prompt = [state.systemPrompt, buildFailedAttemptsContext(failedAttempts(state.outcomes))].filter(Boolean).join('\n\n');
+    const reply = await withTools.invoke([new SystemMessage(prompt), ...state.messages], config);
+    const invalid = reply.invalid_tool_calls ?? [];
+    let message: AIMessage = reply;
+    if (invalid.length > 0) {
+      // Unparseable arguments would otherwise end the run with an empty answer: turn them into
+      // calls the tools node answers with an error, so the model can resend them.
+      message = new AIMessage({
+        content: reply.content,
+        id: reply.id,
+        tool_calls: [
+          ...(reply.tool_calls ?? []),
+          ...invalid.map((c, i) => ({
+            id: c.id ?? `invalid_${i}`,
+            name: c.name ?? 'unknown',
+            args: { [INVALID_ARGS_KEY]: c.args ?? '' },
+            type: 'tool_call' as const,
+          })),
+        ],
+      });
+    }
+    const calls = message.tool_calls?.length ?? 0;
+    return { messages: [message], iterations: state.iterations + (calls > 0 ? 1 : 0) };
+  }
+
+  async function tools(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
+    emit(config, { type: 'node', name: 'tools' });
+    return runToolCalls(lastAi(state.messages)?.tool_calls ?? [], state, config);
   }
 
   async function guard(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
@@ -279,21 +316,6 @@ export function createAgentGraph(deps: AgentGraphDeps) {
     emit(config, { type: 'node', name: 'answer' });
     const reply = await deps.model.invoke([new SystemMessage(state.systemPrompt), ...state.messages], config);
     return { messages: [reply] };
-  }
-
-  async function finalize(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'finalize' });
-    const output = buildFinalOutput({
-      answer: lastAi(state.messages)?.text ?? '',
-      question: state.question,
-      outcomes: state.outcomes,
-      toolOutputs: state.toolOutputs,
-      figures: state.figures,
-      result: state.lastResult,
-      caveats: state.caveats,
-    });
-    emit(config, { type: 'final', output });
-    return { final: output, finals: [output] };
   }
 
   const graph = new StateGraph(AgentState)

@@ -7,6 +7,7 @@
 import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { parseAgentEvent, type AgentEvent, type AgentMode, type FinalOutput } from '../protocol/agent';
 import type { AgentGraph } from './graph';
+import type { PipelineGraph } from './pipeline';
 import { classifyLlmError, type LlmFailure } from './llm/chatModel';
 
 export interface TurnRequest {
@@ -30,14 +31,14 @@ export interface TurnResult {
 }
 
 /** Nodes whose model tokens are the user-visible answer (not the critic's JSON). */
-const ANSWER_NODES = new Set(['agent', 'answer']);
+const ANSWER_NODES = new Set(['agent', 'answer', 'explain', 'error']);
 
-export async function runTurn(graph: AgentGraph, req: TurnRequest, opts: TurnOptions): Promise<TurnResult> {
+export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnRequest, opts: TurnOptions): Promise<TurnResult> {
   const result: TurnResult = {};
   opts.onEvent({ type: 'run_start', thread_id: req.thread_id, run_id: req.run_id, mode: req.mode });
   try {
     const input = req.question === undefined ? null : { messages: [new HumanMessage(req.question)] };
-    const stream = await graph.stream(input, {
+    const stream = await (graph as AgentGraph).stream(input, {
       configurable: { thread_id: req.thread_id, mode: req.mode },
       signal: opts.signal,
       streamMode: ['messages', 'custom'],
