@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 
 export const CSV_TABLE = 'bench_rows';
+export { CSV_ROWS } from './gen-csv.mjs';
 export const PARQUET_FILE = fileURLToPath(new URL('../node_modules/vega-datasets/data/flights-3m.parquet', import.meta.url));
 export const PARQUET_TABLE = 'flights_3m';
 

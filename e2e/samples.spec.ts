@@ -41,22 +41,22 @@ const SAMPLES: Sample[] = [
 test.describe('samples', () => {
   const shared = sharedApp();
   for (const s of SAMPLES) {
-  test(`sample ${s.table} loads with the file's row count and matches native DuckDB`, async () => {
-    const app = shared();
-    const views = { [s.table]: s.source };
-    const native = await nativeQuery(`SELECT count(*) FROM ${s.table}`, views);
-    const fileRows = Number(native.rows[0]?.[0]);
-    expect(fileRows).toBe(s.knownRows);
-    const cols = (await nativeQuery(`DESCRIBE ${s.table}`, views)).rows.length;
+    test(`sample ${s.table} loads with the file's row count and matches native DuckDB`, async () => {
+      const app = shared();
+      const views = { [s.table]: s.source };
+      const native = await nativeQuery(`SELECT count(*) FROM ${s.table}`, views);
+      const fileRows = Number(native.rows[0]?.[0]);
+      expect(fileRows).toBe(s.knownRows);
+      const cols = (await nativeQuery(`DESCRIBE ${s.table}`, views)).rows.length;
 
-    await app.loadSample(s.button);
-    await expect(app.datasetItem(s.table)).toContainText(rowsText(fileRows));
-    await expect(app.datasetItem(s.table)).toContainText(columnsText(cols));
+      await app.loadSample(s.button);
+      await expect(app.datasetItem(s.table)).toContainText(rowsText(fileRows));
+      await expect(app.datasetItem(s.table)).toContainText(columnsText(cols));
 
-    expect(await app.scalar(`SELECT count(*) FROM ${s.table}`)).toBe(String(fileRows));
-    const page = await app.runSql(s.aggregate);
-    const expected = await nativeQuery(s.aggregate, views);
-    expectSameRows(page.rows, expected.rows);
-  });
-}
+      expect(await app.scalar(`SELECT count(*) FROM ${s.table}`)).toBe(String(fileRows));
+      const page = await app.runSql(s.aggregate);
+      const expected = await nativeQuery(s.aggregate, views);
+      expectSameRows(page.rows, expected.rows);
+    });
+  }
 });

@@ -75,6 +75,8 @@ export const AgentState = Annotation.Root({
   question: Annotation<string>,
   systemPrompt: Annotation<string>,
   datasetsText: Annotation<string>,
+  /** What run_python can import, as prompt text. */
+  pythonText: Annotation<string>,
   budget: Annotation<number>,
   iterations: Annotation<number>,
   loopWarnings: Annotation<number>,
@@ -136,10 +138,11 @@ export function createShared(deps: AgentGraphDeps) {
     const question = human?.text ?? '';
     const ctx = await deps.context(question, config.signal ?? new AbortController().signal);
     datasetsText = buildDatasetsContext(ctx.datasets);
+    const pythonText = buildPythonContext(ctx.pythonPackages);
     const systemPrompt = buildAgentSystemPrompt({
       systemContext: buildSystemContext((deps.now ?? (() => new Date()))()),
       datasets: datasetsText,
-      python: buildPythonContext(ctx.pythonPackages),
+      python: pythonText,
       examples: buildExamplesContext(ctx.examples),
       iterationBudget: iterationBudget(question, ctx.datasets.length),
     });
@@ -148,6 +151,7 @@ export function createShared(deps: AgentGraphDeps) {
       question,
       systemPrompt,
       datasetsText,
+      pythonText,
       budget: iterationBudget(question, ctx.datasets.length),
       iterations: 0,
       loopWarnings: 0,

@@ -11,7 +11,7 @@ import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain
 import { ExecutionPlanSchema, TOOL_ARG_SCHEMAS, type ExecutionPlan } from '../protocol/agent';
 import { AgentState, createShared, emit, internalNote, type AgentGraphDeps, type AgentStateType, type Update } from './graph';
 import { CODE_TOOLS, MAX_CODE_RETRIES, failedAttempts, latestValidation } from './guard';
-import { TOOL_DESCRIPTIONS, buildCodePrompt, buildPlanPrompt, buildPythonContext } from './prompts';
+import { TOOL_DESCRIPTIONS, buildCodePrompt, buildPlanPrompt } from './prompts';
 import { INVALID_ARGS_KEY } from './tools/execute';
 import { toJsonText } from './toolOutput';
 
@@ -29,7 +29,7 @@ function codeSucceeded(state: AgentStateType): boolean {
   return last?.ok === true;
 }
 
-export function createPipelineGraph(deps: AgentGraphDeps & { pythonPackages?: string[] }) {
+export function createPipelineGraph(deps: AgentGraphDeps) {
   const { ingress, runToolCalls, forcedValidation, finalize } = createShared(deps);
   const planner = deps.model.withStructuredOutput(ExecutionPlanSchema, { name: 'execution_plan' });
   const coder = deps.model.bindTools(codeTools, { tool_choice: 'required' });
@@ -50,7 +50,7 @@ export function createPipelineGraph(deps: AgentGraphDeps & { pythonPackages?: st
     const prompt = buildCodePrompt({
       question: state.question,
       datasets: state.datasetsText,
-      python: buildPythonContext(deps.pythonPackages ?? []),
+      python: state.pythonText,
       previous,
     });
     const note = internalNote(prompt);

@@ -126,10 +126,24 @@ describe('agent service', { timeout: 60_000 }, () => {
     await saver.destroy();
   });
 
-  it('refuses bad settings, pipeline mode and a second concurrent run; aborts a run', async () => {
+  it('runs a conversation in pipeline mode and lists it as such', async () => {
+    const { service, events, saver } = makeService();
+    await script([
+      { type: 'structured', when: 'execution_plan', value: { needs_code: true, needs_evaluation: false, needs_explanation: true, reasoning: 'count' } },
+      { type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql: 'SELECT count(*) AS days FROM seattle_weather' } }] },
+      { type: 'text', content: 'The data covers 1461 days.' },
+    ]);
+    await service.start({ settings: settings(), thread_id: 'pipe', question: 'How many days?', mode: 'pipeline' });
+    await service.idle();
+    const final = events.find((e) => e.type === 'final');
+    expect(final?.type === 'final' && final.output).toMatchObject({ answer: 'The data covers 1461 days.', ungrounded_numbers: [] });
+    expect((await service.listThreads({})).result).toMatchObject([{ thread_id: 'pipe', mode: 'pipeline' }]);
+    await saver.destroy();
+  });
+
+  it('refuses bad settings and a second concurrent run; aborts a run', async () => {
     const { service, events, saver } = makeService();
     expect(() => service.start({ settings: { ...settings(), baseUrl: 'http://x' }, thread_id: 't', question: 'q', mode: 'agent' })).toThrow(/\/v1/);
-    expect(() => service.start({ settings: settings(), thread_id: 't', question: 'q', mode: 'pipeline' })).toThrow(/Pipeline mode/);
     await script([{ type: 'text', content: 'slow', delay_ms: 3000 }]);
     const { result } = await service.start({ settings: settings(), thread_id: 't3', question: 'q', mode: 'agent' });
     expect(() => service.start({ settings: settings(), thread_id: 't4', question: 'q', mode: 'agent' })).toThrow(/already in progress/);

@@ -20,6 +20,7 @@ import type { IdbSaver } from './checkpoint/IdbSaver';
 import { gatherRunContext } from './context';
 import type { ExampleLibrary } from './examples/retrieval';
 import { createAgentGraph } from './graph';
+import { createPipelineGraph } from './pipeline';
 import { baseUrlProblem, createChatModel, normaliseBaseUrl } from './llm/chatModel';
 import { runTurn } from './run';
 import { INTERNAL_FLAG, threadTitle, toThreadMessages } from './threadView';
@@ -83,7 +84,6 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
 
   function launch(settings: EndpointSettings, threadId: string, mode: 'agent' | 'pipeline', question: string | undefined) {
     checkSettings(settings);
-    if (mode === 'pipeline') throw new Error('Pipeline mode is not available yet; use Agent mode.');
     if (current) throw new Error('A run is already in progress; stop it first.');
     const runId = newId();
     const ctrl = new AbortController();
@@ -97,7 +97,8 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
           detail: `The endpoint answered ${r.status ?? 'with an error'}; retry ${r.attempt}${r.retryAfterMs !== undefined ? ` after ${Math.ceil(r.retryAfterMs / 1000)} s` : ''}.`,
         }),
     });
-    const graph = createAgentGraph({
+    const build = mode === 'pipeline' ? createPipelineGraph : createAgentGraph;
+    const graph = build({
       model,
       checkpointer: deps.saver,
       tools: { host, searchExamples: async (q, k, signal) => (await deps.library.search(q, k, signal)).hits.map((h) => h.example) },

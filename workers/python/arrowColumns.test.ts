@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tableFromArrays, tableToIPC, vectorFromArray, Table, Utf8, Int32, DateMillisecond } from 'apache-arrow';
+import { tableFromArrays, tableToIPC, vectorFromArray, Table, Utf8, Int32, DateMillisecond, Float64 } from 'apache-arrow';
 import { decodeColumns } from './arrowColumns';
 
 describe('decodeColumns', () => {
@@ -16,6 +16,17 @@ describe('decodeColumns', () => {
     expect(out.values[0]).toBeInstanceOf(Float64Array);
     expect(Array.from(out.values[1] ?? [])).toEqual([1, undefined, 3]);
     expect(Array.from(out.values[2] ?? [])).toEqual(['a', undefined, 'c']);
+  });
+
+  it('turns DuckDB integers cast to doubles back into integers', () => {
+    const t = new Table({
+      n: vectorFromArray([168, 3e10, null], new Float64()),
+      m: vectorFromArray([1, 2], new Float64()).concat(vectorFromArray([3], new Float64())),
+    });
+    const out = decodeColumns(tableToIPC(t, 'stream'), ['BIGINT', 'BIGINT']);
+    expect(Array.from(out.values[0] ?? [])).toEqual([168, 3e10, undefined]);
+    expect(out.values[1]).toBeInstanceOf(Int32Array);
+    expect(Array.from(out.values[1] ?? [])).toEqual([1, 2, 3]);
   });
 
   it('turns dates into ISO strings', () => {

@@ -28,8 +28,31 @@ function plain(v: unknown): unknown {
   return v;
 }
 
-function columnValues(vector: Vector): ColumnValues {
+const INTEGER_TYPE = /^U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)$/i;
+
+/**
+ * DuckDB integers that crossed as doubles (the data worker casts BIGINT for JSON's sake) go back
+ * to integers, so Python sees `168`, not `168.0`.
+ */
+function integerValues(vector: Vector): ColumnValues {
+  const out = new Array<unknown>(vector.length);
+  let int32 = vector.nullCount === 0;
+  for (let i = 0; i < vector.length; i++) {
+    const v: unknown = vector.get(i);
+    if (v === null || v === undefined) {
+      out[i] = undefined;
+      continue;
+    }
+    const n = Math.round(Number(v));
+    if (n !== (n | 0)) int32 = false;
+    out[i] = n;
+  }
+  return int32 ? Int32Array.from(out as number[]) : out;
+}
+
+function columnValues(vector: Vector, duckdbType: string | undefined): ColumnValues {
   const type = vector.type as DataType;
+  if (DataType.isFloat(type) && duckdbType !== undefined && INTEGER_TYPE.test(duckdbType)) return integerValues(vector);
   if ((DataType.isFloat(type) || DataType.isInt(type)) && vector.nullCount === 0) {
     return vector.toArray() as ColumnValues;
   }
@@ -50,7 +73,7 @@ export function decodeColumns(ipc: Uint8Array, duckdbTypes: string[] = []): Deco
   const values: ColumnValues[] = [];
   for (let i = 0; i < fields.length; i++) {
     const vector = table.getChildAt(i);
-    values.push(vector ? columnValues(vector) : new Array<unknown>(table.numRows));
+    values.push(vector ? columnValues(vector, duckdbTypes[i]) : new Array<unknown>(table.numRows));
   }
   return {
     columns: fields.map((f) => f.name),

@@ -1,0 +1,128 @@
+/**
+ * How the service worker answers each kind of request (see policy.ts). Caches and fetch are
+ * passed in so the strategies run under test with in-memory fakes.
+ */
+import { cacheKey, type Route } from './policy';
+import { withIsolationHeaders } from './isolationHeaders';
+
+export interface CacheNames {
+  /** The precached app shell of one build; replaced as a whole by the next build. */
+  shell: string;
+  /** Same-origin files cached on first use (DuckDB, Pyodide and parquet-wasm files, samples). */
+  assets: string;
+  /** Pyodide packages from the CDN, cached when they download successfully. */
+  cdn: string;
+}
+
+export interface StrategyDeps {
+  caches: CacheStorage;
+  fetch: (request: Request) => Promise<Response>;
+  names: CacheNames;
+  /** Absolute URL of the precached index.html, the offline answer to any page load. */
+  shellUrl: string;
+  /** Keeps the worker alive until a cache write finishes (FetchEvent.waitUntil). */
+  waitUntil: (work: Promise<unknown>) => void;
+}
+
+/** Each cache name starts with this, so a build only ever cleans up its own app's caches. */
+export function cacheNames(scopeUrl: string, buildId: string): CacheNames {
+  const prefix = `dataseer:${new URL(scopeUrl).pathname}:`;
+  return { shell: `${prefix}shell:${buildId}`, assets: `${prefix}assets`, cdn: `${prefix}cdn` };
+}
+
+async function cached(deps: StrategyDeps, names: string[], key: string): Promise<Response | undefined> {
+  for (const name of names) {
+    const cache = await deps.caches.open(name);
+    const hit = await cache.match(key);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** Only complete, successful answers are stored: never errors, partial content or redirects. */
+function storable(response: Response, type: 'basic' | 'cors'): boolean {
+  return response.status === 200 && response.type === type && !response.redirected;
+}
+
+function store(deps: StrategyDeps, name: string, key: string, response: Response): void {
+  deps.waitUntil(
+    deps.caches
+      .open(name)
+      .then((cache) => cache.put(key, response))
+      // A full disk or quota error must not fail the request that already has its answer.
+      .catch(() => undefined),
+  );
+}
+
+async function navigation(request: Request, deps: StrategyDeps): Promise<Response> {
+  try {
+    return withIsolationHeaders(await deps.fetch(request));
+  } catch (error) {
+    const hit = (await cached(deps, [deps.names.shell, deps.names.assets], cacheKey(request.url))) ?? (await cached(deps, [deps.names.shell], deps.shellUrl));
+    if (hit) return withIsolationHeaders(hit);
+    throw error;
+  }
+}
+
+async function immutable(request: Request, deps: StrategyDeps): Promise<Response> {
+  const key = cacheKey(request.url);
+  const hit = await cached(deps, [deps.names.shell, deps.names.assets], key);
+  if (hit) return withIsolationHeaders(hit);
+  const response = await deps.fetch(request);
+  if (storable(response, 'basic')) store(deps, deps.names.assets, key, response.clone());
+  return withIsolationHeaders(response);
+}
+
+async function fresh(request: Request, deps: StrategyDeps): Promise<Response> {
+  const key = cacheKey(request.url);
+  try {
+    const response = await deps.fetch(request);
+    if (storable(response, 'basic')) store(deps, deps.names.assets, key, response.clone());
+    return withIsolationHeaders(response);
+  } catch (error) {
+    const hit = await cached(deps, [deps.names.shell, deps.names.assets], key);
+    if (hit) return withIsolationHeaders(hit);
+    throw error;
+  }
+}
+
+async function cdnPackage(request: Request, deps: StrategyDeps): Promise<Response> {
+  const hit = await cached(deps, [deps.names.cdn], request.url);
+  if (hit) return hit;
+  const response = await deps.fetch(request);
+  if (storable(response, 'cors')) store(deps, deps.names.cdn, request.url, response.clone());
+  // A CORS response is already acceptable to a require-corp page; it is returned unchanged.
+  return response;
+}
+
+/** The answer for a request the worker handles; `passthrough` routes never get here. */
+export function respond(route: Exclude<Route, { kind: 'passthrough' }>, request: Request, deps: StrategyDeps): Promise<Response> {
+  switch (route.kind) {
+    case 'navigation':
+      return navigation(request, deps);
+    case 'immutable':
+      return immutable(request, deps);
+    case 'fresh':
+      return fresh(request, deps);
+    case 'range':
+      return deps.fetch(request).then(withIsolationHeaders);
+    case 'cdn-package':
+      return cdnPackage(request, deps);
+  }
+}
+
+/**
+ * Drops the caches of older builds and the first-use files the current build no longer has, so
+ * each deploy does not leave its 70 MB of DuckDB files behind.
+ */
+export async function pruneCaches(deps: Pick<StrategyDeps, 'caches' | 'names'>, buildFiles: ReadonlySet<string>): Promise<void> {
+  const ours = Object.values(deps.names);
+  const prefix = deps.names.shell.slice(0, deps.names.shell.indexOf('shell:'));
+  for (const name of await deps.caches.keys()) {
+    if (name.startsWith(prefix) && !ours.includes(name)) await deps.caches.delete(name);
+  }
+  const assets = await deps.caches.open(deps.names.assets);
+  for (const request of await assets.keys()) {
+    if (!buildFiles.has(cacheKey(request.url))) await assets.delete(request);
+  }
+}

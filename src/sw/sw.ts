@@ -1,0 +1,55 @@
+/**
+ * Dataseer's service worker. It gives every same-origin response the cross-origin isolation
+ * headers a static host cannot set, precaches the app shell, and keeps the heavy engine files
+ * and Pyodide packages once they have been used, so the app loads offline after one visit.
+ * Built by swPlugin.ts into `sw.js` next to index.html; the constants below are filled in then.
+ */
+import { routeFor } from './policy';
+import { cacheNames, pruneCaches, respond, type StrategyDeps } from './strategies';
+
+/** Build-relative paths of the app shell, precached at install. */
+declare const __DATASEER_PRECACHE__: readonly string[];
+/** Build-relative paths of every file in the build, to prune first-use files of older builds. */
+declare const __DATASEER_FILES__: readonly string[];
+/** A hash of the precached files: a new one means a new shell cache. */
+declare const __DATASEER_BUILD_ID__: string;
+
+const worker = globalThis as unknown as ServiceWorkerGlobalScope;
+const scopeUrl = worker.registration.scope;
+const names = cacheNames(scopeUrl, __DATASEER_BUILD_ID__);
+const absolute = (path: string) => new URL(path, scopeUrl).href;
+
+worker.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const shell = await worker.caches.open(names.shell);
+      // no-cache: an index.html from the HTTP cache could belong to the previous build.
+      await shell.addAll(__DATASEER_PRECACHE__.map((path) => new Request(absolute(path), { cache: 'no-cache' })));
+      // The page waits for a controller before its one isolation reload; do not keep it waiting.
+      await worker.skipWaiting();
+    })(),
+  );
+});
+
+worker.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      await pruneCaches({ caches: worker.caches, names }, new Set(__DATASEER_FILES__.map(absolute)));
+      await worker.clients.claim();
+    })(),
+  );
+});
+
+worker.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const route = routeFor({ url: request.url, method: request.method, mode: request.mode, range: request.headers.get('Range'), cache: request.cache }, scopeUrl);
+  if (route.kind === 'passthrough') return;
+  const deps: StrategyDeps = {
+    caches: worker.caches,
+    fetch: (r) => worker.fetch(r),
+    names,
+    shellUrl: absolute('index.html'),
+    waitUntil: (work) => event.waitUntil(work),
+  };
+  event.respondWith(respond(route, request, deps));
+});
