@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { samplesPlugin } from './scripts/vite-samples-plugin';
+import { swPlugin } from './src/sw/swPlugin';
 
 // Cross-origin isolation lets Pyodide use a SharedArrayBuffer interrupt and DuckDB use its
 // threaded build. Static hosts that cannot set these get them from the service worker.
@@ -13,7 +14,7 @@ const isolationHeaders = {
 export default defineConfig({
   // Relative base so the same build works from any sub-path (GitHub Pages project sites).
   base: './',
-  plugins: [svelte(), samplesPlugin()],
+  plugins: [svelte(), samplesPlugin(), swPlugin()],
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
   worker: { format: 'es' },

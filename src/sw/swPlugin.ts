@@ -5,7 +5,7 @@
  * index.html. Build only: the dev server sends the isolation headers itself.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
@@ -42,12 +42,10 @@ export function swPlugin(): Plugin {
       const outDir = output.dir ?? config.build.outDir;
       const contents = new Map<string, Uint8Array | string>();
       for (const [fileName, item] of Object.entries(bundle)) contents.set(fileName, item.type === 'chunk' ? item.code : item.source);
-      const publicFiles: string[] = [];
       if (config.build.copyPublicDir && config.publicDir) {
         try {
           for (const full of walk(config.publicDir)) {
             const path = relative(config.publicDir, full).split(sep).join('/');
-            publicFiles.push(path);
             if (!contents.has(path)) contents.set(path, readFileSync(full));
           }
         } catch {
@@ -58,7 +56,7 @@ export function swPlugin(): Plugin {
       const precache = selectPrecache(files);
       const hash = createHash('sha256');
       for (const path of servableFiles(files)) hash.update(path + '\0');
-      for (const path of precache) hash.update(contents.get(path) ?? statSync(join(outDir, path)).mtimeMs.toString());
+      for (const path of precache) hash.update(contents.get(path) ?? '');
       const result = await esbuild({
         entryPoints: [SW_ENTRY],
         bundle: true,

@@ -110,7 +110,11 @@ export class DataHost {
   handlers(): Handlers<DataRequests> {
     return {
       init: async () => {
-        const engine = await this.#ready();
+        // Answer as soon as DuckDB is up: restoring big saved datasets can take many seconds, and
+        // the page should be usable meanwhile. Restored tables arrive as `datasets` events, and
+        // every other request still waits for the restore (#ready).
+        const engine = await this.#engineReady();
+        this.#restored ??= this.#restore(engine);
         const storage = await this.#storageReady();
         const persisted = storage ? ((await this.#deps.persisted?.().catch(() => false)) ?? false) : false;
         return { result: { duckdbVersion: await engine.version(), datasets: this.#list(), persistent: persisted } };
@@ -333,6 +337,7 @@ export class DataHost {
         this.#datasets.set(t.info.name, { ...t.info, persisted: true, loadedAt: saved?.loadedAt ?? t.info.loadedAt });
       }
       done++;
+      this.#changed();
     }
     await storage.sweep(new Set(groups.keys())).catch(() => undefined);
     if (groups.size > 0) {

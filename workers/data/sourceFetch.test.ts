@@ -28,4 +28,10 @@ describe('fetchSource', () => {
     else throw new Error('expected failure');
     expect((await fetchSource('not a url', () => {}, notFound)).ok).toBe(false);
   });
+  it('refuses an HTML page served where a data file was expected', async () => {
+    const spa: typeof fetch = async () => new Response('<!doctype html><title>app</title>', { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    const r = await fetchSource('https://x.org/missing.csv', () => {}, spa);
+    expect(r).toMatchObject({ ok: false, fileName: 'missing.csv' });
+    if (!r.ok) expect(r.message).toMatch(/web page/);
+  });
 });

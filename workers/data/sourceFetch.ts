@@ -42,6 +42,11 @@ export async function fetchSource(
   if (!response.ok) {
     return { ok: false, fileName, message: `Could not download ${url}: HTTP ${response.status} ${response.statusText}`.trim(), suggestion: 'Check the address.' };
   }
+  // A single-page-app host answers a missing file with its index.html and status 200: that is
+  // not data, and loading it as a one-column CSV would only confuse.
+  if ((response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/html')) {
+    return { ok: false, fileName, message: `${url} returned a web page (text/html), not a data file.`, suggestion: 'Use the direct link to the CSV, Parquet, JSON, Arrow or Excel file.' };
+  }
   const total = Number(response.headers.get('content-length') ?? '');
   const known = Number.isFinite(total) && total > 0;
   const parts: Uint8Array[] = [];
