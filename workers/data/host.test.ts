@@ -201,7 +201,8 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     await first.call('remove', { name: 'gone' });
 
     const second = makeHost();
-    const init = await second.call('init', {});
+    await second.call('init', {});
+    const init = { datasets: await second.call('list', {}) };
     expect(init.datasets.map((d) => [d.name, d.rowCount, d.persisted])).toEqual([
       ['kept_data', 1, true],
       ['cars', 2, true],
@@ -246,7 +247,8 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect(one.map((d) => d.name)).toEqual(['plan']);
     await first.call('remove', { name: 'budget_notes' });
     const second = makeHost();
-    const init = await second.call('init', {});
+    await second.call('init', {});
+    const init = { datasets: await second.call('list', {}) };
     expect(init.datasets.map((d) => [d.name, d.sheet, d.rowCount])).toEqual([
       ['budget_q1_2024', 'Q1 2024', 2],
       ['plan', 'Notes', 1],

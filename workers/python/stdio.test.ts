@@ -2,19 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { OutputStream } from './stdio';
 
 describe('OutputStream', () => {
-  it('batches lines until the delay passes, then flushes', () => {
+  it('sends a line after a quiet spell at once and batches a burst', () => {
     let t = 0;
     const sent: string[] = [];
     const s = new OutputStream({ emit: (x) => sent.push(x), now: () => t, maxDelayMs: 50 });
+    s.writeLine('first');
+    expect(sent).toEqual(['first\n']);
+    t = 10;
     s.writeLine('a');
+    t = 20;
     s.writeLine('b');
-    expect(sent).toEqual([]);
+    expect(sent).toEqual(['first\n']);
     t = 60;
     s.writeLine('c');
-    expect(sent).toEqual(['a\nb\nc\n']);
+    expect(sent).toEqual(['first\n', 'a\nb\nc\n']);
+    t = 61;
     s.writeLine('d');
     s.flush();
-    expect(sent).toEqual(['a\nb\nc\n', 'd\n']);
+    expect(sent).toEqual(['first\n', 'a\nb\nc\n', 'd\n']);
   });
 
   it('cuts output past the limit and says so once', () => {

@@ -8,7 +8,8 @@ export interface StreamOptions {
   now?: () => number;
   /** Flush when this much text is waiting… */
   maxChars?: number;
-  /** …or when the oldest waiting text is this old. */
+  /** …or when the last flush is this old. Python runs synchronously, so there is no timer:
+   * a write after a quiet spell goes out at once, a burst goes out every `maxDelayMs`. */
   maxDelayMs?: number;
   /** Total characters a run may print before output is cut. */
   limit?: number;
@@ -21,7 +22,7 @@ export class OutputStream {
   #maxDelayMs: number;
   #limit: number;
   #buffer = '';
-  #since = 0;
+  #lastFlush = -Infinity;
   #total = 0;
   #cut = false;
 
@@ -45,15 +46,15 @@ export class OutputStream {
       this.#cut = true;
     }
     this.#total += text.length;
-    if (this.#buffer === '') this.#since = this.#now();
     this.#buffer += text;
-    if (this.#cut || this.#buffer.length >= this.#maxChars || this.#now() - this.#since >= this.#maxDelayMs) this.flush();
+    if (this.#cut || this.#buffer.length >= this.#maxChars || this.#now() - this.#lastFlush >= this.#maxDelayMs) this.flush();
   }
 
   flush(): void {
     if (this.#buffer === '') return;
     const text = this.#buffer;
     this.#buffer = '';
+    this.#lastFlush = this.#now();
     this.#emit(text);
   }
 }

@@ -1,0 +1,103 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { serve } from '../../workers/protocol/rpcServer';
+import type { PythonEvent, PythonRequests, RunOutcome } from '../../workers/protocol/python';
+import { PythonClient } from './PythonClient.svelte';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A stand-in Python worker over a MessageChannel: `loop` honours the interrupt, `stubborn` never answers. */
+function fakeWorker(log: string[]): Worker {
+  const { port1, port2 } = new MessageChannel();
+  let interrupt: Int32Array | null = null;
+  let alive = true;
+  const ok = (value: number): RunOutcome => ({ ok: true, warnings: [], elapsedMs: 1, result: { kind: 'scalar', value, repr: String(value) } });
+  const { emit } = serve<PythonRequests, PythonEvent>(port2, {
+    init: ({ interruptBuffer }) => {
+      interrupt = interruptBuffer ? new Int32Array(interruptBuffer) : null;
+      return { result: { pyodideVersion: 'x', pythonVersion: '3.x', startupMs: 1, packages: { loaded: [], onDemand: [], packageBaseUrl: 'https://cdn/' } } };
+    },
+    connectData: () => ({ result: {} }),
+    packages: () => ({ result: { loaded: [], onDemand: [], packageBaseUrl: 'https://cdn/' } }),
+    run: async ({ runId, code }) => {
+      log.push(code);
+      if (code === 'loop') {
+        while (alive && (!interrupt || Atomics.load(interrupt, 0) !== 2)) await sleep(5);
+        return { result: { ok: false, error: { type: 'KeyboardInterrupt', message: '', traceback: 'KeyboardInterrupt' }, elapsedMs: 100, restarted: false } };
+      }
+      if (code === 'stubborn') return new Promise(() => {});
+      emit({ type: 'stdout', runId, text: `ran ${code}\n` });
+      return { result: ok(Number(code)) };
+    },
+  });
+  return {
+    postMessage: (m: unknown, t?: Transferable[]) => port1.postMessage(m, t ?? []),
+    addEventListener: (type: string, l: (ev: MessageEvent) => void) => port1.addEventListener(type as 'message', l),
+    removeEventListener: (type: string, l: (ev: MessageEvent) => void) => port1.removeEventListener(type as 'message', l),
+    terminate: () => {
+      alive = false;
+      log.push('terminated');
+      port1.close();
+      port2.close();
+    },
+  } as unknown as Worker;
+}
+
+describe('PythonClient', () => {
+  let client: PythonClient | null = null;
+  beforeAll(() => {
+    // Node has SharedArrayBuffer; tell the client it may use it as in an isolated page.
+    Object.defineProperty(globalThis, 'crossOriginIsolated', { value: true, configurable: true });
+  });
+  afterEach(() => client?.dispose());
+
+  it('runs code, streams output into the record and returns it', async () => {
+    const log: string[] = [];
+    client = new PythonClient({ createWorker: () => fakeWorker(log) });
+    const run = await client.run('7');
+    expect(run.outcome).toMatchObject({ ok: true, result: { kind: 'scalar', value: 7 } });
+    expect(run.output).toEqual([{ stream: 'stdout', text: 'ran 7\n' }]);
+    expect(client.status).toBe('ready');
+  });
+
+  it('interrupts at the time limit and keeps the worker', async () => {
+    const log: string[] = [];
+    let spawned = 0;
+    client = new PythonClient({ createWorker: () => (spawned++, fakeWorker(log)) });
+    const run = await client.run('loop', { timeLimitMs: 50 });
+    expect(run.outcome.ok).toBe(false);
+    if (!run.outcome.ok) {
+      expect(run.outcome.error.type).toBe('TimeoutError');
+      expect(run.outcome.restarted).toBe(false);
+    }
+    expect(client.lastRecovery?.how).toBe('interrupted');
+    expect((await client.run('1')).outcome.ok).toBe(true);
+    expect(spawned).toBe(1);
+  });
+
+  it('terminates and replaces a worker that ignores the interrupt', async () => {
+    const log: string[] = [];
+    let spawned = 0;
+    client = new PythonClient({ createWorker: () => (spawned++, fakeWorker(log)) });
+    const started = Date.now();
+    const run = await client.run('stubborn', { timeLimitMs: 50 });
+    expect(Date.now() - started).toBeLessThan(50 + 2000 + 1000);
+    expect(run.outcome.ok).toBe(false);
+    if (!run.outcome.ok) {
+      expect(run.outcome.error.type).toBe('TimeoutError');
+      expect(run.outcome.restarted).toBe(true);
+    }
+    expect(log).toContain('terminated');
+    expect(spawned).toBe(2);
+    expect(client.lastRecovery?.how).toBe('restarted');
+    expect((await client.run('2')).outcome).toMatchObject({ ok: true, result: { value: 2 } });
+  });
+
+  it('Stop interrupts the run in progress', async () => {
+    client = new PythonClient({ createWorker: () => fakeWorker([]) });
+    const pending = client.run('loop', { timeLimitMs: 10_000 });
+    while (client.status !== 'running') await sleep(5);
+    client.stop();
+    const run = await pending;
+    expect(!run.outcome.ok && run.outcome.error.type).toBe('Interrupted');
+  });
+});

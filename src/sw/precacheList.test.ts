@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { PRECACHE_LIMIT_BYTES, selectPrecache, servableFiles, type BuildFile } from './precacheList';
+
+const files: BuildFile[] = [
+  { path: 'index.html', bytes: 700 },
+  { path: 'assets/index-abc.js', bytes: 86_000 },
+  { path: 'assets/index-abc.css', bytes: 13_000 },
+  { path: 'assets/index-abc.js.map', bytes: 300_000 },
+  { path: 'assets/duckdb-eh-xyz.wasm', bytes: 34_000_000 },
+  { path: 'assets/duckdb-browser-eh.worker-q.js', bytes: 772_000 },
+  { path: 'samples/penguins.json', bytes: 67_000 },
+  { path: 'manifest.webmanifest', bytes: 365 },
+  { path: 'sw.js', bytes: 4_000 },
+  { path: '.DS_Store', bytes: 6_000 },
+];
+
+describe('selectPrecache', () => {
+  it('takes the shell and small files, leaves heavy engine files to first use', () => {
+    expect(selectPrecache(files)).toEqual(['assets/index-abc.css', 'assets/index-abc.js', 'index.html', 'manifest.webmanifest', 'samples/penguins.json']);
+  });
+
+  it('always keeps index.html, the offline answer to every page load', () => {
+    expect(selectPrecache([{ path: 'index.html', bytes: PRECACHE_LIMIT_BYTES * 2 }])).toEqual(['index.html']);
+  });
+});
+
+describe('servableFiles', () => {
+  it('lists everything but maps, the worker itself and dot files', () => {
+    expect(servableFiles(files)).toEqual([
+      'assets/duckdb-browser-eh.worker-q.js',
+      'assets/duckdb-eh-xyz.wasm',
+      'assets/index-abc.css',
+      'assets/index-abc.js',
+      'index.html',
+      'manifest.webmanifest',
+      'samples/penguins.json',
+    ]);
+  });
+});
