@@ -2,7 +2,7 @@
 // dataset in every supported format (e2e/fixtures/generated/). Deterministic, so running it
 // again rewrites the same bytes; Playwright's globalSetup calls it before every run.
 // `--large` also streams the 1,000,000-row CSV that only the big-file test needs.
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync as fsWriteFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateRawSync, deflateSync } from 'node:zlib';
@@ -15,6 +15,37 @@ export const BAD_DIR = join(ROOT, 'e2e/fixtures/bad');
 export const GENERATED_DIR = join(ROOT, 'e2e/fixtures/generated');
 export const LARGE_CSV = join(GENERATED_DIR, 'big-1m.csv');
 export const LARGE_CSV_ROWS = 1_000_000;
+
+/**
+ * Writes only when the bytes differ, and atomically. Other people's Playwright runs in the same
+ * checkout run this script too; rewriting a file a browser holds a File reference to makes
+ * Chromium refuse to read it (NotReadableError), so unchanged files must keep their mtime.
+ * @param {string} path
+ * @param {string | Uint8Array} data
+ */
+function writeFileSync(path, data) {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (existsSync(path) && readFileSync(path).equals(bytes)) return;
+  const tmp = `${path}.tmp-${process.pid}`;
+  fsWriteFileSync(tmp, bytes);
+  renameSync(tmp, path);
+}
+
+/**
+ * Runs a native DuckDB COPY into a scratch file, then moves it in only if it changed.
+ * @param {import('@duckdb/node-api').DuckDBConnection} con
+ * @param {string} query the COPY source (a table name or a parenthesised SELECT)
+ * @param {string} path
+ * @param {string} options the COPY options
+ */
+async function copyTo(con, query, path, options) {
+  const tmp = `${path}.copy-${process.pid}`;
+  await con.run(`COPY ${query} TO ${sqlPath(tmp)} (${options})`);
+  const bytes = readFileSync(tmp);
+  rmSync(tmp);
+  writeFileSync(path, bytes);
+  return bytes;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Byte-level helpers: PNG and ZIP both need CRC-32, so one table serves both.
@@ -233,10 +264,10 @@ const sqlPath = (p) => `'${p.replace(/'/g, "''")}'`;
 async function writeGoodFormats(con) {
   await con.run(ITEMS_SQL);
   const g = (/** @type {string} */ f) => join(GENERATED_DIR, f);
-  await con.run(`COPY items TO ${sqlPath(g('fmt-parquet.parquet'))} (FORMAT parquet)`);
-  await con.run(`COPY items TO ${sqlPath(g('fmt-csv.csv'))} (FORMAT csv, HEADER true)`);
-  await con.run(`COPY items TO ${sqlPath(g('fmt-json.json'))} (FORMAT json, ARRAY true)`);
-  await con.run(`COPY items TO ${sqlPath(g('fmt-ndjson.ndjson'))} (FORMAT json)`);
+  await copyTo(con, 'items', g('fmt-parquet.parquet'), 'FORMAT parquet');
+  await copyTo(con, 'items', g('fmt-csv.csv'), 'FORMAT csv, HEADER true');
+  await copyTo(con, 'items', g('fmt-json.json'), 'FORMAT json, ARRAY true');
+  await copyTo(con, 'items', g('fmt-ndjson.ndjson'), 'FORMAT json');
 
   const reader = await con.runAndReadAll('SELECT id, region, amount, flagged, day::VARCHAR AS day FROM items ORDER BY id');
   const rows = reader.getRowObjectsJS();
@@ -257,9 +288,9 @@ async function writeGoodFormats(con) {
   ]));
 
   // 12,345 rows for the virtualised preview grid; `label` is text so its rendering is exact.
-  await con.run(`COPY (SELECT i::INTEGER AS id, 'row-' || i AS label, (i * 0.5)::DOUBLE AS half FROM range(1, 12346) t(i)) TO ${sqlPath(g('tall-12345.csv'))} (FORMAT csv, HEADER true)`);
+  await copyTo(con, `(SELECT i::INTEGER AS id, 'row-' || i AS label, (i * 0.5)::DOUBLE AS half FROM range(1, 12346) t(i))`, g('tall-12345.csv'), 'FORMAT csv, HEADER true');
   // A small CSV the URL tests serve over http.
-  await con.run(`COPY (SELECT i::INTEGER AS n, i * i AS square FROM range(1, 51) t(i)) TO ${sqlPath(g('remote-squares.csv'))} (FORMAT csv, HEADER true)`);
+  await copyTo(con, '(SELECT i::INTEGER AS n, i * i AS square FROM range(1, 51) t(i))', g('remote-squares.csv'), 'FORMAT csv, HEADER true');
   // A real vega file under a name that exercises the table-name rule.
   writeFileSync(g('Seattle-Weather 2024.csv'), readFileSync(join(ROOT, 'node_modules/vega-datasets/data/seattle-weather.csv')));
   // For persistence tests: a small file with a distinctive aggregate.
@@ -292,10 +323,8 @@ async function writeBadCorpus(con) {
 
   writeFileSync(b('quoted-newlines.csv'), 'id,note\n1,"line one\nline two"\n2,plain\n3,"a ""quoted"" word, with comma"\n');
 
-  const fullParquet = b('truncated.parquet.full');
-  await con.run(`COPY (SELECT i AS id, 'text ' || i AS t FROM range(0, 5000) t(i)) TO ${sqlPath(fullParquet)} (FORMAT parquet)`);
-  const whole = readFileSync(fullParquet);
-  rmSync(fullParquet);
+  const fullParquet = join(GENERATED_DIR, 'untruncated.parquet');
+  const whole = await copyTo(con, `(SELECT i AS id, 'text ' || i AS t FROM range(0, 5000) t(i))`, fullParquet, 'FORMAT parquet');
   // Cut mid-file: the footer (schema + PAR1 trailer) is gone, as after an interrupted download.
   writeFileSync(b('truncated.parquet'), whole.subarray(0, Math.floor(whole.length * 0.6)));
 
@@ -356,7 +385,7 @@ export async function ensureLargeCsv() {
   }
   out.end();
   await once(out, 'finish');
-  writeFileSync(marker, String(statSync(LARGE_CSV).size));
+  fsWriteFileSync(marker, String(statSync(LARGE_CSV).size));
   return LARGE_CSV;
 }
 

@@ -13,8 +13,8 @@ import { decodeIpc } from '../../src/data/arrowDecode';
 export interface ContextSources {
   data: DataClient;
   library: ExampleLibrary;
-  /** Packages importable in run_python beyond the standard library (empty without Python). */
-  pythonPackages(): Promise<string[]>;
+  /** Packages importable in run_python beyond the standard library; absent without Python. */
+  pythonPackages?: () => Promise<string[]>;
   /** Examples put into the prompt (default 3). */
   topExamples?: number;
 }
@@ -39,7 +39,7 @@ export async function gatherRunContext(src: ContextSources, question: string, si
     }),
   );
   const [pythonPackages, found] = await Promise.all([
-    src.pythonPackages().catch(() => [] as string[]),
+    src.pythonPackages ? src.pythonPackages().catch(() => [] as string[]) : Promise.resolve(null),
     src.library.search(question, src.topExamples ?? 3, signal),
   ]);
   return { datasets, pythonPackages, examples: found.hits.map((h) => h.example) };

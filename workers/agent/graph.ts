@@ -48,7 +48,8 @@ import { toJsonText } from './toolOutput';
 /** What the run knows about the workspace, gathered once in `ingress`. */
 export interface RunContext {
   datasets: DatasetContext[];
-  pythonPackages: string[];
+  /** Importable packages beyond the standard library; `null` when Python is not connected. */
+  pythonPackages: string[] | null;
   /** The top examples for the question (retrieved by the caller). */
   examples: ExampleRecord[];
 }

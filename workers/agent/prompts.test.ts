@@ -67,6 +67,8 @@ describe('context builders', () => {
 
   it('describes the Python environment with and without pandas', () => {
     expect(buildPythonContext([])).toMatch(/pandas is NOT available/);
+    // No Python worker connected: the model is told not to call run_python at all.
+    expect(buildPythonContext(null)).toMatch(/run_python\) is NOT available.*do not call run_python/);
     expect(buildPythonContext(['pandas', 'numpy'])).toMatch(/numpy, pandas.*pandas DataFrame/);
   });
 

@@ -67,8 +67,11 @@ export function buildSystemContext(now: Date, timeZone?: string): string {
   return `You are Dataseer, a careful data scientist working inside the user's browser on data they loaded.\nCurrent date and time: ${fmt.format(now)} (use ${iso} for date arithmetic).`;
 }
 
-/** What `run_python` can import. */
-export function buildPythonContext(packages: readonly string[]): string {
+/** What `run_python` can import; `null` when this session has no Python worker connected. */
+export function buildPythonContext(packages: readonly string[] | null): string {
+  if (packages === null) {
+    return 'Python (run_python) is NOT available in this session: do not call run_python. Use run_sql for every computation (DuckDB has stddev, corr, quantiles, regr_* and more) and create_chart for charts.';
+  }
   const hasPandas = packages.includes('pandas');
   const list = packages.length ? [...packages].sort().join(', ') : 'the standard library only';
   const table = hasPandas

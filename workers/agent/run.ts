@@ -61,7 +61,13 @@ export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnReques
   } catch (e) {
     const failure = classifyLlmError(e);
     result.failure = failure;
-    opts.onEvent({ type: 'error', message: failure.message, retryable: failure.retryable });
+    opts.onEvent({
+      type: 'error',
+      message: failure.message,
+      retryable: failure.retryable,
+      kind: failure.kind,
+      ...(failure.status !== undefined ? { status: failure.status } : {}),
+    });
   } finally {
     opts.onEvent({ type: 'run_end', thread_id: req.thread_id, run_id: req.run_id });
   }

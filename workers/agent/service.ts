@@ -60,6 +60,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   let current: { runId: string; threadId: string; ctrl: AbortController; done: Promise<void> } | undefined;
   const newId = deps.newId ?? (() => crypto.randomUUID());
   const host = createWorkerHost({ data: deps.data, python: deps.python });
+  const python = deps.python;
 
   async function stored(threadId: string): Promise<StoredThread | undefined> {
     const tuple = await deps.saver.getTuple({ configurable: { thread_id: threadId } });
@@ -103,7 +104,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       checkpointer: deps.saver,
       tools: { host, searchExamples: async (q, k, signal) => (await deps.library.search(q, k, signal)).hits.map((h) => h.example) },
       context: (q, signal) =>
-        gatherRunContext({ data: deps.data, library: deps.library, pythonPackages: deps.python?.packages ?? (async () => []) }, q, signal),
+        gatherRunContext({ data: deps.data, library: deps.library, pythonPackages: python ? () => python.packages() : undefined }, q, signal),
     });
     const done = runTurn(graph, { thread_id: threadId, run_id: runId, mode, question }, { signal: ctrl.signal, onEvent: deps.emit })
       .then(() => undefined)

@@ -297,6 +297,9 @@ export const FinalOutputSchema = z.object({
 });
 export type FinalOutput = z.infer<typeof FinalOutputSchema>;
 
+export const ERROR_KINDS = ['auth', 'rate_limit', 'server', 'timeout', 'network', 'aborted', 'not_found', 'no_tools', 'bad_request', 'unknown'] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
 export const STATUS_KINDS = ['validating', 'retrying', 'loop_detected', 'budget_exhausted', 'summarizing'] as const;
 export type StatusKind = (typeof STATUS_KINDS)[number];
 
@@ -315,7 +318,14 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool_error'), call_id: z.string(), tool: z.string(), error: z.string() }),
   z.object({ type: z.literal('status'), kind: z.enum(STATUS_KINDS), detail: z.string() }),
   z.object({ type: z.literal('final'), output: FinalOutputSchema }),
-  z.object({ type: z.literal('error'), message: z.string(), retryable: z.boolean() }),
+  z.object({
+    type: z.literal('error'),
+    message: z.string(),
+    retryable: z.boolean(),
+    /** What failed (additive): lets the UI offer Settings for `auth`, show the status of `rate_limit`… */
+    kind: z.enum(ERROR_KINDS).optional(),
+    status: z.number().optional(),
+  }),
   z.object({ type: z.literal('run_end'), thread_id: z.string(), run_id: z.string() }),
 ]);
 export type AgentEvent = z.infer<typeof AgentEventSchema>;

@@ -5,7 +5,7 @@
  * so the UI can show it, and turns endpoint failures into one classified shape.
  */
 import { ChatOpenAICompletions } from '@langchain/openai';
-import type { EndpointSettings } from '../../protocol/agent';
+import type { EndpointSettings, ErrorKind } from '../../protocol/agent';
 
 export interface RetryInfo {
   attempt: number;
@@ -138,7 +138,7 @@ export function createChatModel(settings: EndpointSettings, options: ChatModelOp
   return model;
 }
 
-export type LlmErrorKind = 'auth' | 'rate_limit' | 'server' | 'timeout' | 'network' | 'aborted' | 'not_found' | 'no_tools' | 'bad_request' | 'unknown';
+export type LlmErrorKind = ErrorKind;
 
 export interface LlmFailure {
   kind: LlmErrorKind;

@@ -1,0 +1,232 @@
+/**
+ * The main thread's one handle on the agent worker: spawns it, hands it a port to the data
+ * worker, starts and stops runs, and folds the validated event stream into `$state` the chat
+ * view renders. Components never touch `postMessage`.
+ *
+ * The endpoint key arrives with each `ask`/`retry` (from the settings on this thread) and goes
+ * to the worker only inside that run's request.
+ */
+import { RpcClient, WorkerGoneError } from '../../workers/protocol/rpcClient';
+import {
+  parseAgentEvent,
+  type AgentEvent,
+  type AgentMode,
+  type AgentRequests,
+  type AgentThreadSummary,
+  type EndpointSettings,
+  type ModelListOutcome,
+} from '../../workers/protocol/agent';
+import { applyEvent, newTurn, turnsFromThread, type ChatTurn } from './turns';
+
+export type AgentStatus = 'idle' | 'starting' | 'ready' | 'failed';
+
+export interface AgentClientOptions {
+  /** Gives the data worker one end of a channel the agent worker sends `DataRequests` on. */
+  connectData: (port: MessagePort) => Promise<void>;
+  createWorker?: () => Worker;
+  newId?: () => string;
+}
+
+type Rpc = RpcClient<AgentRequests, AgentEvent>;
+
+function defaultWorker(): Worker {
+  return new Worker(new URL('../../workers/agent/agent.worker.ts', import.meta.url), { type: 'module', name: 'agent' });
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class AgentClient {
+  status = $state<AgentStatus>('idle');
+  startError = $state<string | null>(null);
+  threads = $state<AgentThreadSummary[]>([]);
+  /** The open conversation; null until the first question of a new one. */
+  threadId = $state<string | null>(null);
+  mode = $state<AgentMode>('agent');
+  turns = $state<ChatTurn[]>([]);
+  /** True from `ask` until the run's `run_end` (or its failure to start). */
+  running = $state(false);
+  /** An event the worker sent that did not match the contract (shown, never silently dropped). */
+  protocolError = $state<string | null>(null);
+
+  #options: AgentClientOptions;
+  #worker: Worker | null = null;
+  #rpc: Rpc | null = null;
+  #starting: Promise<Rpc> | null = null;
+  #runId: string | null = null;
+  /** The turn the current run's events go to. */
+  #turn: ChatTurn | null = null;
+  #newId: () => string;
+
+  constructor(options: AgentClientOptions) {
+    this.#options = options;
+    this.#newId = options.newId ?? (() => crypto.randomUUID());
+  }
+
+  /** Spawns the worker and connects it to the data worker; safe to call more than once. */
+  start(): Promise<Rpc> {
+    this.#starting ??= this.#boot();
+    return this.#starting;
+  }
+
+  async #boot(): Promise<Rpc> {
+    this.status = 'starting';
+    const worker = (this.#options.createWorker ?? defaultWorker)();
+    this.#worker = worker;
+    const rpc: Rpc = new RpcClient<AgentRequests, AgentEvent>(worker, (e) => this.#onEvent(e));
+    this.#rpc = rpc;
+    worker.addEventListener('error', (ev) => this.#crashed(worker, ev.message || 'the agent worker crashed'));
+    worker.addEventListener('messageerror', () => this.#crashed(worker, 'the agent worker sent an unreadable message'));
+    try {
+      const channel = new MessageChannel();
+      await this.#options.connectData(channel.port1);
+      await rpc.call('connect', { data: channel.port2 }, [channel.port2]);
+      this.status = 'ready';
+      this.startError = null;
+      return rpc;
+    } catch (e) {
+      this.status = 'failed';
+      this.startError = `The agent could not start: ${messageOf(e)}`;
+      this.#starting = null;
+      throw e;
+    }
+  }
+
+  #crashed(worker: Worker, message: string): void {
+    if (this.#worker !== worker) return;
+    this.#rpc?.dispose(message);
+    worker.terminate();
+    this.#worker = null;
+    this.#rpc = null;
+    this.#starting = null;
+    this.status = 'failed';
+    this.startError = `The agent stopped: ${message}.`;
+    this.#endRun({ message: `The agent stopped (${message}). Your question is kept; retry it.`, retryable: true });
+  }
+
+  #onEvent(raw: unknown): void {
+    const parsed = parseAgentEvent(raw);
+    if (!parsed.ok) {
+      this.protocolError = `Ignored a malformed event from the agent: ${parsed.message}`;
+      return;
+    }
+    const event = parsed.event;
+    if (event.type === 'run_start') this.#runId = event.run_id;
+    const turn = this.#turn;
+    if (turn) applyEvent(turn, event);
+    if (event.type === 'run_end') {
+      this.#runId = null;
+      this.#turn = null;
+      this.running = false;
+      void this.refreshThreads();
+    }
+  }
+
+  /** Ends the current run on the main side when the worker cannot (start refused, crash). */
+  #endRun(error: { message: string; retryable: boolean }): void {
+    const turn = this.#turn;
+    if (turn && turn.state === 'running') {
+      turn.error = error;
+      turn.state = 'failed';
+    }
+    this.#turn = null;
+    this.#runId = null;
+    this.running = false;
+  }
+
+  async refreshThreads(): Promise<void> {
+    try {
+      const rpc = await this.start();
+      this.threads = await rpc.call('listThreads', {});
+    } catch {
+      // The start error is already shown; the list stays as it was.
+    }
+  }
+
+  /** Sends a question in the open conversation (a new one when none is open). */
+  async ask(question: string, settings: EndpointSettings): Promise<void> {
+    const text = question.trim();
+    if (!text || this.running) return;
+    this.threadId ??= this.#newId();
+    // The turn is in the log before anything can fail, so the question is never lost.
+    this.turns.push(newTurn(this.#newId(), text));
+    const turn = this.turns[this.turns.length - 1] as ChatTurn;
+    await this.#launch(turn, (rpc, threadId) => rpc.call('start', { settings, thread_id: threadId, question: text, mode: this.mode }));
+  }
+
+  /** Continues the conversation from its last checkpoint (after a failure or a reload). */
+  async retry(settings: EndpointSettings): Promise<void> {
+    const turn = this.turns.at(-1);
+    if (!turn || this.running || !this.threadId) return;
+    turn.error = null;
+    turn.state = 'running';
+    await this.#launch(turn, (rpc, threadId) => rpc.call('resume', { settings, thread_id: threadId }));
+  }
+
+  async #launch(turn: ChatTurn, call: (rpc: Rpc, threadId: string) => Promise<{ run_id: string }>): Promise<void> {
+    const threadId = this.threadId;
+    if (!threadId) return;
+    this.running = true;
+    this.#turn = turn;
+    try {
+      const rpc = await this.start();
+      const { run_id } = await call(rpc, threadId);
+      // run_start normally arrives first; this covers a response overtaking it.
+      if (this.#turn === turn) this.#runId ??= run_id;
+    } catch (e) {
+      if (this.#turn === turn) this.#endRun({ message: messageOf(e), retryable: !(e instanceof WorkerGoneError) });
+    }
+  }
+
+  /** Aborts the run in progress (its model request and any running code). */
+  async stop(): Promise<void> {
+    const runId = this.#runId;
+    if (!runId || !this.#rpc) return;
+    try {
+      await this.#rpc.call('abort', { run_id: runId });
+    } catch {
+      // The worker is gone: #crashed has already ended the run.
+    }
+  }
+
+  newConversation(): void {
+    if (this.running) return;
+    this.threadId = null;
+    this.turns = [];
+  }
+
+  async openThread(threadId: string): Promise<void> {
+    if (this.running) return;
+    const rpc = await this.start();
+    const view = await rpc.call('loadThread', { thread_id: threadId });
+    if (!view) {
+      await this.refreshThreads();
+      return;
+    }
+    this.threadId = view.thread_id;
+    this.mode = view.mode;
+    this.turns = turnsFromThread(view);
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    const rpc = await this.start();
+    this.threads = await rpc.call('deleteThread', { thread_id: threadId });
+    if (this.threadId === threadId) this.newConversation();
+  }
+
+  async listModels(settings: Omit<EndpointSettings, 'model'>): Promise<ModelListOutcome> {
+    const rpc = await this.start();
+    return rpc.call('listModels', { settings });
+  }
+
+  dispose(): void {
+    this.#rpc?.dispose();
+    this.#worker?.terminate();
+    this.#worker = null;
+    this.#rpc = null;
+    this.#starting = null;
+    this.#endRun({ message: 'The agent was shut down.', retryable: true });
+    this.status = 'idle';
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Splits an answer into plain text and the numbers grounding could not find in any tool
+ * output, so the view can flag exactly those (as text, never HTML).
+ */
+export interface AnswerSegment {
+  text: string;
+  ungrounded: boolean;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function markUngrounded(answer: string, numbers: readonly string[]): AnswerSegment[] {
+  const wanted = [...new Set(numbers.map((n) => n.trim()).filter((n) => n !== ''))].sort((a, b) => b.length - a.length);
+  if (wanted.length === 0) return answer ? [{ text: answer, ungrounded: false }] : [];
+  // A number must not be part of a longer one: 12 is not flagged inside 3.12 or 120.
+  const re = new RegExp(`(?<![\\d.])(?:${wanted.map(escapeRegExp).join('|')})(?![\\d]|\\.\\d)`, 'g');
+  const out: AnswerSegment[] = [];
+  let last = 0;
+  for (const m of answer.matchAll(re)) {
+    const at = m.index;
+    if (at > last) out.push({ text: answer.slice(last, at), ungrounded: false });
+    out.push({ text: m[0], ungrounded: true });
+    last = at + m[0].length;
+  }
+  if (last < answer.length) out.push({ text: answer.slice(last), ungrounded: false });
+  return out;
+}

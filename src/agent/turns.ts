@@ -1,0 +1,182 @@
+/**
+ * The conversation as the chat view shows it: one `ChatTurn` per question, built either live
+ * from the worker's event stream (`applyEvent`) or from a stored thread after a reload
+ * (`turnsFromThread`), so both render the same way.
+ */
+import type { AgentEvent, ErrorKind, FinalOutput, StatusKind, ThreadView } from '../../workers/protocol/agent';
+
+export interface ToolStep {
+  kind: 'tool';
+  call_id: string;
+  tool: string;
+  args: unknown;
+  state: 'running' | 'done' | 'failed';
+  output?: unknown;
+  error?: string;
+  elapsed_ms?: number;
+}
+
+export interface StatusStep {
+  kind: 'status';
+  status: StatusKind;
+  detail: string;
+}
+
+/** Text the model wrote before calling tools (or a draft the guard sent back for checking). */
+export interface NoteStep {
+  kind: 'note';
+  text: string;
+}
+
+export type Step = ToolStep | StatusStep | NoteStep;
+
+export interface TurnError {
+  message: string;
+  retryable: boolean;
+  kind?: ErrorKind;
+  status?: number;
+}
+
+export type TurnState = 'running' | 'done' | 'failed' | 'stopped' | 'interrupted';
+
+export interface ChatTurn {
+  id: string;
+  question: string;
+  steps: Step[];
+  /** The answer's text as it streams (the final output's answer replaces it when it comes). */
+  text: string;
+  final: FinalOutput | null;
+  error: TurnError | null;
+  state: TurnState;
+}
+
+/** Nodes whose tokens are the visible answer; each new one starts the answer text afresh. */
+const ANSWER_NODES = new Set(['agent', 'answer', 'explain', 'error']);
+
+export function newTurn(id: string, question: string): ChatTurn {
+  return { id, question, steps: [], text: '', final: null, error: null, state: 'running' };
+}
+
+/** Moves streamed text into the step list: it was not the answer after all. */
+function setAside(turn: ChatTurn): void {
+  const text = turn.text.trim();
+  if (text) turn.steps.push({ kind: 'note', text });
+  turn.text = '';
+}
+
+function toolStep(turn: ChatTurn, callId: string, tool: string): ToolStep {
+  const found = turn.steps.find((s): s is ToolStep => s.kind === 'tool' && s.call_id === callId);
+  if (found) return found;
+  const step: ToolStep = { kind: 'tool', call_id: callId, tool, args: undefined, state: 'running' };
+  turn.steps.push(step);
+  return step;
+}
+
+/** Applies one event of the running turn's stream, in place. */
+export function applyEvent(turn: ChatTurn, event: AgentEvent): void {
+  switch (event.type) {
+    case 'run_start':
+      turn.state = 'running';
+      turn.error = null;
+      break;
+    case 'node':
+      if (ANSWER_NODES.has(event.name)) setAside(turn);
+      break;
+    case 'token':
+      turn.text += event.text;
+      break;
+    case 'tool_start': {
+      setAside(turn);
+      const step = toolStep(turn, event.call_id, event.tool);
+      step.args = event.args;
+      step.state = 'running';
+      break;
+    }
+    case 'tool_end': {
+      const step = toolStep(turn, event.call_id, event.tool);
+      step.output = event.output;
+      step.elapsed_ms = event.elapsed_ms;
+      step.state = 'done';
+      break;
+    }
+    case 'tool_error': {
+      const step = toolStep(turn, event.call_id, event.tool);
+      step.error = event.error;
+      step.state = 'failed';
+      break;
+    }
+    case 'status':
+      if (event.kind === 'validating') setAside(turn);
+      turn.steps.push({ kind: 'status', status: event.kind, detail: event.detail });
+      break;
+    case 'final':
+      turn.final = event.output;
+      break;
+    case 'error':
+      turn.error = {
+        message: event.message,
+        retryable: event.retryable,
+        ...(event.kind !== undefined ? { kind: event.kind } : {}),
+        ...(event.status !== undefined ? { status: event.status } : {}),
+      };
+      turn.state = event.kind === 'aborted' ? 'stopped' : 'failed';
+      break;
+    case 'run_end':
+      if (turn.state === 'running') turn.state = turn.final || turn.text ? 'done' : 'failed';
+      break;
+  }
+}
+
+/**
+ * A stored thread as turns: each user message opens a turn; assistant tool calls and tool
+ * messages become its steps; its last assistant text is the answer. Final outputs belong to the
+ * turns that completed, in order.
+ */
+export function turnsFromThread(view: ThreadView, idPrefix = view.thread_id): ChatTurn[] {
+  const turns: ChatTurn[] = [];
+  for (const m of view.messages) {
+    if (m.role === 'user') {
+      turns.push({ ...newTurn(`${idPrefix}:${turns.length}`, m.content), state: 'done' });
+      continue;
+    }
+    const turn = turns.at(-1);
+    if (!turn) continue;
+    if (m.role === 'assistant') {
+      setAside(turn);
+      if (m.tool_calls?.length) {
+        if (m.content.trim()) turn.steps.push({ kind: 'note', text: m.content.trim() });
+        for (const c of m.tool_calls) {
+          const step = toolStep(turn, c.id, c.name);
+          step.args = c.args;
+        }
+      } else {
+        turn.text = m.content;
+      }
+    } else {
+      const step = toolStep(turn, m.tool_call_id ?? `tool_${turn.steps.length}`, m.tool_name ?? 'tool');
+      const failed = m.content.startsWith('Error:');
+      step.state = failed ? 'failed' : 'done';
+      if (failed) step.error = m.content;
+      else step.output = parseMaybeJson(m.content);
+    }
+  }
+  // A turn without an answer text did not finish: its run failed or was cut off by a reload.
+  const answered = turns.filter((t) => t.text.trim() !== '');
+  view.finals.forEach((f, i) => {
+    const t = answered[i];
+    if (t) t.final = f;
+  });
+  for (const t of turns) {
+    if (t.final || t.text.trim()) continue;
+    t.state = 'interrupted';
+  }
+  return turns;
+}
+
+function parseMaybeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

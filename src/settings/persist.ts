@@ -1,0 +1,73 @@
+/**
+ * Where the endpoint settings live: localStorage when the user chose "Remember on this device",
+ * otherwise sessionStorage (gone when the tab closes). Saving to one clears the other, so a key
+ * the user stopped remembering does not linger on disk.
+ */
+import type { EndpointSettings } from '../../workers/protocol/agent';
+
+export const STORAGE_KEY = 'dataseer:endpoint';
+
+/** The two Web Storage areas (either may be missing or throw, e.g. storage disabled). */
+export interface StorageAreas {
+  local: Storage | null;
+  session: Storage | null;
+}
+
+export interface SavedEndpoint {
+  settings: EndpointSettings;
+  remember: boolean;
+}
+
+export function browserStorage(): StorageAreas {
+  const get = (name: 'localStorage' | 'sessionStorage'): Storage | null => {
+    try {
+      return typeof globalThis[name] === 'undefined' ? null : globalThis[name];
+    } catch {
+      return null;
+    }
+  };
+  return { local: get('localStorage'), session: get('sessionStorage') };
+}
+
+function parse(text: string | null): EndpointSettings | null {
+  if (!text) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    if (typeof v !== 'object' || v === null) return null;
+    const o = v as Record<string, unknown>;
+    const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : '');
+    return { baseUrl: str('baseUrl'), apiKey: str('apiKey'), model: str('model') };
+  } catch {
+    return null;
+  }
+}
+
+function read(area: Storage | null): string | null {
+  try {
+    return area?.getItem(STORAGE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The saved settings, the session's copy first (it is the newer choice when both exist). */
+export function loadEndpoint(areas: StorageAreas): SavedEndpoint | null {
+  const session = parse(read(areas.session));
+  if (session) return { settings: session, remember: false };
+  const local = parse(read(areas.local));
+  if (local) return { settings: local, remember: true };
+  return null;
+}
+
+/** Saves to the chosen area and removes any copy from the other; an error when storage refused. */
+export function saveEndpoint(areas: StorageAreas, saved: SavedEndpoint): { ok: true } | { ok: false; message: string } {
+  const [target, other] = saved.remember ? [areas.local, areas.session] : [areas.session, areas.local];
+  try {
+    other?.removeItem(STORAGE_KEY);
+    if (!target) return { ok: false, message: 'This browser does not allow storing settings; they last until the page is reloaded.' };
+    target.setItem(STORAGE_KEY, JSON.stringify(saved.settings));
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, message: `The settings could not be stored (${e instanceof Error ? e.message : String(e)}); they last until the page is reloaded.` };
+  }
+}
