@@ -85,18 +85,26 @@ export async function pythonRows(page, baseURL) {
   rows.push({ name: 'Python terminate-and-restart (time limit → usable, incl. 2 s grace)', value: s2.recoveryMs, unit: 'ms' });
   await setLimitSeconds(page, 30);
 
+  // Twice in one run: the first call also pays one-time costs (DuckDB's first query of this
+  // shape, the first stack switch), the second is the steady state.
   const move = await run(
     page,
     code,
     [
       'import time',
-      't0 = time.perf_counter()',
-      't = sql("SELECT range AS i, random() AS x, \'row \' || range AS s FROM range(100000)")',
-      'assert len(t) == 100000, len(t)',
-      'result = round((time.perf_counter() - t0) * 1000, 1)',
+      'Q = "SELECT range AS i, random() AS x, \'row \' || range AS s FROM range(100000)"',
+      'ms = []',
+      'for _ in range(2):',
+      '    t0 = time.perf_counter()',
+      '    t = sql(Q)',
+      '    ms.append(round((time.perf_counter() - t0) * 1000, 1))',
+      '    assert len(t) == 100000, len(t)',
+      'result = " ".join(map(str, ms))',
     ].join('\n'),
   );
   if (move.error || move.value === null) throw new Error(`moving 100k rows into Python failed: ${move.error}`);
-  rows.push({ name: 'DuckDB → Python, 100k rows × 3 columns (sql() call)', value: Number(move.value), unit: 'ms' });
+  const [firstCall, warmCall] = move.value.trim().split(/\s+/).map(Number);
+  rows.push({ name: 'DuckDB → Python, 100k rows × 3 columns, first sql() call', value: firstCall, unit: 'ms' });
+  rows.push({ name: 'DuckDB → Python, 100k rows × 3 columns, warm sql() call', value: warmCall, unit: 'ms' });
   return rows;
 }

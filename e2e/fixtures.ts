@@ -302,16 +302,9 @@ export function sharedApp(setup?: (app: DataApp) => Promise<void>): () => DataAp
 
 interface Fixtures {
   app: DataApp;
-  /** Every page error and console error seen during the test, checked by specs that care. */
-  pageErrors: string[];
 }
 
 export const test = base.extend<Fixtures>({
-  pageErrors: async ({ page }, use) => {
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await use(errors);
-  },
   app: async ({ page }, use) => {
     const app = new DataApp(page);
     await app.open();

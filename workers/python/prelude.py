@@ -297,14 +297,15 @@ def run(code, dataset_names):
     except BaseException as e:  # noqa: BLE001 - KeyboardInterrupt and MemoryError must come back too
         sys.stdout.flush()
         sys.stderr.flush()
-        return json.dumps({
-            "ok": False,
-            "error": {
-                "type": type(e).__name__,
-                "message": str(e),
-                "traceback": "".join(traceback.format_exception(e)),
-            },
-        })
+        kind, message = type(e).__name__, str(e)
+        tb = "".join(traceback.format_exception(e))
+        if isinstance(e, OverflowError) and "index-sized integer" in message:
+            # 64-bit Python says MemoryError for "a" * 10**10; in 32-bit wasm the size overflows
+            # first. Same cause for the user: more memory than there is.
+            kind = "MemoryError"
+            message = f"cannot allocate that much memory (the size does not fit WebAssembly's 32-bit address space: {message})"
+            tb = tb.rstrip("\n").rsplit("\n", 1)[0] + f"\nMemoryError: {message}\n"
+        return json.dumps({"ok": False, "error": {"type": kind, "message": message, "traceback": tb}})
     if "result" in ns:
         try:
             out["result"] = describe_result(ns["result"])

@@ -1,0 +1,235 @@
+/**
+ * The agent end to end: the real app, the real agent worker and `@langchain/openai` client,
+ * against the scripted OpenAI-compatible endpoint (e2e/mock-llm) started here on a free port.
+ * Everything is found by the contract's accessible names (AGENT-CONTRACT.md).
+ */
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from './mock-llm/server.mjs';
+import { expect, test, type DataApp } from './fixtures';
+import { vega } from './support/paths';
+
+const KEY = 'sk-e2e-Zq8v3kWm';
+const TOOLS = ['profile_data', 'run_sql', 'run_python', 'create_chart', 'validate_results', 'search_examples'];
+
+interface Penguin {
+  Species: string;
+  'Body Mass (g)': number | null;
+  [column: string]: unknown;
+}
+const penguins = JSON.parse(readFileSync(vega('penguins.json'), 'utf8')) as Penguin[];
+
+/** The true figure, computed here from the source file (not by the app). */
+function adelieMeanMass(): string {
+  const masses = penguins.filter((p) => p.Species === 'Adelie' && p['Body Mass (g)'] !== null).map((p) => p['Body Mass (g)'] as number);
+  return (masses.reduce((a, b) => a + b, 0) / masses.length).toFixed(2);
+}
+
+let mock: MockLlm;
+
+test.beforeAll(async () => {
+  mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
+});
+test.afterAll(async () => {
+  await mock?.close();
+});
+test.beforeEach(async () => {
+  await fetch(`${mock.url}/__reset`, { method: 'POST' });
+});
+
+async function script(replies: ScriptedReply[]): Promise<void> {
+  const res = await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies, replace: true }) });
+  expect(res.ok).toBe(true);
+}
+
+async function recorded(): Promise<RecordedRequest[]> {
+  return (await (await fetch(`${mock.url}/__requests`)).json()) as RecordedRequest[];
+}
+
+interface ChatBody {
+  messages: { role: string; content: unknown }[];
+  tools?: { function: { name: string } }[];
+  response_format?: unknown;
+}
+
+function chat(page: Page) {
+  return {
+    log: page.getByRole('log', { name: 'Conversation' }),
+    question: page.getByRole('textbox', { name: 'Ask a question' }),
+    send: page.getByRole('button', { name: 'Send', exact: true }),
+    stop: page.getByRole('button', { name: 'Stop', exact: true }),
+    threads: page.getByRole('list', { name: 'Conversations' }),
+    mode: page.getByRole('combobox', { name: 'Mode' }),
+  };
+}
+
+/** Fills and saves the endpoint settings, checking "Test connection" on the way. */
+async function configure(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
+  await dialog.getByRole('textbox', { name: 'API key' }).fill(KEY);
+  await dialog.getByRole('button', { name: 'Test connection' }).click();
+  const models = dialog.getByRole('list', { name: 'Available models' });
+  await expect(models.getByRole('button', { name: 'mock-model', exact: true })).toBeVisible({ timeout: 60_000 });
+  await models.getByRole('button', { name: 'mock-model', exact: true }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Model' })).toHaveValue('mock-model');
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(dialog).toBeHidden();
+}
+
+async function ask(page: Page, question: string): Promise<void> {
+  const c = chat(page);
+  await c.question.fill(question);
+  await c.send.click();
+}
+
+/** The run has ended: Stop is gone and Send can be used again. */
+async function expectIdle(page: Page): Promise<void> {
+  const c = chat(page);
+  await expect(c.stop).toBeHidden({ timeout: 60_000 });
+  await c.question.fill('x');
+  await expect(c.send).toBeEnabled();
+  await c.question.fill('');
+}
+
+async function withPenguins(app: DataApp): Promise<void> {
+  await app.loadSample('penguins');
+}
+
+test('answers a data question through run_sql and validation, with the key only in the Authorization header', async ({ app, page }) => {
+  await withPenguins(app);
+  await configure(page);
+  const figure = adelieMeanMass();
+  const sql = `SELECT round(avg("Body Mass (g)"), 2) AS mean_mass FROM penguins WHERE "Species" = 'Adelie'`;
+  const answer = `Adelie penguins weigh ${figure} g on average (151 birds with a recorded mass).`;
+  await script([
+    // Held back a little so the run is visibly in progress.
+    { type: 'tool_calls', calls: [{ id: 'c1', name: 'run_sql', arguments: { sql } }], delay_ms: 1500 },
+    {
+      type: 'tool_calls',
+      calls: [{ id: 'c2', name: 'validate_results', arguments: { question: 'mean mass', approach: 'SQL average', results: figure, code: sql } }],
+    },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.92 } },
+    { type: 'text', content: answer, chunk_size: 8, chunk_delay_ms: 20 },
+  ]);
+
+  const c = chat(page);
+  await ask(page, 'What is the average body mass of Adelie penguins?');
+  await expect(c.stop).toBeVisible();
+  await expect(c.log).toContainText('What is the average body mass of Adelie penguins?');
+
+  const card = c.log.getByRole('article', { name: 'Answer' });
+  await expect(card).toContainText(answer, { timeout: 60_000 });
+  await expect(card).toContainText('Confidence 92%');
+  await expectIdle(page);
+
+  // The run_sql step shows the query and its result.
+  const steps = c.log.getByRole('list', { name: 'Steps' });
+  const sqlStep = steps.getByRole('listitem').filter({ hasText: 'run_sql' });
+  await sqlStep.getByText('run_sql').click();
+  await expect(sqlStep.getByRole('table')).toContainText('mean_mass');
+  await expect(sqlStep.getByRole('table')).toContainText(figure);
+  await expect(steps.getByRole('listitem').filter({ hasText: 'validate_results' })).toContainText('done');
+
+  // What the endpoint saw.
+  const requests = await recorded();
+  const chats = requests.filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  expect(chats.length).toBe(4);
+  const modelsCalls = requests.filter((r) => r.path === '/v1/models' && r.method === 'GET');
+  expect(modelsCalls.length).toBeGreaterThanOrEqual(1);
+  for (const r of requests.filter((r) => r.method !== 'OPTIONS' && r.path.startsWith('/v1/'))) {
+    expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
+    const elsewhere = JSON.stringify({ body: r.body, path: r.path, query: r.query, headers: { ...r.headers, authorization: undefined } });
+    expect(elsewhere).not.toContain(KEY);
+  }
+  const first = chats[0]?.body as ChatBody;
+  const system = first.messages.find((m) => m.role === 'system');
+  const systemText = typeof system?.content === 'string' ? system.content : JSON.stringify(system?.content);
+  expect(systemText).toContain('penguins');
+  for (const column of Object.keys(penguins[0] ?? {})) expect(systemText).toContain(column);
+  expect(systemText).toMatch(/run_python\) is NOT available/);
+  expect((first.tools ?? []).map((t) => t.function.name).sort()).toEqual([...TOOLS].sort());
+  // The critic call is the structured `validation_report`.
+  expect(chats.some((r) => JSON.stringify((r.body as ChatBody).response_format ?? '').includes('validation_report'))).toBe(true);
+
+  // The key is not kept on disk unless asked ("Remember on this device" was off).
+  const stored = await page.evaluate(() => ({ local: JSON.stringify(localStorage), session: JSON.stringify(sessionStorage) }));
+  expect(stored.local).not.toContain(KEY);
+  expect(stored.session).toContain(KEY);
+});
+
+test('a refused key shows "the key was refused" with a way to Settings, and keeps the question', async ({ page }) => {
+  await configure(page);
+  await script([{ type: 'error', status: 401, message: 'Incorrect API key provided', code: 'invalid_api_key' }]);
+  const c = chat(page);
+  await ask(page, 'How many rows are there?');
+  const alert = c.log.getByRole('alert');
+  await expect(alert).toContainText(/key was refused/i, { timeout: 60_000 });
+  await expect(c.log).toContainText('How many rows are there?');
+  await expectIdle(page);
+  await alert.getByRole('button', { name: 'Change API key' }).click();
+  await expect(page.getByRole('dialog').getByRole('textbox', { name: 'API key' })).toHaveValue(KEY);
+});
+
+test('malformed tool-call JSON is fed back as a tool error, then the run answers', async ({ app, page }) => {
+  await withPenguins(app);
+  await configure(page);
+  const count = String(penguins.length);
+  await script([
+    { type: 'malformed_tool_call', name: 'run_sql', arguments_text: '{"sql": "SELECT count(*) AS n FROM penguins"' },
+    { type: 'tool_calls', calls: [{ id: 'ok1', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM penguins' } }] },
+    { type: 'text', content: `The penguins table has ${count} rows.` },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
+  const c = chat(page);
+  await ask(page, 'How many penguins are in the data?');
+  const card = c.log.getByRole('article', { name: 'Answer' });
+  await expect(card).toContainText(`The penguins table has ${count} rows.`, { timeout: 60_000 });
+  await expectIdle(page);
+
+  const steps = c.log.getByRole('list', { name: 'Steps' });
+  await expect(steps.getByRole('listitem').filter({ hasText: 'failed' })).toHaveCount(1);
+  // The model was told its arguments were not valid JSON, as a tool message.
+  const chats = (await recorded()).filter((r) => r.path === '/v1/chat/completions');
+  const second = chats[1]?.body as ChatBody;
+  const toolMsg = second.messages.find((m) => m.role === 'tool');
+  expect(String(toolMsg?.content)).toMatch(/^Error:/);
+});
+
+test('a conversation survives a reload: listed in Conversations, question and answer shown', async ({ app, page }) => {
+  await configure(page);
+  const answer = 'No datasets are loaded yet; add one under Add data.';
+  await script([{ type: 'text', content: answer }]);
+  const question = 'Which datasets can you see?';
+  await ask(page, question);
+  const c = chat(page);
+  await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText(answer, { timeout: 60_000 });
+  await expectIdle(page);
+  await expect(c.threads.getByRole('button', { name: question })).toBeVisible();
+
+  await app.reload();
+  const after = chat(page);
+  await expect(after.log).not.toContainText(question);
+  const item = after.threads.getByRole('button', { name: question });
+  await expect(item).toBeVisible({ timeout: 60_000 });
+  await item.click();
+  await expect(after.log).toContainText(question);
+  await expect(after.log).toContainText(answer);
+  // Settings were session-only: the tab keeps them across a reload.
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await expect(page.getByRole('dialog').getByRole('textbox', { name: 'Model' })).toHaveValue('mock-model');
+});
+
+test('Stop aborts a run in progress and the question stays', async ({ page }) => {
+  await configure(page);
+  await script([{ type: 'text', content: 'This answer takes a long time to start.', delay_ms: 30_000 }]);
+  const c = chat(page);
+  await ask(page, 'Take your time?');
+  await expect(c.stop).toBeVisible();
+  await c.stop.click();
+  await expect(c.log.getByRole('alert')).toContainText(/stopped/i, { timeout: 30_000 });
+  await expectIdle(page);
+  await expect(c.log).toContainText('Take your time?');
+});

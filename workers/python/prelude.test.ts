@@ -1,0 +1,68 @@
+/** The Python-side runner, run in real Pyodide under Node (no browser needed). */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadPyodide } from 'pyodide';
+import type { PyCallable } from 'pyodide/ffi';
+import { parseOutcome } from './outcome';
+
+let run: PyCallable;
+
+beforeAll(async () => {
+  const py = await loadPyodide();
+  py.FS.mkdirTree('/lib/dataseer');
+  py.FS.writeFile('/lib/dataseer/_dataseer.py', readFileSync(new URL('./prelude.py', import.meta.url), 'utf8'));
+  run = py.runPython('import sys\nsys.path.insert(0, "/lib/dataseer")\nimport _dataseer\n_dataseer.run') as PyCallable;
+}, 120_000);
+
+const exec = (code: string) => parseOutcome(String(run(code, [])), 0);
+
+describe('prelude runner', () => {
+  it('describes scalars, records, column dicts and reprs', () => {
+    expect(exec('result = 2 ** 10')).toMatchObject({ ok: true, result: { kind: 'scalar', value: 1024 } });
+    expect(exec('result = {"a": [1, 2], "b": [3, 4]}')).toMatchObject({ ok: true, result: { kind: 'table', columns: ['a', 'b'], rows: [[1, 3], [2, 4]] } });
+    expect(exec('result = [{"k": "x", "v": 1.5}]')).toMatchObject({ ok: true, result: { kind: 'table', columns: ['k', 'v'], rows: [['x', 1.5]] } });
+    expect(exec('result = {"nested": {"x": [1, None]}}')).toMatchObject({ ok: true, result: { kind: 'json', value: { nested: { x: [1, null] } } } });
+    expect(exec('result = {1, 2}')).toMatchObject({ ok: true, result: { kind: 'repr', text: '{1, 2}' } });
+  });
+
+  it('returns a Plotly dict as the figure and a bad fig as a warning', () => {
+    const ok = exec('fig = {"data": [{"type": "scatter", "y": [1, 2]}], "layout": {}}');
+    expect(ok).toMatchObject({ ok: true, figure: { data: [{ type: 'scatter', y: [1, 2] }] } });
+    const bad = exec('fig = 42');
+    expect(bad.ok && bad.warnings[0]).toMatch(/plotly figure or a dict/);
+  });
+
+  it('reports errors with source lines and without runner frames', () => {
+    const out = exec('def f(d):\n    return d["missing"]\nf({})');
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.error.type).toBe('KeyError');
+    expect(out.error.traceback).toContain('return d["missing"]');
+    expect(out.error.traceback).not.toContain('_dataseer');
+  });
+
+  it('reports a syntax error with its pointer', () => {
+    const out = exec('x = (1,');
+    expect(!out.ok && out.error.type).toBe('SyntaxError');
+    expect(!out.ok && out.error.traceback).toContain('<python>');
+  });
+
+  it('turns a size that cannot be addressed into a MemoryError that restarts the worker', () => {
+    const out = exec('x = "a" * 10**10');
+    expect(out.ok).toBe(false);
+    if (out.ok) return;
+    expect(out.error.type).toBe('MemoryError');
+    expect(out.restarted).toBe(true);
+  });
+
+  it('gives each run a fresh namespace', () => {
+    exec('leftover = 1\nresult = 1');
+    const out = exec('result = "leftover" in dir()');
+    expect(out).toMatchObject({ ok: true, result: { kind: 'scalar', value: false } });
+  });
+
+  it('explains sql() without a data engine', () => {
+    const out = exec('sql("select 1")');
+    expect(!out.ok && out.error.message).toMatch(/No data engine/);
+  });
+});
