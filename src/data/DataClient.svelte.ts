@@ -259,9 +259,9 @@ export class DataClient {
   }
 
   /** A window of a dataset's rows for the preview grid. */
-  async page(name: string, offset: number, limit: number): Promise<DecodedRows> {
+  async page(name: string, offset: number, limit: number, maxColumns?: number): Promise<DecodedRows> {
     const rpc = await this.#client();
-    const res = await rpc.call('page', { name, offset, limit });
+    const res = await rpc.call('page', { name, offset, limit, ...(maxColumns === undefined ? {} : { maxColumns }) });
     const { decodeResult } = await import('./arrowDecode');
     return decodeResult(res);
   }

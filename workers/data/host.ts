@@ -48,6 +48,9 @@ interface Built {
 
 const MAX_PAGE = 10_000;
 
+/** The profile covers at most this many columns (see the profile handler). */
+export const MAX_PROFILE_COLUMNS = 300;
+
 export class DataHost {
   readonly #deps: HostDeps;
   readonly #serial = new Serial();
@@ -131,8 +134,8 @@ export class DataHost {
         const outcome = await this.query(sql, maxRows ?? DEFAULT_MAX_ROWS);
         return { result: outcome, transfer: outcome.ok ? [outcome.result.ipc.buffer] : [] };
       },
-      page: async ({ name, offset, limit }) => {
-        const result = await this.page(name, offset, limit);
+      page: async ({ name, offset, limit, maxColumns }) => {
+        const result = await this.page(name, offset, limit, maxColumns);
         return { result, transfer: [result.ipc.buffer] };
       },
       profile: async ({ name }) => {
@@ -142,7 +145,9 @@ export class DataHost {
           result: await this.#serial.run(async () => {
             const described = info ?? { ...(await describeTable(engine, name)) };
             if (described.columns.length === 0) throw new Error(`No table named ${name}.`);
-            return profileTable(engine, name, described.columns, described.rowCount);
+            // Profiling thousands of columns would take minutes and render unreadably; the first
+            // MAX_PROFILE_COLUMNS are what a person scans, and SQL reaches the rest.
+            return profileTable(engine, name, described.columns.slice(0, MAX_PROFILE_COLUMNS), described.rowCount);
           }),
         };
       },
@@ -416,13 +421,16 @@ export class DataHost {
     if (changed) this.#changed();
   }
 
-  async page(name: string, offset: number, limit: number): Promise<QueryResult> {
+  async page(name: string, offset: number, limit: number, maxColumns?: number): Promise<QueryResult> {
     const engine = await this.#ready();
     const info = this.#datasets.get(name);
     const lim = Math.max(0, Math.min(MAX_PAGE, Math.floor(limit)));
     const off = Math.max(0, Math.floor(offset));
+    // A 5,000-column table would otherwise send millions of cells for one screen of rows.
+    const cols = info && maxColumns !== undefined && info.columns.length > maxColumns ? info.columns.slice(0, Math.max(1, maxColumns)) : undefined;
+    const select = cols ? cols.map((c) => quoteIdent(c.name)).join(', ') : '*';
     const started = performance.now();
-    const result = await this.#serial.run(() => collectRows(engine, `SELECT * FROM ${quoteIdent(name)} LIMIT ${lim} OFFSET ${off}`, lim, info?.columns));
+    const result = await this.#serial.run(() => collectRows(engine, `SELECT ${select} FROM ${quoteIdent(name)} LIMIT ${lim} OFFSET ${off}`, lim, cols ?? info?.columns));
     return { ...result, truncated: false, elapsedMs: performance.now() - started };
   }
 }

@@ -105,7 +105,7 @@ export type DataRequests = {
   rename: { req: { from: string; to: string }; res: DatasetInfo[] };
   query: { req: { sql: string; maxRows?: number }; res: QueryOutcome };
   /** A window of a dataset's rows, for the virtualised preview grid. */
-  page: { req: { name: string; offset: number; limit: number }; res: QueryResult };
+  page: { req: { name: string; offset: number; limit: number; /** Only the first N columns (wide tables). */ maxColumns?: number }; res: QueryResult };
   profile: { req: { name: string }; res: DatasetProfile };
   /** Classifies a statement before it runs, so the UI can ask first. */
   assess: { req: { sql: string }; res: SqlRisk };
