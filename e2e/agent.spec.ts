@@ -102,7 +102,7 @@ test('answers a data question through run_sql and validation, with the key only 
   await withPenguins(app);
   await configure(page);
   const figure = adelieMeanMass();
-  const sql = `SELECT round(avg("Body Mass (g)"), 2) AS mean_mass FROM penguins WHERE "Species" = 'Adelie'`;
+  const sql = `SELECT round(avg("Body Mass (g)"), 2) AS mean_mass, count("Body Mass (g)") AS birds FROM penguins WHERE "Species" = 'Adelie'`;
   const answer = `Adelie penguins weigh ${figure} g on average (151 birds with a recorded mass).`;
   await script([
     // Held back a little so the run is visibly in progress.
@@ -160,7 +160,8 @@ test('answers a data question through run_sql and validation, with the key only 
   expect(stored.session).toContain(KEY);
 });
 
-test('a refused key shows "the key was refused" with a way to Settings, and keeps the question', async ({ page }) => {
+test('a refused key shows "the key was refused" with a way to Settings, and keeps the question', async ({ app, page }) => {
+  expect(app.pageErrors).toEqual([]);
   await configure(page);
   await script([{ type: 'error', status: 401, message: 'Incorrect API key provided', code: 'invalid_api_key' }]);
   const c = chat(page);
@@ -178,7 +179,7 @@ test('malformed tool-call JSON is fed back as a tool error, then the run answers
   await configure(page);
   const count = String(penguins.length);
   await script([
-    { type: 'malformed_tool_call', name: 'run_sql', arguments_text: '{"sql": "SELECT count(*) AS n FROM penguins"' },
+    { type: 'malformed_tool_call', name: 'run_sql', arguments_text: '{"sql": SELECT count(*) AS n FROM penguins}' },
     { type: 'tool_calls', calls: [{ id: 'ok1', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM penguins' } }] },
     { type: 'text', content: `The penguins table has ${count} rows.` },
     { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
@@ -192,7 +193,7 @@ test('malformed tool-call JSON is fed back as a tool error, then the run answers
   const steps = c.log.getByRole('list', { name: 'Steps' });
   await expect(steps.getByRole('listitem').filter({ hasText: 'failed' })).toHaveCount(1);
   // The model was told its arguments were not valid JSON, as a tool message.
-  const chats = (await recorded()).filter((r) => r.path === '/v1/chat/completions');
+  const chats = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
   const second = chats[1]?.body as ChatBody;
   const toolMsg = second.messages.find((m) => m.role === 'tool');
   expect(String(toolMsg?.content)).toMatch(/^Error:/);
@@ -222,7 +223,8 @@ test('a conversation survives a reload: listed in Conversations, question and an
   await expect(page.getByRole('dialog').getByRole('textbox', { name: 'Model' })).toHaveValue('mock-model');
 });
 
-test('Stop aborts a run in progress and the question stays', async ({ page }) => {
+test('Stop aborts a run in progress and the question stays', async ({ app, page }) => {
+  expect(app.pageErrors).toEqual([]);
   await configure(page);
   await script([{ type: 'text', content: 'This answer takes a long time to start.', delay_ms: 30_000 }]);
   const c = chat(page);
@@ -232,4 +234,42 @@ test('Stop aborts a run in progress and the question stays', async ({ page }) =>
   await expect(c.log.getByRole('alert')).toContainText(/stopped/i, { timeout: 30_000 });
   await expectIdle(page);
   await expect(c.log).toContainText('Take your time?');
+});
+
+test('a rate limit is retried with its status shown, then reported in an alert', async ({ app, page }) => {
+  expect(app.pageErrors).toEqual([]);
+  await configure(page);
+  const limited: ScriptedReply = { type: 'error', status: 429, message: 'Rate limit reached', retry_after: 1 };
+  await script([limited, limited, limited]);
+  const c = chat(page);
+  await ask(page, 'Anything interesting?');
+  await expect(c.log.getByRole('list', { name: 'Steps' })).toContainText(/Retrying:.*429/, { timeout: 60_000 });
+  await expect(c.log.getByRole('alert')).toContainText(/rate limiting requests \(HTTP 429\)/, { timeout: 60_000 });
+  await expectIdle(page);
+  await expect(c.log).toContainText('Anything interesting?');
+  // A few attempts (the first plus the client's small retry budget), never LangChain's default 7.
+  const chats = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  expect(chats.length).toBeGreaterThanOrEqual(2);
+  expect(chats.length).toBeLessThanOrEqual(4);
+});
+
+test('a dropped stream keeps the partial text and offers Retry, which completes the answer', async ({ app, page }) => {
+  expect(app.pageErrors).toEqual([]);
+  await configure(page);
+  const full = 'The datasets panel lists every table you loaded; none are loaded yet.';
+  await script([{ type: 'cut', content: full, after_chunks: 3 }]);
+  const c = chat(page);
+  await ask(page, 'What can I ask?');
+  const alert = c.log.getByRole('alert');
+  await expect(alert).toContainText(/partial answer is kept/i, { timeout: 60_000 });
+  await expectIdle(page);
+  const partial = (await c.log.textContent()) ?? '';
+  expect(partial).toContain(full.slice(0, 5));
+  expect(partial).not.toContain(full);
+
+  await script([{ type: 'text', content: full }]);
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText(full, { timeout: 60_000 });
+  await expect(c.log.getByRole('alert')).toHaveCount(0);
+  await expect(c.log).toContainText('What can I ask?');
 });

@@ -57,6 +57,8 @@ export class AgentClient {
   #runId: string | null = null;
   /** The turn the current run's events go to. */
   #turn: ChatTurn | null = null;
+  /** Stop was pressed before the worker named the run: abort as soon as it does. */
+  #stopRequested = false;
   #newId: () => string;
 
   constructor(options: AgentClientOptions) {
@@ -112,11 +114,12 @@ export class AgentClient {
       return;
     }
     const event = parsed.event;
-    if (event.type === 'run_start') this.#runId = event.run_id;
+    if (event.type === 'run_start') this.#setRunId(event.run_id);
     const turn = this.#turn;
     if (turn) applyEvent(turn, event);
     if (event.type === 'run_end') {
       this.#runId = null;
+      this.#stopRequested = false;
       this.#turn = null;
       this.running = false;
       void this.refreshThreads();
@@ -132,6 +135,7 @@ export class AgentClient {
     }
     this.#turn = null;
     this.#runId = null;
+    this.#stopRequested = false;
     this.running = false;
   }
 
@@ -168,21 +172,32 @@ export class AgentClient {
     const threadId = this.threadId;
     if (!threadId) return;
     this.running = true;
+    this.#stopRequested = false;
     this.#turn = turn;
     try {
       const rpc = await this.start();
       const { run_id } = await call(rpc, threadId);
       // run_start normally arrives first; this covers a response overtaking it.
-      if (this.#turn === turn) this.#runId ??= run_id;
+      if (this.#turn === turn && this.#runId === null) this.#setRunId(run_id);
     } catch (e) {
       if (this.#turn === turn) this.#endRun({ message: messageOf(e), retryable: !(e instanceof WorkerGoneError) });
     }
   }
 
+  #setRunId(runId: string): void {
+    this.#runId = runId;
+    if (this.#stopRequested) void this.stop();
+  }
+
   /** Aborts the run in progress (its model request and any running code). */
   async stop(): Promise<void> {
+    if (!this.running) return;
     const runId = this.#runId;
-    if (!runId || !this.#rpc) return;
+    if (!runId || !this.#rpc) {
+      this.#stopRequested = true;
+      return;
+    }
+    this.#stopRequested = false;
     try {
       await this.#rpc.call('abort', { run_id: runId });
     } catch {

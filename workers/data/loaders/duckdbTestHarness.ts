@@ -5,29 +5,14 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import {
-  createDuckDB,
-  NODE_RUNTIME,
-  VoidLogger,
-  type DuckDBConnection,
-} from '@duckdb/duckdb-wasm/blocking';
+import type { DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
+import { bootNodeDuckDB } from '../testing/nodeDuckDB';
 import type { ConvertedTable } from './types';
 
 const require = createRequire(import.meta.url);
-const dist = dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm'));
 
 export async function openWasmDuckDB(): Promise<DuckDBConnection> {
-  const db = await createDuckDB(
-    {
-      mvp: { mainModule: join(dist, 'duckdb-mvp.wasm'), mainWorker: join(dist, 'duckdb-node-mvp.worker.cjs') },
-      eh: { mainModule: join(dist, 'duckdb-eh.wasm'), mainWorker: join(dist, 'duckdb-node-eh.worker.cjs') },
-    },
-    new VoidLogger(),
-    NODE_RUNTIME,
-  );
-  await db.instantiate(() => {});
-  db.open({});
-  return db.connect();
+  return (await bootNodeDuckDB()).connect();
 }
 
 /** Inserts a converted table the way the engine does: the first stream creates, the rest append. */

@@ -4,13 +4,12 @@
  * SQL the data engine generates is checked against the real engine. Not imported by app code.
  */
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { createDuckDB, NODE_RUNTIME, VoidLogger, type DuckDBBindings, type DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
+import type { DuckDBBindings, DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
 import { tableFromIPC, type RecordBatch, type Table } from 'apache-arrow';
 import { ENGINE_SETUP_SQL, type Engine, type ResultStream } from '../engine';
+import { bootNodeDuckDB } from './nodeDuckDB';
 
 const require = createRequire(import.meta.url);
-const dist = dirname(require.resolve('@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm'));
 
 /**
  * The Node build is CommonJS and so gets apache-arrow's CJS classes, while our modules import
@@ -30,17 +29,8 @@ export class NodeEngine implements Engine {
   ) {}
 
   static async open(): Promise<NodeEngine> {
-    const db = await createDuckDB(
-      {
-        mvp: { mainModule: join(dist, 'duckdb-mvp.wasm'), mainWorker: join(dist, 'duckdb-node-mvp.worker.cjs') },
-        eh: { mainModule: join(dist, 'duckdb-eh.wasm'), mainWorker: join(dist, 'duckdb-node-eh.worker.cjs') },
-      },
-      new VoidLogger(),
-      NODE_RUNTIME,
-    );
-    await db.instantiate(() => {});
     // Same options as the browser boot.
-    db.open({ query: { castBigIntToDouble: true, castDecimalToDouble: true } });
+    const db = await bootNodeDuckDB({ query: { castBigIntToDouble: true, castDecimalToDouble: true } });
     const conn = db.connect();
     for (const sql of ENGINE_SETUP_SQL) conn.query(sql);
     return new NodeEngine(db, conn);

@@ -1,24 +1,32 @@
 /**
- * The CodeMirror 6 Python editor. Imported lazily by PythonEditor.svelte so CodeMirror stays out
- * of the app shell; until it arrives (or if it fails) a plain textarea does the job.
+ * The CodeMirror 6 code editor behind CodeEditor.svelte, imported lazily so CodeMirror stays out of
+ * the app shell; until it arrives (or if it fails) a plain textarea does the job.
  */
+// The `codemirror` package in node_modules is CodeMirror 5 republished, so the editor is
+// assembled from the @codemirror/* packages directly.
 import { EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, placeholder } from '@codemirror/view';
-import { EditorState, Prec } from '@codemirror/state';
+import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';
 import { HighlightStyle, bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from '@codemirror/language';
-import { closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
+import { autocompletion, closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { python } from '@codemirror/lang-python';
 import { tags } from '@lezer/highlight';
+import type { CodeLanguageSettings, SqlSchema } from './codeLanguages';
+import type { Grammar } from './grammars';
 
-export interface PythonEditorHandle {
+export interface CodeEditorHandle {
   setDoc(text: string): void;
+  /** Only the SQL grammar reads it; for others it is a no-op reconfiguration. */
+  setSchema(schema: SqlSchema): void;
   focus(): void;
   destroy(): void;
 }
 
-export interface PythonEditorOptions {
+export interface CodeEditorOptions {
   doc: string;
   label: string;
+  grammar: Grammar;
+  settings: CodeLanguageSettings;
+  schema: SqlSchema;
   onChange: (text: string) => void;
   onRun: () => void;
 }
@@ -29,7 +37,7 @@ const highlight = HighlightStyle.define([
   { tag: [tags.string, tags.special(tags.string)], color: 'var(--syn-string)' },
   { tag: [tags.number, tags.bool, tags.null], color: 'var(--syn-number)' },
   { tag: tags.comment, color: 'var(--muted)', fontStyle: 'italic' },
-  { tag: [tags.function(tags.definition(tags.variableName)), tags.className], color: 'var(--syn-type)' },
+  { tag: [tags.typeName, tags.standard(tags.name), tags.function(tags.definition(tags.variableName)), tags.className], color: 'var(--syn-type)' },
   { tag: tags.operator, color: 'var(--syn-operator)' },
 ]);
 
@@ -39,11 +47,25 @@ const theme = EditorView.theme({
   '.cm-gutters': { backgroundColor: 'var(--surface)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
   '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'var(--stripe)' },
   '&.cm-focused': { outline: 'none' },
-  '.cm-scroller': { minHeight: '9rem', maxHeight: '24rem' },
+  '.cm-tooltip': { backgroundColor: 'var(--surface)', color: 'var(--fg)', border: '1px solid var(--border)' },
+  '.cm-tooltip-autocomplete ul li[aria-selected]': { backgroundColor: 'var(--accent)', color: 'var(--accent-fg)' },
   '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: 'var(--selection)' },
 });
 
-export function createPythonEditor(parent: HTMLElement, options: PythonEditorOptions): PythonEditorHandle {
+function languageExtensions(settings: CodeLanguageSettings): Extension[] {
+  return [
+    indentUnit.of(' '.repeat(settings.indent)),
+    EditorState.tabSize.of(settings.indent),
+    placeholder(settings.placeholder),
+    EditorView.theme({ '.cm-scroller': { minHeight: settings.minHeight, maxHeight: settings.maxHeight } }),
+    // autocompletion() brings its own highest-precedence keymap (Enter/arrows while the popup is open).
+    settings.completion ? autocompletion() : [],
+    settings.lineWrapping ? EditorView.lineWrapping : [],
+  ];
+}
+
+export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions): CodeEditorHandle {
+  const language = new Compartment();
   const view = new EditorView({
     parent,
     doc: options.doc,
@@ -57,12 +79,10 @@ export function createPythonEditor(parent: HTMLElement, options: PythonEditorOpt
       indentOnInput(),
       bracketMatching(),
       closeBrackets(),
-      indentUnit.of('    '),
-      EditorState.tabSize.of(4),
-      placeholder('result = sum(range(10))'),
+      languageExtensions(options.settings),
       // Tab indents; Escape then Tab leaves the editor (CodeMirror's tab-focus escape hatch).
       keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
-      python(),
+      language.of(options.grammar(options.schema)),
       syntaxHighlighting(highlight),
       theme,
       EditorView.contentAttributes.of({ 'aria-label': options.label }),
@@ -75,6 +95,9 @@ export function createPythonEditor(parent: HTMLElement, options: PythonEditorOpt
     setDoc(text) {
       if (view.state.doc.toString() === text) return;
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: text.length } });
+    },
+    setSchema(schema) {
+      view.dispatch({ effects: language.reconfigure(options.grammar(schema)) });
     },
     focus: () => view.focus(),
     destroy: () => view.destroy(),

@@ -1,0 +1,22 @@
+import { startMockLlm, type MockLlm } from './mock-llm/server.mjs';
+import { test } from './fixtures';
+let mock: MockLlm;
+test.beforeAll(async () => { mock = await startMockLlm({ port: 0, host: '127.0.0.1' }); });
+test.afterAll(async () => { await mock?.close(); });
+test('debug cut', async ({ app, page }) => {
+  void app;
+  page.on('console', (m) => console.log('CONSOLE', m.text()));
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const d = page.getByRole('dialog');
+  await d.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
+  await d.getByRole('textbox', { name: 'API key' }).fill('k');
+  await d.getByRole('textbox', { name: 'Model' }).fill('mock-model');
+  await d.getByRole('button', { name: 'Save', exact: true }).click();
+  await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replace: true, replies: [{ type: 'cut', content: 'The datasets panel lists every table you loaded; none are loaded yet.', after_chunks: 3 }] }) });
+  await page.getByRole('textbox', { name: 'Ask a question' }).fill('What can I ask?');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.waitForTimeout(8000);
+  console.log('LOG', await page.getByRole('log').textContent());
+  const reqs = (await (await fetch(`${mock.url}/__requests`)).json()) as { method: string; path: string }[];
+  console.log('REQS', reqs.map((r) => `${r.method} ${r.path}`).join(', '));
+});

@@ -1,0 +1,22 @@
+/**
+ * Each language's grammar behind its own dynamic import, so opening the SQL console never fetches
+ * the Python grammar and neither sits in the app shell.
+ */
+import type { Extension } from '@codemirror/state';
+import type { CodeLanguage, SqlSchema } from './codeLanguages';
+
+/** Builds the language extension; SQL's depends on the schema it completes from. */
+export type Grammar = (schema: SqlSchema) => Extension;
+
+export async function loadGrammar(language: CodeLanguage): Promise<Grammar> {
+  switch (language) {
+    case 'sql': {
+      const { PostgreSQL, sql } = await import('@codemirror/lang-sql');
+      return (schema) => sql({ dialect: PostgreSQL, schema, upperCaseKeywords: true });
+    }
+    case 'python': {
+      const { python } = await import('@codemirror/lang-python');
+      return () => python();
+    }
+  }
+}
