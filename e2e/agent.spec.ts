@@ -257,7 +257,8 @@ test('a dropped stream keeps the partial text and offers Retry, which completes 
   expect(app.pageErrors).toEqual([]);
   await configure(page);
   const full = 'The datasets panel lists every table you loaded; none are loaded yet.';
-  await script([{ type: 'cut', content: full, after_chunks: 3 }]);
+  // Chunks spaced out like a real stream, so some text has arrived when the connection drops.
+  await script([{ type: 'cut', content: full, after_chunks: 3, chunk_delay_ms: 200 }]);
   const c = chat(page);
   await ask(page, 'What can I ask?');
   const alert = c.log.getByRole('alert');
@@ -272,4 +273,62 @@ test('a dropped stream keeps the partial text and offers Retry, which completes 
   await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText(full, { timeout: 60_000 });
   await expect(c.log.getByRole('alert')).toHaveCount(0);
   await expect(c.log).toContainText('What can I ask?');
+});
+
+test('a number that no tool produced is flagged in the answer', async ({ app, page }) => {
+  await withPenguins(app);
+  await configure(page);
+  await script([
+    { type: 'tool_calls', calls: [{ id: 'n1', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM penguins' } }] },
+    { type: 'text', content: `There are ${penguins.length} penguins, and 9876 of them are happy.` },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
+  await ask(page, 'How many penguins, and how many are happy?');
+  const card = chat(page).log.getByRole('article', { name: 'Answer' });
+  await expect(card).toContainText('9876 of them are happy', { timeout: 60_000 });
+  await expect(card.getByRole('mark')).toHaveText(['9876']);
+  await expect(card.getByRole('note')).toContainText('Not found in any tool output');
+});
+
+test('Pipeline mode plans, runs the code and explains, with the same events', async ({ app, page }) => {
+  await withPenguins(app);
+  await configure(page);
+  const islands = new Set(penguins.map((p) => p.Island)).size;
+  await script([
+    { type: 'structured', when: 'execution_plan', value: { needs_code: true, needs_evaluation: false, needs_explanation: true, reasoning: 'count' } },
+    { type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql: 'SELECT count(DISTINCT "Island") AS islands FROM penguins' } }] },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.85 } },
+    { type: 'text', content: `The penguins come from ${islands} islands.` },
+  ]);
+  const c = chat(page);
+  await c.mode.selectOption({ label: 'Pipeline' });
+  await ask(page, 'How many islands are there?');
+  await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText(`The penguins come from ${islands} islands.`, { timeout: 60_000 });
+  await expectIdle(page);
+  await expect(c.mode).toBeDisabled();
+  await expect(c.threads.getByRole('button', { name: /How many islands are there\?.*pipeline/ })).toBeVisible();
+  const chats = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  expect(JSON.stringify((chats[0]?.body as ChatBody).response_format)).toContain('execution_plan');
+});
+
+test('a reload mid-run keeps the question and offers to continue from the last checkpoint', async ({ app, page }) => {
+  await configure(page);
+  await script([{ type: 'text', content: 'Too late.', delay_ms: 60_000 }]);
+  const question = 'Will this survive a reload?';
+  await ask(page, question);
+  const c = chat(page);
+  await expect(c.stop).toBeVisible();
+  // The question is checkpointed before the model is called; wait until that request is out.
+  await expect.poll(async () => (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST').length).toBe(1);
+  await app.reload();
+
+  const item = c.threads.getByRole('button', { name: question });
+  await expect(item).toBeVisible({ timeout: 60_000 });
+  await item.click();
+  await expect(c.log).toContainText(question);
+  await expect(c.log.getByRole('status')).toContainText('stopped before it finished');
+  await script([{ type: 'text', content: 'Yes: the thread continued after the reload.' }]);
+  await c.log.getByRole('button', { name: 'Retry' }).click();
+  await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText('Yes: the thread continued after the reload.', { timeout: 60_000 });
+  await expect(c.log.getByText(question)).toHaveCount(1);
 });

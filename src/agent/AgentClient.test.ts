@@ -1,0 +1,175 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentEvent, AgentRequests, ThreadView } from '../../workers/protocol/agent';
+import { serve, type Handlers } from '../../workers/protocol/rpcServer';
+import type { Endpoint } from '../../workers/protocol/rpc';
+import { AgentClient } from './AgentClient.svelte';
+
+/** A stand-in Worker: one end of a MessageChannel, with `error` dispatch and terminate. */
+class FakeWorker extends EventTarget {
+  terminated = false;
+  constructor(readonly port: MessagePort) {
+    super();
+    port.addEventListener('message', (ev) => this.dispatchEvent(new MessageEvent('message', { data: ev.data })));
+    port.start();
+  }
+  postMessage(message: unknown, transfer: Transferable[] = []) {
+    this.port.postMessage(message, transfer);
+  }
+  terminate() {
+    this.terminated = true;
+    this.port.close();
+  }
+  crash(message: string) {
+    const ev = new Event('error') as Event & { message: string };
+    ev.message = message;
+    this.dispatchEvent(ev);
+  }
+}
+
+const settings = { baseUrl: 'http://x/v1', apiKey: 'sk-1', model: 'm' };
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+async function until(cond: () => boolean, ms = 2000) {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await tick(5);
+  }
+}
+
+interface Harness {
+  client: AgentClient;
+  worker: FakeWorker;
+  emit: (e: AgentEvent) => void;
+  calls: { type: string; payload: unknown }[];
+  dataPorts: MessagePort[];
+}
+
+let open: Harness[] = [];
+afterEach(() => {
+  for (const h of open) h.client.dispose();
+  open = [];
+});
+
+function harness(over: Partial<Handlers<AgentRequests>> = {}): Harness {
+  const channel = new MessageChannel();
+  const worker = new FakeWorker(channel.port1);
+  const calls: { type: string; payload: unknown }[] = [];
+  const dataPorts: MessagePort[] = [];
+  const record = <T>(type: string, payload: unknown, result: T) => {
+    calls.push({ type, payload });
+    return { result };
+  };
+  const handlers: Handlers<AgentRequests> = {
+    connect: (p) => record('connect', p, {}),
+    start: (p) => record('start', p, { run_id: 'run-1' }),
+    resume: (p) => record('resume', p, { run_id: 'run-2' }),
+    abort: (p) => record('abort', p, { aborted: true }),
+    listThreads: (p) => record('listThreads', p, [{ thread_id: 'th', title: 'Q', mode: 'agent' as const, updated_at: '2026-01-01T00:00:00Z' }]),
+    loadThread: (p) => record('loadThread', p, null),
+    deleteThread: (p) => record('deleteThread', p, []),
+    listModels: (p) => record('listModels', p, { ok: true as const, models: ['m'] }),
+    ...over,
+  };
+  const server = serve<AgentRequests, AgentEvent>(channel.port2 as unknown as Endpoint, handlers);
+  let n = 0;
+  const client = new AgentClient({
+    createWorker: () => worker as unknown as Worker,
+    connectData: async (port) => void dataPorts.push(port),
+    newId: () => `id-${++n}`,
+  });
+  const h = { client, worker, emit: (e: AgentEvent) => server.emit(e), calls, dataPorts };
+  open.push(h);
+  return h;
+}
+
+describe('AgentClient', () => {
+  it('connects the worker to the data worker and lists threads', async () => {
+    const h = harness();
+    await h.client.refreshThreads();
+    expect(h.client.status).toBe('ready');
+    expect(h.dataPorts).toHaveLength(1);
+    expect(h.calls.map((c) => c.type)).toEqual(['connect', 'listThreads']);
+    expect(h.client.threads.map((t) => t.thread_id)).toEqual(['th']);
+  });
+
+  it('runs a question: the key travels in the start request, events fill the turn, run_end ends it', async () => {
+    const h = harness();
+    await h.client.ask('  How many?  ', settings);
+    expect(h.client.running).toBe(true);
+    expect(h.client.turns).toHaveLength(1);
+    const start = h.calls.find((c) => c.type === 'start');
+    expect(start?.payload).toEqual({ settings, thread_id: 'id-1', question: 'How many?', mode: 'agent' });
+    h.emit({ type: 'run_start', thread_id: 'id-1', run_id: 'run-1', mode: 'agent' });
+    h.emit({ type: 'token', text: 'Three' });
+    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-1' });
+    await until(() => !h.client.running);
+    expect(h.client.turns[0]).toMatchObject({ question: 'How many?', text: 'Three', state: 'done' });
+    // The same conversation continues with the next question.
+    await h.client.ask('And?', settings);
+    expect(h.calls.filter((c) => c.type === 'start').at(-1)?.payload).toMatchObject({ thread_id: 'id-1' });
+  });
+
+  it('a Stop pressed before the run is named aborts it as soon as it is', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const h = harness({
+      start: async () => {
+        await gate;
+        return { result: { run_id: 'run-9' } };
+      },
+    });
+    const asked = h.client.ask('Slow?', settings);
+    await until(() => h.calls.some((c) => c.type === 'connect'));
+    await h.client.stop();
+    expect(h.calls.some((c) => c.type === 'abort')).toBe(false);
+    release();
+    await asked;
+    await until(() => h.calls.some((c) => c.type === 'abort'));
+    expect(h.calls.find((c) => c.type === 'abort')?.payload).toEqual({ run_id: 'run-9' });
+  });
+
+  it('keeps the question when the start is refused, and flags events that break the contract', async () => {
+    const h = harness({
+      start: () => {
+        throw new Error('Set the base URL and model in Settings first.');
+      },
+    });
+    await h.client.ask('Q?', settings);
+    expect(h.client.running).toBe(false);
+    expect(h.client.turns[0]).toMatchObject({ question: 'Q?', state: 'failed', error: { message: 'Set the base URL and model in Settings first.' } });
+    h.emit({ type: 'token' } as unknown as AgentEvent);
+    await until(() => h.client.protocolError !== null);
+    expect(h.client.protocolError).toMatch(/malformed event/);
+  });
+
+  it('ends the run with a retryable error when the worker crashes', async () => {
+    const h = harness();
+    await h.client.ask('Q?', settings);
+    h.worker.crash('out of memory');
+    expect(h.client.running).toBe(false);
+    expect(h.client.status).toBe('failed');
+    expect(h.client.turns[0]?.error).toMatchObject({ retryable: true });
+    expect(h.client.turns[0]?.error?.message).toMatch(/out of memory/);
+    expect(h.worker.terminated).toBe(true);
+  });
+
+  it('opens a stored thread with its mode, and retry resumes it with the settings', async () => {
+    const view: ThreadView = {
+      thread_id: 'th',
+      mode: 'pipeline',
+      interrupted: true,
+      finals: [],
+      messages: [{ role: 'user', content: 'Unfinished?' }],
+    };
+    const h = harness({ loadThread: () => ({ result: view }) });
+    await h.client.openThread('th');
+    expect(h.client.threadId).toBe('th');
+    expect(h.client.mode).toBe('pipeline');
+    expect(h.client.turns[0]).toMatchObject({ question: 'Unfinished?', state: 'interrupted' });
+    await h.client.retry(settings);
+    expect(h.calls.find((c) => c.type === 'resume')?.payload).toEqual({ settings, thread_id: 'th' });
+    expect(h.client.turns[0]?.state).toBe('running');
+    h.client.newConversation();
+    expect(h.client.turns).toHaveLength(1); // a run is in progress: nothing is discarded
+  });
+});

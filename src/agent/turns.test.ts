@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent, FinalOutput, ThreadView } from '../../workers/protocol/agent';
+import { applyEvent, newTurn, turnsFromThread, type ToolStep } from './turns';
+
+const final = (answer: string): FinalOutput => ({
+  answer,
+  confidence: 0.9,
+  output_type: 'analysis',
+  caveats: [],
+  reasoning_trace: [],
+  ungrounded_numbers: [],
+  failed_attempts: [],
+});
+
+function play(events: AgentEvent[]) {
+  const turn = newTurn('t', 'Q?');
+  for (const e of events) applyEvent(turn, e);
+  return turn;
+}
+
+describe('applyEvent', () => {
+  it('streams the answer, records tool steps and keeps text written before tools as a note', () => {
+    const turn = play([
+      { type: 'run_start', thread_id: 'th', run_id: 'r', mode: 'agent' },
+      { type: 'node', name: 'agent' },
+      { type: 'token', text: 'Let me ' },
+      { type: 'token', text: 'query.' },
+      { type: 'tool_start', call_id: 'c1', tool: 'run_sql', args: { sql: 'SELECT 1' } },
+      { type: 'tool_end', call_id: 'c1', tool: 'run_sql', output: { rows: [[1]] }, elapsed_ms: 12 },
+      { type: 'node', name: 'agent' },
+      { type: 'token', text: 'It is ' },
+      { type: 'token', text: '1.' },
+    ]);
+    expect(turn.text).toBe('It is 1.');
+    expect(turn.steps[0]).toEqual({ kind: 'note', text: 'Let me query.' });
+    expect(turn.steps[1]).toMatchObject({ kind: 'tool', tool: 'run_sql', state: 'done', elapsed_ms: 12, args: { sql: 'SELECT 1' } });
+    expect(turn.state).toBe('running');
+    applyEvent(turn, { type: 'final', output: final('It is 1.') });
+    applyEvent(turn, { type: 'run_end', thread_id: 'th', run_id: 'r' });
+    expect(turn.state).toBe('done');
+    expect(turn.final?.answer).toBe('It is 1.');
+  });
+
+  it('marks failed tools, statuses and a draft sent back for validation', () => {
+    const turn = play([
+      { type: 'tool_start', call_id: 'c1', tool: 'run_sql', args: {} },
+      { type: 'tool_error', call_id: 'c1', tool: 'run_sql', error: 'Error: bad' },
+      { type: 'token', text: 'Draft' },
+      { type: 'status', kind: 'validating', detail: 'checking' },
+    ]);
+    expect((turn.steps[0] as ToolStep).state).toBe('failed');
+    expect(turn.steps.slice(1)).toEqual([
+      { kind: 'note', text: 'Draft' },
+      { kind: 'status', status: 'validating', detail: 'checking' },
+    ]);
+    expect(turn.text).toBe('');
+  });
+
+  it('keeps partial text on an error; a stop is "stopped", a run with nothing is "failed"', () => {
+    const cut = play([
+      { type: 'token', text: 'Partial' },
+      { type: 'error', message: 'dropped', retryable: true, kind: 'network' },
+      { type: 'run_end', thread_id: 'th', run_id: 'r' },
+    ]);
+    expect(cut).toMatchObject({ text: 'Partial', state: 'failed', error: { kind: 'network', retryable: true } });
+    expect(play([{ type: 'error', message: 'The run was stopped.', retryable: true, kind: 'aborted' }]).state).toBe('stopped');
+    expect(play([{ type: 'run_end', thread_id: 'th', run_id: 'r' }]).state).toBe('failed');
+  });
+});
+
+describe('turnsFromThread', () => {
+  it('rebuilds questions, steps, answers and finals; an unanswered last question is interrupted', () => {
+    const view: ThreadView = {
+      thread_id: 'th',
+      mode: 'agent',
+      interrupted: true,
+      finals: [final('Three.')],
+      messages: [
+        { role: 'user', content: 'How many?' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'run_sql', args: { sql: 'SELECT 3' } }] },
+        { role: 'tool', content: '{"rows":[[3]]}', tool_call_id: 'c1', tool_name: 'run_sql' },
+        { role: 'assistant', content: 'Three.' },
+        { role: 'user', content: 'And now?' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'c2', name: 'run_sql', args: { sql: 'bad' } }] },
+        { role: 'tool', content: 'Error: syntax', tool_call_id: 'c2', tool_name: 'run_sql' },
+      ],
+    };
+    const [first, second] = turnsFromThread(view);
+    expect(first).toMatchObject({ question: 'How many?', text: 'Three.', state: 'done', final: { answer: 'Three.' } });
+    expect(first?.steps[0]).toMatchObject({ tool: 'run_sql', state: 'done', output: { rows: [[3]] } });
+    expect(second).toMatchObject({ question: 'And now?', state: 'interrupted', final: null });
+    expect(second?.steps[0]).toMatchObject({ state: 'failed', error: 'Error: syntax' });
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { EndpointSettings } from './EndpointSettings.svelte';
+import { STORAGE_KEY } from './persist';
+
+function memory(): Storage {
+  const m = new Map<string, string>();
+  return {
+    get length() {
+      return m.size;
+    },
+    clear: () => m.clear(),
+    getItem: (k) => m.get(k) ?? null,
+    key: (i) => [...m.keys()][i] ?? null,
+    removeItem: (k) => void m.delete(k),
+    setItem: (k, v) => void m.set(k, v),
+  };
+}
+
+describe('EndpointSettings', () => {
+  it('starts unconfigured, saves trimmed values and reloads them', () => {
+    const areas = { local: memory(), session: memory() };
+    const s = new EndpointSettings(areas);
+    expect(s.configured).toBe(false);
+    s.save({ baseUrl: ' http://localhost:11434/v1 ', apiKey: ' ', model: 'llama3.1 ', remember: true });
+    expect(s.configured).toBe(true);
+    expect(s.snapshot()).toEqual({ baseUrl: 'http://localhost:11434/v1', apiKey: '', model: 'llama3.1' });
+    expect(areas.local.getItem(STORAGE_KEY)).toContain('llama3.1');
+    const again = new EndpointSettings(areas);
+    expect(again.snapshot()).toEqual(s.snapshot());
+    expect(again.remember).toBe(true);
+  });
+
+  it('opens and closes its dialog', () => {
+    const s = new EndpointSettings({ local: null, session: null });
+    s.open();
+    expect(s.dialogOpen).toBe(true);
+    s.close();
+    expect(s.dialogOpen).toBe(false);
+    s.save({ baseUrl: 'https://x/v1', apiKey: 'k', model: 'm', remember: false });
+    expect(s.saveWarning).toMatch(/could not|does not allow/);
+  });
+});
