@@ -64,7 +64,7 @@ function chat(page: Page) {
 }
 
 /** Fills and saves the endpoint settings, checking "Test connection" on the way. */
-async function configure(page: Page): Promise<void> {
+async function configure(page: Page, opts: { contextTokens?: number } = {}): Promise<void> {
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
@@ -75,6 +75,7 @@ async function configure(page: Page): Promise<void> {
   await expect(models.getByRole('button', { name: 'mock-model', exact: true })).toBeVisible({ timeout: 60_000 });
   await models.getByRole('button', { name: 'mock-model', exact: true }).click();
   await expect(dialog.getByRole('textbox', { name: 'Model' })).toHaveValue('mock-model');
+  if (opts.contextTokens !== undefined) await dialog.getByRole('textbox', { name: 'Context budget (tokens)' }).fill(String(opts.contextTokens));
   await dialog.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(dialog).toBeHidden();
 }
@@ -149,7 +150,9 @@ test('answers a data question through run_sql and validation, with the key only 
   const systemText = typeof system?.content === 'string' ? system.content : JSON.stringify(system?.content);
   expect(systemText).toContain('penguins');
   for (const column of Object.keys(penguins[0] ?? {})) expect(systemText).toContain(column);
-  expect(systemText).toMatch(/run_python\) is NOT available/);
+  // Python is wired to the agent: the context lists what run_python can import.
+  expect(systemText).toContain('Python (run_python): importable packages beyond the standard library');
+  expect(systemText).not.toMatch(/run_python\) is NOT available/);
   expect((first.tools ?? []).map((t) => t.function.name).sort()).toEqual([...TOOLS].sort());
   // The critic call is the structured `validation_report`.
   expect(chats.some((r) => JSON.stringify((r.body as ChatBody).response_format ?? '').includes('validation_report'))).toBe(true);
@@ -158,6 +161,43 @@ test('answers a data question through run_sql and validation, with the key only 
   const stored = await page.evaluate(() => ({ local: JSON.stringify(localStorage), session: JSON.stringify(sessionStorage) }));
   expect(stored.local).not.toContain(KEY);
   expect(stored.session).toContain(KEY);
+});
+
+test('run_python runs in the page\'s Python, reads DuckDB through sql(), and its result is shown', async ({ app, page }) => {
+  await withPenguins(app);
+  await configure(page);
+  const count = penguins.length;
+  // The count is computed by Python from what sql() returned, never written into the script.
+  const code = 't = sql("SELECT count(*) AS n FROM penguins")\nn = t.rows[0][0] if hasattr(t, "rows") else int(t.iloc[0, 0])\nprint("penguins:", n)\nresult = n';
+  await script([
+    { type: 'tool_calls', calls: [{ id: 'p1', name: 'run_python', arguments: { code } }] },
+    {
+      type: 'tool_calls',
+      calls: [{ id: 'p2', name: 'validate_results', arguments: { question: 'how many penguins', approach: 'Python count via sql()', results: String(count), code } }],
+    },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+    { type: 'text', content: `There are ${count} penguins in the data.` },
+  ]);
+  const c = chat(page);
+  await ask(page, 'How many penguins are there? Use Python.');
+  const card = c.log.getByRole('article', { name: 'Answer' });
+  await expect(card).toContainText(`There are ${count} penguins in the data.`, { timeout: 90_000 });
+  await expectIdle(page);
+
+  const steps = c.log.getByRole('list', { name: 'Steps' });
+  const pyStep = steps.getByRole('listitem').filter({ hasText: 'run_python' });
+  await expect(pyStep).toContainText('done');
+  await pyStep.getByText('run_python').click();
+  await expect(pyStep).toContainText(new RegExp(`"result": ${count}\\b`));
+  await expect(pyStep).toContainText(`penguins: ${count}`);
+  await expect(steps.getByRole('listitem').filter({ hasText: 'validate_results' })).toContainText('done');
+
+  // The model saw Python's output in the tool message.
+  const chats = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  const second = chats[1]?.body as ChatBody;
+  const toolMsg = second.messages.find((m) => m.role === 'tool');
+  expect(String(toolMsg?.content)).toContain(`penguins: ${count}`);
+  expect(app.pageErrors).toEqual([]);
 });
 
 test('a refused key shows "the key was refused" with a way to Settings, and keeps the question', async ({ app, page }) => {
@@ -331,4 +371,78 @@ test('a reload mid-run keeps the question and offers to continue from the last c
   await c.log.getByRole('button', { name: 'Retry' }).click();
   await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText('Yes: the thread continued after the reload.', { timeout: 60_000 });
   await expect(c.log.getByText(question)).toHaveCount(1);
+});
+
+test('a thread over its context budget summarises older turns; the model gets the summary, the view keeps them', async ({ app, page }) => {
+  expect(app.pageErrors).toEqual([]);
+  // A tiny budget (a real setting) so the second question already overflows it.
+  await configure(page, { contextTokens: 300 });
+  const c = chat(page);
+  const oldest = 'OLDEST: which datasets can you see?';
+  await script([{ type: 'text', content: `None yet. ${'Load one under Add data and ask again. '.repeat(20)}` }]);
+  await ask(page, oldest);
+  await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText('None yet.', { timeout: 60_000 });
+  await expectIdle(page);
+  const posts = (all: RecordedRequest[]) => all.filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  const before = posts(await recorded()).length;
+
+  await script([
+    { type: 'structured', when: 'conversation_summary', value: { summary: 'SUMMARY-E2E: the user asked which datasets exist; none were loaded.' } },
+    { type: 'text', content: 'Still no datasets are loaded.' },
+  ]);
+  await ask(page, 'And now?');
+  await expect(c.log.getByRole('article', { name: 'Answer' }).last()).toContainText('Still no datasets are loaded.', { timeout: 60_000 });
+  await expectIdle(page);
+  await expect(c.log).toContainText('Summarising earlier turns');
+  // The full history stays in the conversation view.
+  await expect(c.log).toContainText(oldest);
+
+  const chats = posts(await recorded()).slice(before);
+  expect(chats).toHaveLength(2);
+  expect(JSON.stringify((chats[0]?.body as ChatBody).response_format)).toContain('conversation_summary');
+  const sent = JSON.stringify((chats[1]?.body as ChatBody).messages);
+  expect(sent).toContain('SUMMARY-E2E');
+  expect(sent).toContain('And now?');
+  expect(sent).not.toContain('OLDEST');
+});
+
+test('Helpful saves the answer as an example that the next question is given; pressing again takes it back', async ({ app, page }) => {
+  expect(app.pageErrors).toEqual([]);
+  await configure(page);
+  const c = chat(page);
+  const saved = 'How many glaciers shrank by more than ten percent?';
+  await script([{ type: 'text', content: 'No datasets are loaded, so none can be counted yet.' }]);
+  await ask(page, saved);
+  const card = c.log.getByRole('article', { name: 'Answer' });
+  await expect(card).toContainText('none can be counted', { timeout: 60_000 });
+  await expectIdle(page);
+  const helpful = card.getByRole('button', { name: 'Helpful', exact: true });
+  const notHelpful = card.getByRole('button', { name: 'Not helpful', exact: true });
+  await expect(helpful).toHaveAttribute('aria-pressed', 'false');
+  await helpful.click();
+  await expect(helpful).toHaveAttribute('aria-pressed', 'true');
+  await expect(card).toContainText('Saved to your examples.');
+
+  // A new conversation on the same topic: the saved question is among the prompt's examples.
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await script([{ type: 'text', content: 'Still nothing loaded.' }]);
+  await ask(page, 'Which glaciers shrank the most?');
+  await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText('Still nothing loaded.', { timeout: 60_000 });
+  await expectIdle(page);
+  const posts = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  expect(JSON.stringify((posts.at(-1)?.body as ChatBody).messages[0])).toContain(saved);
+
+  // Not helpful on the first answer removes it again.
+  await c.threads.getByRole('button', { name: saved }).click();
+  const again = c.log.getByRole('article', { name: 'Answer' });
+  await again.getByRole('button', { name: 'Not helpful', exact: true }).click();
+  await expect(again.getByRole('button', { name: 'Not helpful', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(notHelpful).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await script([{ type: 'text', content: 'Nothing yet.' }]);
+  await ask(page, 'Which glaciers shrank the most?');
+  await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText('Nothing yet.', { timeout: 60_000 });
+  await expectIdle(page);
+  const last = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST').at(-1);
+  expect(JSON.stringify((last?.body as ChatBody).messages[0])).not.toContain(saved);
 });

@@ -23,6 +23,11 @@ export type AgentStatus = 'idle' | 'starting' | 'ready' | 'failed';
 export interface AgentClientOptions {
   /** Gives the data worker one end of a channel the agent worker sends `DataRequests` on. */
   connectData: (port: MessagePort) => Promise<void>;
+  /**
+   * A port on which the agent worker sends `PythonRequests` (for run_python), and the buffer it
+   * writes to stop its run. Without it the agent runs without Python.
+   */
+  connectPython?: () => { port: MessagePort; interrupt: SharedArrayBuffer | null };
   createWorker?: () => Worker;
   newId?: () => string;
 }
@@ -83,7 +88,9 @@ export class AgentClient {
     try {
       const channel = new MessageChannel();
       await this.#options.connectData(channel.port1);
-      await rpc.call('connect', { data: channel.port2 }, [channel.port2]);
+      const python = this.#options.connectPython?.();
+      const transfer: Transferable[] = python ? [channel.port2, python.port] : [channel.port2];
+      await rpc.call('connect', { data: channel.port2, python: python?.port, pythonInterrupt: python?.interrupt ?? null }, transfer);
       this.status = 'ready';
       this.startError = null;
       return rpc;

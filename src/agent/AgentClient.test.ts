@@ -67,6 +67,7 @@ function harness(over: Partial<Handlers<AgentRequests>> = {}): Harness {
     listThreads: (p) => record('listThreads', p, [{ thread_id: 'th', title: 'Q', mode: 'agent' as const, updated_at: '2026-01-01T00:00:00Z' }]),
     loadThread: (p) => record('loadThread', p, null),
     deleteThread: (p) => record('deleteThread', p, []),
+    rateAnswer: (p) => record('rateAnswer', p, { saved: p.rating === 'up', examples: 0 }),
     listModels: (p) => record('listModels', p, { ok: true as const, models: ['m'] }),
     ...over,
   };

@@ -42,6 +42,14 @@ export interface Recovery {
   ms: number;
 }
 
+export interface RunOptions {
+  timeLimitMs?: number;
+  /** Runs without becoming `current` (runs the agent asks for: the console keeps the user's). */
+  background?: boolean;
+  /** The run's id (default: a fresh UUID); `stop(runId)` targets it. */
+  runId?: string;
+}
+
 export interface PythonClientOptions {
   /** Gives the data worker one end of a channel the Python worker sends `DataRequests` on. */
   connectData?: (port: MessagePort) => Promise<void>;
@@ -79,6 +87,7 @@ export class PythonClient {
   #session: Session | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #halt: ((reason: HaltReason) => void) | null = null;
+  #runningId: string | null = null;
   #warmTimer: ReturnType<typeof setTimeout> | null = null;
   /** Runs not finished yet, by id: where their streamed output goes. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a routing table, not UI state: the records it holds are.
@@ -122,10 +131,14 @@ export class PythonClient {
    * Runs code (queued behind any run in progress) and becomes `current`. Never rejects:
    * failures are outcomes. The returned record holds the run's stdout/stderr.
    */
-  run(code: string, opts: { timeLimitMs?: number } = {}): Promise<CompletedRun> {
+  run(code: string, opts: RunOptions = {}): Promise<CompletedRun> {
     this.pending++;
-    this.current = { runId: crypto.randomUUID(), code, output: [], loading: [], outcome: null };
-    const record = this.current;
+    let record: RunRecord = { runId: opts.runId ?? crypto.randomUUID(), code, output: [], loading: [], outcome: null };
+    if (!opts.background) {
+      this.current = record;
+      // The $state proxy, so output streamed into it reaches the view.
+      record = this.current;
+    }
     this.#active.set(record.runId, record);
     const next = this.#queue
       .then(() => this.#runNow(record, opts.timeLimitMs ?? this.timeLimitMs))
@@ -138,8 +151,12 @@ export class PythonClient {
     return next;
   }
 
-  /** Stops the run in progress (interrupt, then terminate after the grace period). */
-  stop(): void {
+  /**
+   * Stops the run in progress (interrupt, then terminate after the grace period); with a
+   * `runId`, only when that run is the one in progress.
+   */
+  stop(runId?: string): void {
+    if (runId !== undefined && runId !== this.#runningId) return;
     this.#halt?.('stop');
   }
 
@@ -256,6 +273,10 @@ export class PythonClient {
       grace = setTimeout(() => this.#kill(`run halted (${reason})`), session.interrupt ? INTERRUPT_GRACE_MS : 0);
     };
     this.#halt = halt;
+    this.#runningId = runId;
+    // Cleared here, where the clock starts, so a stale halt cannot stop this run and a halt that
+    // lands before the worker starts the code is still seen by it.
+    if (session.interrupt) Atomics.store(session.interrupt, 0, 0);
     const limit = setTimeout(() => halt('timeout'), limitMs);
 
     let outcome: RunOutcome;
@@ -268,6 +289,7 @@ export class PythonClient {
       clearTimeout(limit);
       if (grace) clearTimeout(grace);
       this.#halt = null;
+      this.#runningId = null;
     }
 
     let interrupted = false;

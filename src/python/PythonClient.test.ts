@@ -100,4 +100,23 @@ describe('PythonClient', () => {
     const run = await pending;
     expect(!run.outcome.ok && run.outcome.error.type).toBe('Interrupted');
   });
+
+  it('stop(runId) halts only that run, and the interrupt it leaves does not stop the next run', async () => {
+    client = new PythonClient({ createWorker: () => fakeWorker([]) });
+    const first = client.run('loop', { runId: 'a', timeLimitMs: 10_000 });
+    while (client.status !== 'running') await sleep(5);
+    client.stop('b');
+    await sleep(60);
+    expect(client.status).toBe('running');
+    client.stop('a');
+    expect(!(await first).outcome.ok).toBe(true);
+    // The fake worker never clears the buffer: the client must, before it sends the next run.
+    const second = client.run('loop', { runId: 'c', timeLimitMs: 10_000, background: true });
+    await sleep(100);
+    expect(client.status).toBe('running');
+    expect(client.current?.runId).toBe('a');
+    client.stop();
+    const run = await second;
+    expect(!run.outcome.ok && run.outcome.error.type).toBe('Interrupted');
+  });
 });

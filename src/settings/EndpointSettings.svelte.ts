@@ -11,6 +11,8 @@ export class EndpointSettings {
   apiKey = $state('');
   model = $state('');
   remember = $state(false);
+  /** Tokens a run may send before older turns are summarised; null for the model's default. */
+  contextTokens = $state<number | null>(null);
   /** Whether the settings dialog is open (the chat opens it when the key is refused). */
   dialogOpen = $state(false);
   /** Why the last save could not be stored, if it could not. */
@@ -27,6 +29,7 @@ export class EndpointSettings {
       this.apiKey = saved.settings.apiKey;
       this.model = saved.settings.model;
       this.remember = saved.remember;
+      this.contextTokens = saved.settings.contextTokens ?? null;
     }
   }
 
@@ -35,8 +38,9 @@ export class EndpointSettings {
     this.apiKey = next.apiKey.trim();
     this.model = next.model.trim();
     this.remember = next.remember;
+    this.contextTokens = next.contextTokens ?? null;
     const out = saveEndpoint(this.#areas, {
-      settings: { baseUrl: this.baseUrl, apiKey: this.apiKey, model: this.model },
+      settings: this.snapshot(),
       remember: this.remember,
     });
     this.saveWarning = out.ok ? null : out.message;
@@ -44,7 +48,9 @@ export class EndpointSettings {
 
   /** A plain copy for one run's request (no reactive proxy crosses postMessage). */
   snapshot(): Settings {
-    return { baseUrl: this.baseUrl, apiKey: this.apiKey, model: this.model };
+    const s: Settings = { baseUrl: this.baseUrl, apiKey: this.apiKey, model: this.model };
+    if (this.contextTokens !== null) s.contextTokens = this.contextTokens;
+    return s;
   }
 
   open(): void {

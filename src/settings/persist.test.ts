@@ -30,6 +30,14 @@ const areas = (): StorageAreas & { local: MemoryStorage; session: MemoryStorage 
 const settings = { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-secret', model: 'm1' };
 
 describe('endpoint persistence', () => {
+  it('keeps a context budget when set, and drops one that is not a positive integer', () => {
+    const a = areas();
+    saveEndpoint(a, { settings: { ...settings, contextTokens: 1500 }, remember: false });
+    expect(loadEndpoint(a)?.settings.contextTokens).toBe(1500);
+    a.session.setItem(STORAGE_KEY, JSON.stringify({ ...settings, contextTokens: -3 }));
+    expect(loadEndpoint(a)?.settings).toEqual(settings);
+  });
+
   it('keeps the settings for the session only unless asked to remember them', () => {
     const a = areas();
     expect(saveEndpoint(a, { settings, remember: false })).toEqual({ ok: true });

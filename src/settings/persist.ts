@@ -36,7 +36,10 @@ function parse(text: string | null): EndpointSettings | null {
     if (typeof v !== 'object' || v === null) return null;
     const o = v as Record<string, unknown>;
     const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : '');
-    return { baseUrl: str('baseUrl'), apiKey: str('apiKey'), model: str('model') };
+    const out: EndpointSettings = { baseUrl: str('baseUrl'), apiKey: str('apiKey'), model: str('model') };
+    const tokens = o.contextTokens;
+    if (typeof tokens === 'number' && Number.isInteger(tokens) && tokens > 0) out.contextTokens = tokens;
+    return out;
   } catch {
     return null;
   }

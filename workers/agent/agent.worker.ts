@@ -45,6 +45,7 @@ const handlers: Handlers<AgentRequests> = {
   listThreads: (p) => need().listThreads(p),
   loadThread: (p) => need().loadThread(p),
   deleteThread: (p) => need().deleteThread(p),
+  rateAnswer: (p) => need().rateAnswer(p),
   listModels: (p) => need().listModels(p),
 };
 

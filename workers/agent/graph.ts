@@ -41,6 +41,7 @@ import {
   validationFailedMessage,
   type DatasetContext,
 } from './prompts';
+import { createSummarizer, defaultContextBudget, visibleMessages, withSummary } from './summarize';
 import { INTERNAL_FLAG } from './threadView';
 import { INVALID_ARGS_KEY, executeTool, type ToolDeps } from './tools/execute';
 import { toJsonText } from './toolOutput';
@@ -60,6 +61,8 @@ export interface AgentGraphDeps {
   context(question: string, signal: AbortSignal): Promise<RunContext>;
   checkpointer?: BaseCheckpointSaver;
   now?: () => Date;
+  /** Estimated tokens the model may be sent before older turns are summarised (default: by model). */
+  contextBudget?: number;
 }
 
 type Reset = { reset: true };
@@ -96,6 +99,10 @@ export const AgentState = Annotation.Root({
   finals: Annotation<FinalOutput[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
   /** The thread's mode, from the run's `configurable.mode`. */
   mode: Annotation<AgentMode>,
+  /** The compacted older turns (see summarize.ts); the messages themselves stay in the thread. */
+  summary: Annotation<string | undefined>,
+  /** How many leading messages `summary` replaces in what the model is sent. */
+  summarizedThrough: Annotation<number | undefined>,
 });
 export type AgentStateType = typeof AgentState.State;
 export type Update = typeof AgentState.Update;
@@ -233,17 +240,33 @@ export function createShared(deps: AgentGraphDeps) {
     return { final: output, finals: [output] };
   }
 
-  return { toolDeps, ingress, runToolCalls, forcedValidation, finalize };
+  const summarizer = createSummarizer(deps.model, deps.contextBudget ?? defaultContextBudget(deps.model.model));
+  /** Compacts older turns when the model's view is over budget (after `ingress`, before the model). */
+  async function summarize(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
+    // Silent unless it compacts: most runs pass straight through.
+    const out = await summarizer(state, config, (detail) => {
+      emit(config, { type: 'node', name: 'summarize' });
+      emit(config, { type: 'status', kind: 'summarizing', detail });
+    });
+    return out ?? {};
+  }
+
+  /** What the model is sent: the system prompt (with the summary) and the uncompacted messages. */
+  function modelView(state: AgentStateType, systemText = state.systemPrompt): BaseMessage[] {
+    return [new SystemMessage(withSummary(systemText, state.summary)), ...visibleMessages(state)];
+  }
+
+  return { toolDeps, ingress, summarize, modelView, runToolCalls, forcedValidation, finalize };
 }
 
 export function createAgentGraph(deps: AgentGraphDeps) {
-  const { ingress, runToolCalls, forcedValidation, finalize } = createShared(deps);
+  const { ingress, summarize, modelView, runToolCalls, forcedValidation, finalize } = createShared(deps);
   const withTools = deps.model.bindTools(boundTools);
 
   async function agent(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     emit(config, { type: 'node', name: 'agent' });
     const prompt = [state.systemPrompt, buildFailedAttemptsContext(failedAttempts(state.outcomes))].filter(Boolean).join('\n\n');
-    const reply = await withTools.invoke([new SystemMessage(prompt), ...state.messages], config);
+    const reply = await withTools.invoke(modelView(state, prompt), config);
     const invalid = reply.invalid_tool_calls ?? [];
     let message: AIMessage = reply;
     if (invalid.length > 0) {
@@ -319,19 +342,21 @@ export function createAgentGraph(deps: AgentGraphDeps) {
   /** A last reply without tools (budget exhausted). */
   async function answer(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     emit(config, { type: 'node', name: 'answer' });
-    const reply = await deps.model.invoke([new SystemMessage(state.systemPrompt), ...state.messages], config);
+    const reply = await deps.model.invoke(modelView(state), config);
     return { messages: [reply] };
   }
 
   const graph = new StateGraph(AgentState)
     .addNode('ingress', ingress)
+    .addNode('summarize', summarize)
     .addNode('agent', agent)
     .addNode('tools', tools)
     .addNode('guard', guard)
     .addNode('answer', answer)
     .addNode('finalize', finalize)
     .addEdge(START, 'ingress')
-    .addEdge('ingress', 'agent')
+    .addEdge('ingress', 'summarize')
+    .addEdge('summarize', 'agent')
     .addConditionalEdges('agent', (s: AgentStateType) => ((lastAi(s.messages)?.tool_calls?.length ?? 0) > 0 ? 'tools' : 'guard'), ['tools', 'guard'])
     .addEdge('tools', 'guard')
     .addConditionalEdges('guard', (s: AgentStateType) => s.route, ['agent', 'answer', 'finalize'])

@@ -12,6 +12,7 @@ import { ExecutionPlanSchema, TOOL_ARG_SCHEMAS, type ExecutionPlan } from '../pr
 import { AgentState, createShared, emit, internalNote, type AgentGraphDeps, type AgentStateType, type Update } from './graph';
 import { CODE_TOOLS, MAX_CODE_RETRIES, failedAttempts, latestValidation } from './guard';
 import { TOOL_DESCRIPTIONS, buildCodePrompt, buildPlanPrompt } from './prompts';
+import { withSummary } from './summarize';
 import { INVALID_ARGS_KEY } from './tools/execute';
 import { toJsonText } from './toolOutput';
 
@@ -30,12 +31,12 @@ function codeSucceeded(state: AgentStateType): boolean {
 }
 
 export function createPipelineGraph(deps: AgentGraphDeps) {
-  const { ingress, runToolCalls, forcedValidation, finalize } = createShared(deps);
+  const { ingress, summarize, modelView, runToolCalls, forcedValidation, finalize } = createShared(deps);
   const planner = deps.model.withStructuredOutput(ExecutionPlanSchema, { name: 'execution_plan' });
   const coder = deps.model.bindTools(codeTools, { tool_choice: 'required' });
 
   /** The system context only (identity, date, datasets): the agent's tool rules do not apply. */
-  const context = (state: AgentStateType) => new SystemMessage(state.systemPrompt);
+  const context = (state: AgentStateType) => new SystemMessage(withSummary(state.systemPrompt, state.summary));
 
   async function plan(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     emit(config, { type: 'node', name: 'plan' });
@@ -54,7 +55,7 @@ export function createPipelineGraph(deps: AgentGraphDeps) {
       previous,
     });
     const note = internalNote(prompt);
-    const reply = await coder.invoke([context(state), ...state.messages, note], config);
+    const reply = await coder.invoke([...modelView(state), note], config);
     const calls = [
       ...(reply.tool_calls ?? []).slice(0, 1),
       ...(reply.tool_calls?.length ? [] : (reply.invalid_tool_calls ?? []).slice(0, 1).map((c, i) => ({ id: c.id ?? `invalid_${i}`, name: c.name ?? 'run_sql', args: { [INVALID_ARGS_KEY]: c.args ?? '' }, type: 'tool_call' as const }))),
@@ -86,7 +87,7 @@ export function createPipelineGraph(deps: AgentGraphDeps) {
     ]
       .filter(Boolean)
       .join('\n');
-    const reply = await deps.model.invoke([context(state), ...state.messages, internalNote(ask)], config);
+    const reply = await deps.model.invoke([...modelView(state), internalNote(ask)], config);
     const caveats = report && !report.is_valid ? ['The results did not pass validation:', ...report.issues] : [];
     return { messages: [reply], caveats };
   }
@@ -101,6 +102,7 @@ export function createPipelineGraph(deps: AgentGraphDeps) {
 
   return new StateGraph(AgentState)
     .addNode('ingress', ingress)
+    .addNode('summarize', summarize)
     .addNode('plan', plan)
     .addNode('code', code)
     .addNode('evaluate', evaluate)
@@ -108,7 +110,8 @@ export function createPipelineGraph(deps: AgentGraphDeps) {
     .addNode('error', error)
     .addNode('finalize', finalize)
     .addEdge(START, 'ingress')
-    .addEdge('ingress', 'plan')
+    .addEdge('ingress', 'summarize')
+    .addEdge('summarize', 'plan')
     .addConditionalEdges('plan', (s: AgentStateType) => (s.executionPlan?.needs_code === false ? 'explain' : 'code'), ['code', 'explain'])
     .addConditionalEdges(
       'code',

@@ -19,10 +19,12 @@ import type { Handlers } from '../protocol/rpcServer';
 import type { IdbSaver } from './checkpoint/IdbSaver';
 import { gatherRunContext } from './context';
 import type { ExampleLibrary } from './examples/retrieval';
+import { UserExampleStore, exampleFromAnswer, loadUserExamples, userExampleId } from './examples/userExamples';
 import { createAgentGraph } from './graph';
 import { createPipelineGraph } from './pipeline';
 import { baseUrlProblem, createChatModel, normaliseBaseUrl } from './llm/chatModel';
 import { runTurn } from './run';
+import { contextBudget } from './summarize';
 import { INTERNAL_FLAG, threadTitle, toThreadMessages } from './threadView';
 import { createWorkerHost, type DataClient, type PythonClient, type PythonOutput } from './tools/workerHost';
 
@@ -31,6 +33,8 @@ export interface AgentServiceDeps {
   python?: { client: PythonClient; output: PythonOutput; interrupt?: () => void; packages(): Promise<string[]> };
   saver: IdbSaver;
   library: ExampleLibrary;
+  /** Answers the user rated helpful (default: the browser's IndexedDB store). */
+  userExamples?: UserExampleStore;
   emit(event: AgentEvent): void;
   fetch?: typeof fetch;
   /** Retries of a failed model request (each is reported as a `retrying` status). */
@@ -54,6 +58,7 @@ interface StoredThread {
   messages: BaseMessage[];
   finals: FinalOutput[];
   mode: 'agent' | 'pipeline';
+  summary?: string;
 }
 
 export function createAgentService(deps: AgentServiceDeps): AgentService {
@@ -61,6 +66,9 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   const newId = deps.newId ?? (() => crypto.randomUUID());
   const host = createWorkerHost({ data: deps.data, python: deps.python });
   const python = deps.python;
+  const userExamples = deps.userExamples ?? new UserExampleStore();
+  // Runs wait for this so the saved examples are searchable from the first question.
+  const examplesReady = loadUserExamples(userExamples, deps.library);
 
   async function stored(threadId: string): Promise<StoredThread | undefined> {
     const tuple = await deps.saver.getTuple({ configurable: { thread_id: threadId } });
@@ -70,6 +78,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       messages: (v.messages as BaseMessage[] | undefined) ?? [],
       finals: (v.finals as FinalOutput[] | undefined) ?? [],
       mode: v.mode === 'pipeline' ? 'pipeline' : 'agent',
+      summary: typeof v.summary === 'string' ? v.summary : undefined,
     };
   }
 
@@ -101,10 +110,19 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     const build = mode === 'pipeline' ? createPipelineGraph : createAgentGraph;
     const graph = build({
       model,
+      contextBudget: contextBudget(settings.model, settings.contextTokens),
       checkpointer: deps.saver,
-      tools: { host, searchExamples: async (q, k, signal) => (await deps.library.search(q, k, signal)).hits.map((h) => h.example) },
-      context: (q, signal) =>
-        gatherRunContext({ data: deps.data, library: deps.library, pythonPackages: python ? () => python.packages() : undefined }, q, signal),
+      tools: {
+        host,
+        searchExamples: async (q, k, signal) => {
+          await examplesReady;
+          return (await deps.library.search(q, k, signal)).hits.map((h) => h.example);
+        },
+      },
+      context: async (q, signal) => {
+        await examplesReady;
+        return gatherRunContext({ data: deps.data, library: deps.library, pythonPackages: python ? () => python.packages() : undefined }, q, signal);
+      },
     });
     const done = runTurn(graph, { thread_id: threadId, run_id: runId, mode, question }, { signal: ctrl.signal, onEvent: deps.emit })
       .then(() => undefined)
@@ -139,6 +157,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         finals: s.finals,
         // A question without a final output: the run stopped early (reload, crash, failure).
         interrupted: s.finals.length < questions && current === undefined,
+        ...(s.summary ? { summary: s.summary } : {}),
       };
       return { result: view };
     },
@@ -146,6 +165,19 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       if (current?.threadId === thread_id) throw new Error('Stop the running conversation before deleting it.');
       await deps.saver.deleteThread(thread_id);
       return { result: await listThreads() };
+    },
+    rateAnswer: async ({ thread_id, question, final, rating }) => {
+      await examplesReady;
+      if (rating === 'up') {
+        const example = exampleFromAnswer(thread_id, question, final);
+        await userExamples.put(example);
+        deps.library.add(example);
+        return { result: { saved: true, examples: deps.library.size } };
+      }
+      const id = userExampleId(thread_id, question);
+      await userExamples.delete(id);
+      deps.library.remove(id);
+      return { result: { saved: false, examples: deps.library.size } };
     },
     listModels: async ({ settings }) => {
       const doFetch = deps.fetch ?? fetch;

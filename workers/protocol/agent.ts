@@ -16,6 +16,11 @@ export const EndpointSettingsSchema = z.object({
   baseUrl: z.string().min(1),
   apiKey: z.string(),
   model: z.string().min(1),
+  /**
+   * Estimated tokens a run may send before older turns are summarised (additive, optional):
+   * the model's default when absent.
+   */
+  contextTokens: z.number().int().positive().optional(),
 });
 export type EndpointSettings = z.infer<typeof EndpointSettingsSchema>;
 
@@ -69,6 +74,16 @@ export interface ThreadView {
   summary?: string;
 }
 
+export type AnswerRating = 'up' | 'down' | 'none';
+
+export interface RateAnswerRequest {
+  thread_id: string;
+  /** The question the answer was for. */
+  question: string;
+  final: FinalOutput;
+  rating: AnswerRating;
+}
+
 export type ModelListOutcome = { ok: true; models: string[] } | { ok: false; status?: number; message: string };
 
 export type AgentRequests = {
@@ -86,6 +101,11 @@ export type AgentRequests = {
   listThreads: { req: Record<string, never>; res: AgentThreadSummary[] };
   loadThread: { req: { thread_id: string }; res: ThreadView | null };
   deleteThread: { req: { thread_id: string }; res: AgentThreadSummary[] };
+  /**
+   * Feedback on a final answer (additive): `up` saves its question, approach and code to the
+   * user's example library (IndexedDB), `down` or `none` removes it again.
+   */
+  rateAnswer: { req: RateAnswerRequest; res: { saved: boolean; examples: number } };
   /** The endpoint's `/models`, for the settings form and "Test connection". */
   listModels: { req: { settings: Omit<EndpointSettings, 'model'> }; res: ModelListOutcome };
 };

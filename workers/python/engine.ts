@@ -175,13 +175,25 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     }
   }
 
+  /** A halt that arrived before the user's code began (it would raise inside our own helpers). */
+  function haltedEarly(rt: Runtime, started: number): RunOutcome | null {
+    if (!rt.interrupt || Atomics.load(rt.interrupt, 0) === 0) return null;
+    Atomics.store(rt.interrupt, 0, 0);
+    return pythonErrorOutcome('KeyboardInterrupt', 'halted before the code started', Math.round(performance.now() - started));
+  }
+
   async function run(rt: Runtime, code: string): Promise<RunOutcome> {
     const started = performance.now();
+    const early = haltedEarly(rt, started);
+    if (early) return early;
     const missing = await ensurePackages(rt, code, started);
     if (missing) return missing;
     const names = await datasetNames();
-    // Cleared before each run: a stale interrupt must not kill the next one.
-    if (rt.interrupt) Atomics.store(rt.interrupt, 0, 0);
+    // The client clears the buffer before it sends `run` and starts its clock then, so a halt can
+    // land while packages load or datasets are listed (slow under load). Clearing it here would
+    // erase that halt and leave the loop running until the worker is terminated.
+    const halted = haltedEarly(rt, started);
+    if (halted) return halted;
     let report: string;
     try {
       report = String(await rt.runner.run.callPromising(code, names));
