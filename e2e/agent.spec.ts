@@ -326,7 +326,7 @@ test('a number that no tool produced is flagged in the answer', async ({ app, pa
   await ask(page, 'How many penguins, and how many are happy?');
   const card = chat(page).log.getByRole('article', { name: 'Answer' });
   await expect(card).toContainText('9876 of them are happy', { timeout: 60_000 });
-  await expect(card.getByRole('mark')).toHaveText(['9876']);
+  await expect(card.locator('mark')).toHaveText(['9876']);
   await expect(card.getByRole('note')).toContainText('Not found in any tool output');
 });
 
