@@ -4,6 +4,7 @@
  * Everything is found by the contract's accessible names (AGENT-CONTRACT.md).
  */
 import { readFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from './mock-llm/server.mjs';
 import { expect, test, type DataApp } from './fixtures';
@@ -445,4 +446,104 @@ test('Helpful saves the answer as an example that the next question is given; pr
   await expectIdle(page);
   const last = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST').at(-1);
   expect(JSON.stringify((last?.body as ChatBody).messages[0])).not.toContain(saved);
+});
+
+/** A valid PNG of width × height solid red pixels, built here (signature, IHDR, IDAT, IEND). */
+function redPng(width = 2, height = 2): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = (crcTable[(c ^ b) & 0xff] as number) ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), body.length + 4);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows = Buffer.concat(Array.from({ length: height }, () => Buffer.from([0, ...Array.from({ length: width }, () => [255, 0, 0]).flat()])));
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+test('an attached PNG goes to the model as an image_url part, and the reopened thread shows it', async ({ app, page }) => {
+  await configure(page);
+  const png = redPng();
+  const c = chat(page);
+  const pick = async (files: { name: string; mimeType: string; buffer: Buffer }[]) => {
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Attach image', exact: true }).click();
+    await (await chooser).setFiles(files);
+  };
+  // A file that is not an image is refused with a message.
+  await pick([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') }]);
+  await expect(page.getByRole('alert').filter({ hasText: 'notes.txt is not a supported image' })).toBeVisible();
+
+  await pick([{ name: 'red.png', mimeType: 'image/png', buffer: png }]);
+  await expect(page.getByRole('button', { name: 'Remove attachment red.png' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Attached images' }).getByRole('img', { name: 'red.png' })).toBeVisible();
+  // Pasting an image into the question box attaches it too; Remove takes it off again.
+  await c.question.evaluate((box, base64) => {
+    const bytes = Uint8Array.from(atob(base64), (ch) => ch.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'pasted.png', { type: 'image/png' }));
+    box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, png.toString('base64'));
+  const removePasted = page.getByRole('button', { name: 'Remove attachment pasted.png' });
+  await expect(removePasted).toBeVisible();
+  await removePasted.click();
+  await expect(removePasted).toBeHidden();
+  await expect(page.getByRole('list', { name: 'Attached images' }).getByRole('img')).toHaveCount(1);
+
+  const answer = 'The image is a small solid red square.';
+  await script([{ type: 'text', content: answer }]);
+  const question = 'What colour is this picture?';
+  await ask(page, question);
+  await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText(answer, { timeout: 60_000 });
+  await expectIdle(page);
+  // Sent: the composer no longer holds the image; the question shows it.
+  await expect(page.getByRole('button', { name: 'Remove attachment red.png' })).toBeHidden();
+  await expect(c.log.getByRole('img', { name: 'Attached image 1' })).toBeVisible();
+
+  const chats = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  const user = (chats[0]?.body as ChatBody).messages.find((m) => m.role === 'user');
+  expect(user?.content).toEqual([
+    { type: 'text', text: question },
+    { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+  ]);
+
+  // The image is part of the checkpointed message: the reopened thread shows it again.
+  await app.reload();
+  const after = chat(page);
+  const item = after.threads.getByRole('button', { name: question });
+  await expect(item).toBeVisible({ timeout: 60_000 });
+  await item.click();
+  await expect(after.log).toContainText(answer);
+  const shown = after.log.getByRole('img', { name: 'Attached image 1' });
+  await expect(shown).toBeVisible();
+  expect(await shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+});
+
+test('a model that refuses images ends the run with "does not accept images" and keeps the question', async ({ app, page }) => {
+  expect(app.pageErrors).toEqual([]);
+  await configure(page);
+  await script([{ type: 'error', status: 400, message: 'Invalid content: image_url is not supported by this model' }]);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Attach image', exact: true }).click();
+  await (await chooser).setFiles([{ name: 'red.png', mimeType: 'image/png', buffer: redPng() }]);
+  const c = chat(page);
+  await ask(page, 'Describe this image');
+  await expect(c.log.getByRole('alert')).toContainText('This model does not accept images', { timeout: 60_000 });
+  await expect(c.log).toContainText('Describe this image');
+  await expectIdle(page);
 });

@@ -8,12 +8,14 @@
  */
 import { RpcClient, WorkerGoneError } from '../../workers/protocol/rpcClient';
 import {
+  imageDataUrl,
   parseAgentEvent,
   type AgentEvent,
   type AgentMode,
   type AgentRequests,
   type AgentThreadSummary,
   type EndpointSettings,
+  type ImageAttachment,
   type ModelListOutcome,
 } from '../../workers/protocol/agent';
 import { applyEvent, newTurn, turnsFromThread, type ChatTurn } from './turns';
@@ -156,14 +158,15 @@ export class AgentClient {
   }
 
   /** Sends a question in the open conversation (a new one when none is open). */
-  async ask(question: string, settings: EndpointSettings): Promise<void> {
+  async ask(question: string, settings: EndpointSettings, attachments: ImageAttachment[] = []): Promise<void> {
     const text = question.trim();
     if (!text || this.running) return;
     this.threadId ??= this.#newId();
     // The turn is in the log before anything can fail, so the question is never lost.
-    this.turns.push(newTurn(this.#newId(), text));
+    this.turns.push(newTurn(this.#newId(), text, attachments.map(imageDataUrl)));
     const turn = this.turns[this.turns.length - 1] as ChatTurn;
-    await this.#launch(turn, (rpc, threadId) => rpc.call('start', { settings, thread_id: threadId, question: text, mode: this.mode }));
+    const images = attachments.length > 0 ? { attachments } : {};
+    await this.#launch(turn, (rpc, threadId) => rpc.call('start', { settings, thread_id: threadId, question: text, mode: this.mode, ...images }));
   }
 
   /** Continues the conversation from its last checkpoint (after a failure or a reload). */

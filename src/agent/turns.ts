@@ -42,6 +42,8 @@ export type TurnState = 'running' | 'done' | 'failed' | 'stopped' | 'interrupted
 export interface ChatTurn {
   id: string;
   question: string;
+  /** Images sent with the question, as `data:` URLs. */
+  images?: string[];
   steps: Step[];
   /** The answer's text as it streams (the final output's answer replaces it when it comes). */
   text: string;
@@ -53,8 +55,8 @@ export interface ChatTurn {
 /** Nodes whose tokens are the visible answer; each new one starts the answer text afresh. */
 const ANSWER_NODES = new Set(['agent', 'answer', 'explain', 'error']);
 
-export function newTurn(id: string, question: string): ChatTurn {
-  return { id, question, steps: [], text: '', final: null, error: null, state: 'running' };
+export function newTurn(id: string, question: string, images: string[] = []): ChatTurn {
+  return { id, question, ...(images.length > 0 ? { images } : {}), steps: [], text: '', final: null, error: null, state: 'running' };
 }
 
 /** Moves streamed text into the step list: it was not the answer after all. */
@@ -136,7 +138,7 @@ export function turnsFromThread(view: ThreadView, idPrefix = view.thread_id): Ch
   const turns: ChatTurn[] = [];
   for (const m of view.messages) {
     if (m.role === 'user') {
-      turns.push({ ...newTurn(`${idPrefix}:${turns.length}`, m.content), state: 'done' });
+      turns.push({ ...newTurn(`${idPrefix}:${turns.length}`, m.content, m.images), state: 'done' });
       continue;
     }
     const turn = turns.at(-1);

@@ -4,8 +4,9 @@
  * an endpoint failure becomes an `error` event, never a lost question (the question is already
  * in the checkpoint when the model is called, so the thread can be resumed).
  */
-import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
-import { parseAgentEvent, type AgentEvent, type AgentMode, type FinalOutput } from '../protocol/agent';
+import type { BaseMessage } from '@langchain/core/messages';
+import { parseAgentEvent, type AgentEvent, type AgentMode, type FinalOutput, type ImageAttachment } from '../protocol/agent';
+import { buildHumanMessage } from './humanMessage';
 import type { AgentGraph } from './graph';
 import type { PipelineGraph } from './pipeline';
 import { classifyLlmError, type LlmFailure } from './llm/chatModel';
@@ -16,6 +17,8 @@ export interface TurnRequest {
   mode: AgentMode;
   /** The new question; omit to resume the thread from its last checkpoint. */
   question?: string;
+  /** Images sent with the question (multimodal content of the human message). */
+  attachments?: ImageAttachment[];
 }
 
 export interface TurnOptions {
@@ -37,7 +40,7 @@ export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnReques
   const result: TurnResult = {};
   opts.onEvent({ type: 'run_start', thread_id: req.thread_id, run_id: req.run_id, mode: req.mode });
   try {
-    const input = req.question === undefined ? null : { messages: [new HumanMessage(req.question)] };
+    const input = req.question === undefined ? null : { messages: [buildHumanMessage(req.question, req.attachments)] };
     const stream = await (graph as AgentGraph).stream(input, {
       configurable: { thread_id: req.thread_id, mode: req.mode },
       signal: opts.signal,

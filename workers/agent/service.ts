@@ -7,6 +7,8 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import {
   EndpointSettingsSchema,
+  ImageAttachmentsSchema,
+  type ImageAttachment,
   type AgentEvent,
   type AgentRequests,
   type AgentThreadSummary,
@@ -92,7 +94,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     return out;
   }
 
-  function launch(settings: EndpointSettings, threadId: string, mode: 'agent' | 'pipeline', question: string | undefined) {
+  function launch(settings: EndpointSettings, threadId: string, mode: 'agent' | 'pipeline', question: string | undefined, attachments?: ImageAttachment[]) {
     checkSettings(settings);
     if (current) throw new Error('A run is already in progress; stop it first.');
     const runId = newId();
@@ -124,7 +126,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         return gatherRunContext({ data: deps.data, library: deps.library, pythonPackages: python ? () => python.packages() : undefined }, q, signal);
       },
     });
-    const done = runTurn(graph, { thread_id: threadId, run_id: runId, mode, question }, { signal: ctrl.signal, onEvent: deps.emit })
+    const done = runTurn(graph, { thread_id: threadId, run_id: runId, mode, question, ...(attachments?.length ? { attachments } : {}) }, { signal: ctrl.signal, onEvent: deps.emit })
       .then(() => undefined)
       .finally(() => {
         if (current?.runId === runId) current = undefined;
@@ -134,7 +136,15 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   }
 
   return {
-    start: ({ settings, thread_id, question, mode }) => launch(settings, thread_id, mode, question),
+    start: ({ settings, thread_id, question, mode, attachments }) => {
+      let images: ImageAttachment[] | undefined;
+      if (attachments !== undefined) {
+        const parsed = ImageAttachmentsSchema.safeParse(attachments);
+        if (!parsed.success) throw new Error(`The attached images were refused: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
+        images = parsed.data;
+      }
+      return launch(settings, thread_id, mode, question, images);
+    },
     resume: async ({ settings, thread_id }) => {
       const s = await stored(thread_id);
       if (!s) throw new Error(`There is no conversation ${thread_id} to continue.`);

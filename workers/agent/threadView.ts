@@ -5,6 +5,7 @@
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ThreadMessage } from '../protocol/agent';
+import { messageImages } from './humanMessage';
 
 /** Messages the guard injects for the model only carry this in `additional_kwargs`. */
 export const INTERNAL_FLAG = 'dataseer_internal';
@@ -14,7 +15,10 @@ export function toThreadMessages(messages: readonly BaseMessage[]): ThreadMessag
   for (const m of messages) {
     if (m.additional_kwargs?.[INTERNAL_FLAG] === true) continue;
     const type = m.getType();
-    if (type === 'human') out.push({ role: 'user', content: m.text });
+    if (type === 'human') {
+      const images = messageImages(m);
+      out.push({ role: 'user', content: m.text, ...(images.length ? { images } : {}) });
+    }
     else if (type === 'ai') {
       const ai = m as BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] };
       const msg: ThreadMessage = { role: 'assistant', content: m.text };

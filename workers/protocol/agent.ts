@@ -27,12 +27,30 @@ export type EndpointSettings = z.infer<typeof EndpointSettingsSchema>;
 export const AGENT_MODES = ['agent', 'pipeline'] as const;
 export type AgentMode = (typeof AGENT_MODES)[number];
 
+/** Image types the composer accepts (what OpenAI-compatible vision endpoints take). */
+export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+/** At most this many images per question. */
+export const MAX_IMAGE_ATTACHMENTS = 4;
+/** At most this many bytes per image (before base64). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
 /** An image pasted or picked for the question (sent only to models that accept images). */
-export interface ImageAttachment {
-  mimeType: string;
+export const ImageAttachmentSchema = z.object({
+  mimeType: z.enum(IMAGE_MIME_TYPES),
   /** base64 without the `data:` prefix. */
-  data: string;
-  name?: string;
+  data: z
+    .string()
+    .min(1)
+    .max(Math.ceil(MAX_IMAGE_BYTES / 3) * 4)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'not base64'),
+  name: z.string().max(500).optional(),
+});
+export type ImageAttachment = z.infer<typeof ImageAttachmentSchema>;
+export const ImageAttachmentsSchema = z.array(ImageAttachmentSchema).max(MAX_IMAGE_ATTACHMENTS);
+
+/** The attachment as a `data:` URL (what the model request and the thumbnails use). */
+export function imageDataUrl(image: Pick<ImageAttachment, 'mimeType' | 'data'>): string {
+  return `data:${image.mimeType};base64,${image.data}`;
 }
 
 export interface StartRunRequest {
@@ -40,6 +58,7 @@ export interface StartRunRequest {
   thread_id: string;
   question: string;
   mode: AgentMode;
+  /** Images sent with the question (additive, optional; validated by `ImageAttachmentsSchema`). */
   attachments?: ImageAttachment[];
 }
 
@@ -60,6 +79,8 @@ export interface ThreadMessage {
   tool_calls?: { id: string; name: string; args: Record<string, unknown> }[];
   tool_call_id?: string;
   tool_name?: string;
+  /** Images the user attached to this message, as `data:` URLs (additive). */
+  images?: string[];
 }
 
 export interface ThreadView {
@@ -317,7 +338,7 @@ export const FinalOutputSchema = z.object({
 });
 export type FinalOutput = z.infer<typeof FinalOutputSchema>;
 
-export const ERROR_KINDS = ['auth', 'rate_limit', 'server', 'timeout', 'network', 'aborted', 'not_found', 'no_tools', 'bad_request', 'unknown'] as const;
+export const ERROR_KINDS = ['auth', 'rate_limit', 'server', 'timeout', 'network', 'aborted', 'not_found', 'no_tools', 'no_images', 'bad_request', 'unknown'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export const STATUS_KINDS = ['validating', 'retrying', 'loop_detected', 'budget_exhausted', 'summarizing'] as const;

@@ -8,6 +8,7 @@ import { HumanMessage, type AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from '../../../e2e/mock-llm/server.mjs';
 import { RunSqlArgsSchema, ValidationReportSchema } from '../../protocol/agent';
+import { buildHumanMessage } from '../humanMessage';
 import { baseUrlProblem, classifyLlmError, createChatModel, type RetryInfo } from './chatModel';
 
 let mock: MockLlm;
@@ -138,6 +139,29 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
     expect(await chatBodies()).toHaveLength(2);
     // one retry happened, and only that one is reported
     expect(retries.map((r) => [r.attempt, r.status])).toEqual([[1, 500]]);
+  });
+
+  it('sends images as image_url parts, and a vision refusal says the model does not accept images', async () => {
+    await script([{ type: 'error', status: 400, message: 'Invalid content type. image_url is only supported by certain models.' }]);
+    const model = createChatModel(settings(), { maxRetries: 2 });
+    const question = buildHumanMessage('What is in this picture?', [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
+    const err = await model.invoke([question]).catch((e: unknown) => e);
+    const failure = classifyLlmError(err);
+    expect(failure).toMatchObject({ kind: 'no_images', status: 400, retryable: false });
+    expect(failure.message).toMatch(/^This model does not accept images/);
+    const bodies = await chatBodies();
+    expect(bodies).toHaveLength(1);
+    expect((bodies[0]?.messages as { content: unknown }[])[0]?.content).toEqual([
+      { type: 'text', text: 'What is in this picture?' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+    ]);
+  });
+
+  it('classifies a tool refusal as no_tools, not as an image refusal', () => {
+    const err = Object.assign(new Error('400 tools are not supported for this model'), { status: 400 });
+    expect(classifyLlmError(err).kind).toBe('no_tools');
+    const vision = Object.assign(new Error('400 model does not support multimodal input'), { status: 400 });
+    expect(classifyLlmError(vision).kind).toBe('no_images');
   });
 
   it('does not retry a 401 and says the key was refused', async () => {

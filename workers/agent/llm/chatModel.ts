@@ -171,6 +171,15 @@ export function classifyLlmError(error: unknown): LlmFailure {
   if (status === 404) {
     return { kind: 'not_found', status, retryable: false, message: 'The endpoint does not know this model or URL. Check the base URL and model in Settings.' };
   }
+  // Checked before tools: a vision refusal can mention "function" too, never the other way round.
+  if ((status === 400 || status === 415 || status === 422) && /image|vision|multi-?modal|image_url/i.test(raw)) {
+    return {
+      kind: 'no_images',
+      status,
+      retryable: false,
+      message: 'This model does not accept images. Remove the attachments or choose a model with vision in Settings; your question is kept.',
+    };
+  }
   if (status === 400 && /tool|function/i.test(raw)) {
     return { kind: 'no_tools', status, retryable: false, message: 'This model does not seem to support tool calling, which the agent needs. Choose another model.' };
   }
