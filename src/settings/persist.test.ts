@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENDPOINT_PRESETS } from '../../workers/agent/llm/chatModel';
+import { baseUrlProblem } from '../../workers/agent/llm/chatModel';
 import { loadEndpoint, saveEndpoint, STORAGE_KEY, type StorageAreas } from './persist';
 import { PRESETS } from './presets';
 
@@ -71,8 +71,8 @@ describe('endpoint persistence', () => {
     expect(saveEndpoint({ local: null, session: null }, { settings, remember: true }).ok).toBe(false);
   });
 
-  it('offers the same presets as the worker', () => {
-    expect(PRESETS).toEqual(ENDPOINT_PRESETS);
+  it('offers the providers of the issue, each with a base URL the worker accepts', () => {
+    expect(PRESETS.map((p) => baseUrlProblem(p.baseUrl))).toEqual(PRESETS.map(() => undefined));
     expect(PRESETS.map((p) => p.name)).toEqual(['OpenAI', 'OpenRouter', 'Groq', 'Together', 'Ollama', 'LM Studio']);
   });
 });

@@ -1,13 +1,2 @@
-/**
- * Base URLs of common OpenAI-compatible providers (the user supplies the key). The same list as
- * the worker's `ENDPOINT_PRESETS` (a test keeps them equal); copied rather than imported so the
- * app shell never pulls in the worker's LangChain modules.
- */
-export const PRESETS = [
-  { name: 'OpenAI', baseUrl: 'https://api.openai.com/v1' },
-  { name: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1' },
-  { name: 'Groq', baseUrl: 'https://api.groq.com/openai/v1' },
-  { name: 'Together', baseUrl: 'https://api.together.xyz/v1' },
-  { name: 'Ollama', baseUrl: 'http://localhost:11434/v1' },
-  { name: 'LM Studio', baseUrl: 'http://localhost:1234/v1' },
-] as const;
+/** The providers offered in Settings (see workers/protocol/endpointPresets.ts). */
+export { ENDPOINT_PRESETS as PRESETS } from '../../workers/protocol/endpointPresets';

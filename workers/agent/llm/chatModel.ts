@@ -27,15 +27,7 @@ export interface ChatModelOptions {
   fetch?: typeof fetch;
 }
 
-/** Base URLs of common OpenAI-compatible providers (the user supplies the key). */
-export const ENDPOINT_PRESETS = [
-  { name: 'OpenAI', baseUrl: 'https://api.openai.com/v1' },
-  { name: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1' },
-  { name: 'Groq', baseUrl: 'https://api.groq.com/openai/v1' },
-  { name: 'Together', baseUrl: 'https://api.together.xyz/v1' },
-  { name: 'Ollama', baseUrl: 'http://localhost:11434/v1' },
-  { name: 'LM Studio', baseUrl: 'http://localhost:1234/v1' },
-] as const;
+export { ENDPOINT_PRESETS } from '../../protocol/endpointPresets';
 
 export function normaliseBaseUrl(url: string): string {
   return url.trim().replace(/\/+$/, '');
