@@ -15,6 +15,7 @@ import { nativeMedians, runNative } from './native.mjs';
 import { printTable } from './table.mjs';
 import { startStaticServer } from './static-server.mjs';
 import { runWasm } from './wasm.mjs';
+import { appRows } from './app.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
@@ -24,6 +25,8 @@ const PORT = Number(process.env.BENCH_PORT ?? 4203);
 const HARNESS_DIST = join(tmpdir(), 'dataseer-bench-harness');
 const HARNESS_PREFIX = '/__bench/';
 const driverArg = process.argv.find((a) => a.startsWith('--driver='))?.slice('--driver='.length) ?? 'auto';
+// --only=app measures just the whole-app rows (cold load, shell, streaming): a quick pass.
+const onlyApp = process.argv.includes('--only=app');
 
 function row(name, value, unit, baseline) {
   const r = { name, value: round(value), unit };
@@ -96,6 +99,29 @@ function rowsFor(wasm, native, csvMB, via) {
   ];
 }
 
+async function appPass(browser, baseURL) {
+  try {
+    return await appRows(browser, baseURL, DIST);
+  } catch (e) {
+    console.error(`app rows failed: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 1;
+    return [];
+  }
+}
+
+/** The quick pass: only the whole-app rows. */
+async function appOnly(rows) {
+  const server = await startStaticServer(new Map([['/', DIST]]), PORT);
+  const browser = await chromium.launch(launchOptions());
+  try {
+    console.log(`chromium ${browser.version()} → ${server.url} (build ${DIST})`);
+    rows.push(...(await appPass(browser, `${server.url}/`)));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
 async function nativePass(csvPath) {
   const pass = await runNative(csvPath);
   if (pass.csvRows !== CSV_ROWS) throw new Error(`native read_csv produced ${pass.csvRows} rows`);
@@ -118,6 +144,15 @@ async function main() {
   const meta = { date: new Date().toISOString(), driver: '', chromium: '', duckdbWasm: packageVersion('@duckdb/duckdb-wasm'), duckdbNative: '', nativeThreads: '', before: machineNote(), after: machineNote() };
   console.log(`machine: ${meta.before.cores} cores, load average ${meta.before.loadavg1m} (a busy machine slows both engines, unevenly)`);
   if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no build at ${DIST}; run vite build first (or set BENCH_DIST)`);
+  if (onlyApp) {
+    const rows = [];
+    try {
+      await appOnly(rows);
+    } finally {
+      printTable(rows);
+    }
+    return;
+  }
   const csvPath = await ensureCsv();
   const csvMB = statSync(csvPath).size / 1e6;
   const rows = [];
@@ -133,6 +168,7 @@ async function main() {
     let wasm;
     let via = '';
     const python = [];
+    const app = [];
     try {
       browser = await chromium.launch(launchOptions());
       meta.chromium = browser.version();
@@ -155,6 +191,10 @@ async function main() {
         console.error(`python rows failed: ${e instanceof Error ? e.message : String(e)}`);
         process.exitCode = 1;
       }
+      if (driver === 'app') {
+        console.log('the whole app: cold load, shell, streaming…');
+        app.push(...(await appPass(browser, `${server.url}/`)));
+      }
     } finally {
       await browser?.close();
       await server.close();
@@ -162,7 +202,7 @@ async function main() {
 
     console.log('native DuckDB, second pass…');
     passes.push(await nativePass(csvPath));
-    rows.push(...rowsFor(wasm, nativeMedians(passes), csvMB, via), ...python);
+    rows.push(...rowsFor(wasm, nativeMedians(passes), csvMB, via), ...python, ...app);
   } finally {
     const outDir = join(BENCH_DIR, 'results');
     mkdirSync(outDir, { recursive: true });

@@ -1,0 +1,170 @@
+// Whole-app rows for `npm run bench`: how soon a cold visit becomes usable (composer, DuckDB,
+// Pyodide), how big the shell is, and what streaming a long answer costs the main thread.
+// The model is the scripted endpoint from e2e/mock-llm (a test tool; the app cannot tell it
+// from a real provider), so the figures measure our rendering, not a network.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { startMockLlm } from '../e2e/mock-llm/server.mjs';
+import { median } from './workload.mjs';
+
+const COLD_RUNS = 3;
+const STREAM_TOKENS = 10_000;
+/** Mock chunks carry ~4 characters, about one token each, like a real provider's deltas. */
+const CHARS_PER_TOKEN = 4;
+
+function collectLongTasks() {
+  const w = /** @type {Window & { __benchLongTasks: {start: number, duration: number}[] }} */ (window);
+  w.__benchLongTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__benchLongTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+/** Gzipped bytes of the JS and CSS that index.html references: what every visit downloads first. */
+export function shellBytes(distDir) {
+  const html = readFileSync(join(distDir, 'index.html'), 'utf8');
+  const refs = [...html.matchAll(/(?:src|href)="\.?\/?([^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+  let js = 0;
+  let css = 0;
+  for (const ref of new Set(refs)) {
+    const size = gzipSync(readFileSync(join(distDir, ref))).length;
+    if (ref.endsWith('.css')) css += size;
+    else js += size;
+  }
+  return { js, css, total: js + css, files: refs.length };
+}
+
+/** One cold visit: navigation start → composer usable, DuckDB ready, Pyodide ready (ms). */
+async function coldVisit(browser, baseURL) {
+  // A fresh context each time: no HTTP cache, no service worker, no storage.
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(baseURL);
+    const composer = await page.waitForFunction(
+      () => {
+        const box = document.querySelector('textarea[aria-label="Ask a question"], input[aria-label="Ask a question"]');
+        return box && !box.disabled && box.getClientRects().length > 0 ? performance.now() : false;
+      },
+      undefined,
+      { polling: 'raf', timeout: 60_000 },
+    );
+    await page.waitForFunction(() => performance.getEntriesByName('dataseer:duckdb-ready').length > 0, undefined, { timeout: 120_000, polling: 50 });
+    const duckdb = await page.evaluate(() => {
+      const e = performance.getEntriesByName('dataseer:duckdb-ready')[0];
+      return e.startTime + e.duration;
+    });
+    // The Python worker warms by itself shortly after first paint; its status says when it is up.
+    const python = await page.waitForFunction(
+      () => (document.querySelector('[aria-label="Python status"]')?.getAttribute('data-status') === 'ready' ? performance.now() : false),
+      undefined,
+      { polling: 50, timeout: 180_000 },
+    );
+    return { composer: await composer.jsonValue(), duckdb, python: await python.jsonValue() };
+  } finally {
+    await context.close();
+  }
+}
+
+/** A long, realistic markdown answer: paragraphs, lists, a table, code and inline numbers. */
+function longAnswer(tokens) {
+  const blocks = [];
+  let chars = 0;
+  for (let i = 1; chars < tokens * CHARS_PER_TOKEN; i++) {
+    const block = [
+      `## Finding ${i}`,
+      '',
+      `Group ${i} has a mean of ${(40 + i * 0.37).toFixed(2)} and a median of ${(39 + i * 0.41).toFixed(1)}; the spread is wider than in group ${i + 1}, which suggests the two are not drawn from the same population.`,
+      '',
+      `- **Count**: ${100 + i} rows, ${i % 7} missing values`,
+      `- **Share**: ${(i % 13) * 3.1}% of all rows`,
+      `- Trend: \`${i % 2 ? 'rising' : 'flat'}\` over the period`,
+      '',
+      '| metric | value |',
+      '| --- | --- |',
+      `| mean | ${(40 + i * 0.37).toFixed(2)} |`,
+      `| std | ${(3 + (i % 5) * 0.2).toFixed(2)} |`,
+      '',
+      '```sql',
+      `SELECT species, avg(body_mass_g) AS mean_mass FROM penguins WHERE island = 'Island ${i}' GROUP BY species;`,
+      '```',
+      '',
+    ].join('\n');
+    blocks.push(block);
+    chars += block.length;
+  }
+  return blocks.join('\n');
+}
+
+/** Streams a ~10,000-token answer through the real app and reads the long tasks meanwhile. */
+async function streamingCost(browser, baseURL) {
+  const mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
+  const context = await browser.newContext();
+  try {
+    await context.addInitScript(collectLongTasks);
+    const page = await context.newPage();
+    await page.goto(baseURL);
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
+    await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-bench');
+    await dialog.getByRole('textbox', { name: 'Model' }).fill('mock-model');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const content = longAnswer(STREAM_TOKENS);
+    const replies = [
+      { type: 'text', content, chunk_size: CHARS_PER_TOKEN, chunk_delay_ms: 1 },
+      { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+    ];
+    const res = await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies, replace: true }) });
+    if (!res.ok) throw new Error(`mock script: ${res.status}`);
+
+    await page.getByRole('textbox', { name: 'Ask a question' }).fill('Summarise every group in detail.');
+    const t0 = await page.evaluate(() => performance.now());
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const card = page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Answer' });
+    await card.waitFor({ timeout: 300_000 });
+    await page.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'hidden', timeout: 120_000 });
+    const t1 = await page.evaluate(() => performance.now());
+    const tasks = await page.evaluate(([a, b]) => window.__benchLongTasks.filter((t) => t.start >= a && t.start <= b), [t0, t1]);
+    return {
+      tokens: Math.ceil(content.length / CHARS_PER_TOKEN),
+      ms: t1 - t0,
+      longest: tasks.length ? Math.max(...tasks.map((t) => t.duration)) : 0,
+      count: tasks.length,
+      blocked: tasks.reduce((s, t) => s + t.duration, 0),
+    };
+  } finally {
+    await context.close();
+    await mock.close();
+  }
+}
+
+/** @returns {Promise<{name: string, value: number, unit: string}[]>} */
+export async function appRows(browser, baseURL, distDir) {
+  const rows = [];
+  const shell = shellBytes(distDir);
+  console.log(`  app shell: ${shell.files} files, ${(shell.js / 1024).toFixed(0)} KB JS + ${(shell.css / 1024).toFixed(0)} KB CSS gzipped`);
+  rows.push({ name: 'app shell, JS + CSS referenced by index.html (gzip, budget 200)', value: Math.round(shell.total / 102.4) / 10, unit: 'KB' });
+
+  const visits = [];
+  for (let i = 0; i < COLD_RUNS; i++) {
+    const v = await coldVisit(browser, baseURL);
+    console.log(`  cold visit ${i + 1}: composer ${v.composer.toFixed(0)}, DuckDB ${v.duckdb.toFixed(0)}, Pyodide ${v.python.toFixed(0)} ms`);
+    visits.push(v);
+  }
+  const med = (k) => Math.round(median(visits.map((v) => v[k])));
+  rows.push({ name: `cold load → composer usable (median of ${COLD_RUNS})`, value: med('composer'), unit: 'ms' });
+  rows.push({ name: `cold load → DuckDB ready (median of ${COLD_RUNS})`, value: med('duckdb'), unit: 'ms' });
+  rows.push({ name: `cold load → Pyodide ready (median of ${COLD_RUNS})`, value: med('python'), unit: 'ms' });
+
+  const s = await streamingCost(browser, baseURL);
+  console.log(`  streamed ${s.tokens} tokens in ${s.ms.toFixed(0)} ms: ${s.count} long tasks, longest ${s.longest.toFixed(0)} ms, ${s.blocked.toFixed(0)} ms blocked`);
+  rows.push({ name: `streaming a ${s.tokens}-token answer: longest main-thread task (goal ≤ 50)`, value: Math.round(s.longest), unit: 'ms' });
+  rows.push({ name: 'streaming that answer: long tasks (> 50 ms)', value: s.count, unit: 'count' });
+  rows.push({ name: 'streaming that answer: main thread blocked in long tasks', value: Math.round(s.blocked), unit: 'ms' });
+  rows.push({ name: 'streaming that answer: send → run ended', value: Math.round(s.ms), unit: 'ms' });
+  return rows;
+}
