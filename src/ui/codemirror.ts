@@ -47,6 +47,8 @@ const theme = EditorView.theme({
   '.cm-gutters': { backgroundColor: 'var(--surface)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
   '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'var(--stripe)' },
   '&.cm-focused': { outline: 'none' },
+  // CodeMirror's own grey fails WCAG AA contrast on the active-line stripe.
+  '.cm-placeholder': { color: 'var(--muted)' },
   '.cm-tooltip': { backgroundColor: 'var(--surface)', color: 'var(--fg)', border: '1px solid var(--border)' },
   '.cm-tooltip-autocomplete ul li[aria-selected]': { backgroundColor: 'var(--accent)', color: 'var(--accent-fg)' },
   '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: 'var(--selection)' },
