@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { samplesPlugin } from './scripts/vite-samples-plugin';
 import { swPlugin } from './src/sw/swPlugin';
+import { iconsPlugin } from './scripts/icons-plugin';
 
 // Cross-origin isolation lets Pyodide use a SharedArrayBuffer interrupt and DuckDB use its
 // threaded build. Static hosts that cannot set these get them from the service worker.
@@ -14,7 +15,7 @@ const isolationHeaders = {
 export default defineConfig({
   // Relative base so the same build works from any sub-path (GitHub Pages project sites).
   base: './',
-  plugins: [svelte(), samplesPlugin(), swPlugin()],
+  plugins: [svelte(), samplesPlugin(), iconsPlugin(), swPlugin()],
   server: { headers: isolationHeaders },
   preview: { headers: isolationHeaders },
   worker: { format: 'es' },

@@ -6,12 +6,14 @@
  *
  * The plain server runs on its own port (PLAIN_PORT, default 14208), because E2E_PORT is taken by
  * the suite's `vite preview`, which sends the headers itself and so could not show anything here.
+ * offline.spec.ts, pages.spec.ts and update.spec.ts use the next ports (support/pwa.ts).
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { resolve } from 'node:path';
 import { startPlainStaticServer, type PlainStaticServer } from './support/plain-static-server';
+import { cachedPaths, isolated, plainPort, updateNotice } from './support/pwa';
 
-const PLAIN_PORT = Number(process.env.PLAIN_PORT ?? 14208);
+const PLAIN_PORT = plainPort(0);
 const DIST = resolve(process.env.DIST_DIR ?? 'dist');
 const status = (page: Page) => page.getByRole('status').filter({ hasText: /DuckDB|Data engine/ });
 
@@ -24,29 +26,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.close();
 });
-
-/** crossOriginIsolated of whatever document is current; false while a reload is under way. */
-async function isolated(page: Page): Promise<boolean> {
-  try {
-    return await page.evaluate(() => self.crossOriginIsolated);
-  } catch {
-    return false;
-  }
-}
-
-async function cachedPaths(page: Page): Promise<string[]> {
-  try {
-    return await page.evaluate(async () => {
-      const paths: string[] = [];
-      for (const name of await caches.keys()) {
-        for (const req of await (await caches.open(name)).keys()) paths.push(new URL(req.url).pathname);
-      }
-      return paths;
-    });
-  } catch {
-    return [];
-  }
-}
 
 test('the service worker isolates the app on a plain host and serves it offline', async ({ browser }) => {
   const context: BrowserContext = await browser.newContext();
@@ -63,6 +42,8 @@ test('the service worker isolates the app on a plain host and serves it offline'
     await expect(status(page)).toContainText(/DuckDB .*ready/, { timeout: 90_000 });
     // Exactly one reload: the first load and the isolated one, no loop.
     expect(server.requests.filter((p) => p === '/dataseer/')).toHaveLength(2);
+    // The first install is not an update: no "new version" notice.
+    await expect(updateNotice(page)).toHaveCount(0);
 
     // Same-origin files get the headers; a cross-origin CORS call, like the one to the user's LLM
     // endpoint, goes to the network untouched (no CORP header added) and still succeeds.

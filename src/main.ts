@@ -2,9 +2,14 @@ import { mount } from 'svelte';
 import App from './App.svelte';
 import './app.css';
 import { registerIsolationWorker } from './sw/register';
+import UpdateNotice from './sw/UpdateNotice.svelte';
+import { updateNotice } from './sw/updates.svelte';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('#app missing from index.html');
 export default mount(App, { target });
 
-void registerIsolationWorker();
+// Its own root, after the app's, so the notice never depends on (or disturbs) the app's layout.
+mount(UpdateNotice, { target: document.body.appendChild(document.createElement('div')), props: { notice: updateNotice } });
+
+void registerIsolationWorker(updateNotice);

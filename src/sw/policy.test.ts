@@ -15,6 +15,10 @@ describe('routeFor', () => {
     expect(kind(get('https://cdn.jsdelivr.net/pyodide/v0.28.0/full/numpy.whl', { mode: 'no-cors' }))).toBe('passthrough');
     expect(kind(get('https://cdn.jsdelivr.net/pyodide/v0.28.0/full/numpy.whl', { range: 'bytes=0-9' }))).toBe('passthrough');
     expect(kind(get('https://cdn.jsdelivr.net/npm/left-pad'))).toBe('passthrough');
+    // A package base URL of the user's own: its wheels are version-pinned too, other files are not.
+    expect(kind(get('https://pkgs.example.org/py/pandas-2.2.3-cp313-cp313-pyodide_2025_0_wasm32.whl'))).toBe('cdn-package');
+    expect(kind(get('https://pkgs.example.org/py/pyodide-lock.json'))).toBe('passthrough');
+    expect(kind(get('http://pkgs.example.org/py/pandas-2.2.3-cp313-cp313-pyodide_2025_0_wasm32.whl'))).toBe('passthrough');
   });
 
   it('never answers writes, even same-origin', () => {

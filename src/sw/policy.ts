@@ -15,7 +15,10 @@ export type Route =
   | { kind: 'fresh' }
   /** A byte range of an app file: straight to the network, cached responses cannot serve it. */
   | { kind: 'range' }
-  /** A version-pinned Pyodide package from the CDN: cache first, stored only when it succeeds. */
+  /**
+   * A version-pinned Pyodide package (from the default CDN, or a wheel from any package base URL
+   * the user set): cache first, stored only when it succeeds.
+   */
   | { kind: 'cdn-package' };
 
 export interface RequestFacts {
@@ -36,6 +39,11 @@ function isPyodideCdn(url: URL): boolean {
   return url.protocol === 'https:' && url.hostname === 'cdn.jsdelivr.net' && /^\/pyodide\/v[^/]+\/full\//.test(url.pathname);
 }
 
+/** A wheel's file name carries its version (PEP 427), so one URL always holds the same bytes. */
+function isWheel(url: URL): boolean {
+  return url.protocol === 'https:' && /\/[^/]+-[^/]+-[^/]+\.whl$/.test(url.pathname);
+}
+
 export function routeFor(request: RequestFacts, scopeUrl: string): Route {
   if (request.method !== 'GET') return { kind: 'passthrough' };
   // DevTools issues these; fetching one from a worker throws, so the browser keeps it.
@@ -45,7 +53,7 @@ export function routeFor(request: RequestFacts, scopeUrl: string): Route {
   if (url.origin !== scope.origin) {
     // Only CORS requests yield a readable response worth keeping; the rest (the user's LLM
     // endpoint, URL loads) never reach respondWith, so the worker cannot alter them.
-    return isPyodideCdn(url) && request.mode === 'cors' && request.range === null ? { kind: 'cdn-package' } : { kind: 'passthrough' };
+    return (isPyodideCdn(url) || isWheel(url)) && request.mode === 'cors' && request.range === null ? { kind: 'cdn-package' } : { kind: 'passthrough' };
   }
   if (!url.pathname.startsWith(scope.pathname)) return { kind: 'passthrough' };
   if (request.mode === 'navigate') return { kind: 'navigation' };

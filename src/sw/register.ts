@@ -1,9 +1,16 @@
 /**
  * Page side of the service worker: registers `sw.js` (emitted next to index.html by swPlugin.ts)
  * and, when the page is not cross-origin isolated yet, reloads it once the worker controls it, so
- * the reloaded page gets the isolation headers. Reloads at most once per tab.
+ * the reloaded page gets the isolation headers. Reloads at most once per tab. Later versions of
+ * the worker wait until the user accepts them on the update notice (watchForUpdates).
  */
 import { nextIsolationStep, type IsolationStep } from './reloadDecision';
+import { afterControllerChange, shouldOfferUpdate } from './updateDecision';
+import type { PageToWorker } from './messages';
+import type { UpdateNotice } from './updates.svelte';
+
+/** A long-lived tab looks for a new deploy this often (browsers also check on each page load). */
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 /** Set just before the isolation reload; a tab that finds it and is still not isolated gives up. */
 const RELOAD_MARK = 'dataseer:isolation-reload';
@@ -28,22 +35,85 @@ function writeMark(on: boolean): void {
   }
 }
 
-function controlled(container: ServiceWorkerContainer): Promise<void> {
-  if (container.controller) return Promise.resolve();
-  return new Promise((resolve) => container.addEventListener('controllerchange', () => resolve(), { once: true }));
+function send(worker: ServiceWorker | null | undefined, message: PageToWorker): void {
+  worker?.postMessage(message);
 }
 
-function reload(): IsolationOutcome {
+function controlled(container: ServiceWorkerContainer, registration: ServiceWorkerRegistration): Promise<void> {
+  if (container.controller) return Promise.resolve();
+  const change = new Promise<void>((resolve) => container.addEventListener('controllerchange', () => resolve(), { once: true }));
+  // An active worker that does not control this page (a hard reload bypasses it) will not claim
+  // it by itself; a worker still installing claims every page when it activates.
+  send(registration.active, { type: 'claim' });
+  return change;
+}
+
+function reloadForIsolation(): IsolationOutcome {
   writeMark(true);
   location.reload();
   return 'reload';
+}
+
+/** What watchForUpdates does to the page and the clock; replaced in tests. */
+export interface UpdateEnv {
+  reload: () => void;
+  every: (work: () => void, ms: number) => void;
+}
+
+const browserEnv: UpdateEnv = {
+  reload: () => location.reload(),
+  every: (work, ms) => void setInterval(work, ms),
+};
+
+/**
+ * Shows the update notice when a new worker waits behind the one controlling this page, and
+ * reloads once the new worker controls the page after the user clicked Reload. Never reloads on
+ * its own: a run in progress keeps its page until the user decides.
+ */
+export function watchForUpdates(container: ServiceWorkerContainer, registration: ServiceWorkerRegistration, notice: UpdateNotice, env: UpdateEnv = browserEnv): void {
+  let accepted = false;
+  let reloading = false;
+  let wasControlled = container.controller !== null;
+
+  const reloadNow = () => {
+    if (reloading) return;
+    reloading = true;
+    env.reload();
+  };
+  const offerIfWaiting = () => {
+    if (!shouldOfferUpdate({ waiting: registration.waiting !== null, controlled: container.controller !== null })) return;
+    notice.offer(() => {
+      accepted = true;
+      // Another tab may have activated it already; then this page only needs the reload.
+      if (registration.waiting) send(registration.waiting, { type: 'skip-waiting' });
+      else reloadNow();
+    });
+  };
+
+  container.addEventListener('controllerchange', () => {
+    const action = afterControllerChange({ accepted, wasControlled });
+    wasControlled = true;
+    if (action === 'reload') reloadNow();
+    else if (action === 'offer') notice.offer(reloadNow);
+  });
+  registration.addEventListener('updatefound', () => {
+    const installing = registration.installing;
+    installing?.addEventListener('statechange', () => {
+      if (installing.state === 'installed') offerIfWaiting();
+    });
+  });
+  offerIfWaiting();
+  env.every(() => {
+    // Offline or the host is down: the next check will do.
+    registration.update().catch(() => undefined);
+  }, UPDATE_CHECK_MS);
 }
 
 /**
  * Registers the service worker in production builds (the dev server sends the headers itself and
  * has no `sw.js`). Resolves with what happened; `reload` means the page is about to be replaced.
  */
-export async function registerIsolationWorker(): Promise<IsolationOutcome> {
+export async function registerIsolationWorker(notice: UpdateNotice): Promise<IsolationOutcome> {
   const serviceWorkerAvailable = 'serviceWorker' in navigator && window.isSecureContext;
   const facts = () => ({
     isolated: window.crossOriginIsolated,
@@ -52,10 +122,12 @@ export async function registerIsolationWorker(): Promise<IsolationOutcome> {
     alreadyReloaded: readMark(),
   });
   if (!import.meta.env.PROD) return window.crossOriginIsolated ? 'isolated' : 'unsupported';
+  let registration: ServiceWorkerRegistration | undefined;
   if (serviceWorkerAvailable) {
     try {
       // Relative to the page, not the origin root, so the app works from any sub-path.
-      await navigator.serviceWorker.register(new URL('sw.js', document.baseURI));
+      registration = await navigator.serviceWorker.register(new URL('sw.js', document.baseURI));
+      watchForUpdates(navigator.serviceWorker, registration, notice);
     } catch (error) {
       console.warn('Dataseer: the service worker could not be registered; offline use and isolation are unavailable.', error);
       return window.crossOriginIsolated ? 'isolated' : 'failed';
@@ -72,9 +144,10 @@ export async function registerIsolationWorker(): Promise<IsolationOutcome> {
       console.warn('Dataseer: the page is not cross-origin isolated even with the service worker; Python runs cannot be interrupted, only restarted.');
       return 'give-up';
     case 'reload':
-      return reload();
+      return reloadForIsolation();
     case 'wait-for-control':
-      await controlled(navigator.serviceWorker);
-      return reload();
+      if (!registration) return 'failed';
+      await controlled(navigator.serviceWorker, registration);
+      return reloadForIsolation();
   }
 }

@@ -6,6 +6,7 @@
  */
 import { routeFor } from './policy';
 import { cacheNames, pruneCaches, respond, type StrategyDeps } from './strategies';
+import { isPageMessage, type VersionReply } from './messages';
 
 /** Build-relative paths of the app shell, precached at install. */
 declare const __DATASEER_PRECACHE__: readonly string[];
@@ -25,8 +26,8 @@ worker.addEventListener('install', (event) => {
       const shell = await worker.caches.open(names.shell);
       // no-cache: an index.html from the HTTP cache could belong to the previous build.
       await shell.addAll(__DATASEER_PRECACHE__.map((path) => new Request(absolute(path), { cache: 'no-cache' })));
-      // The page waits for a controller before its one isolation reload; do not keep it waiting.
-      await worker.skipWaiting();
+      // No skipWaiting here: a new version waits until the user clicks Reload (a run in progress
+      // must not lose its page). The first install has no older worker, so it activates at once.
     })(),
   );
 });
@@ -38,6 +39,25 @@ worker.addEventListener('activate', (event) => {
       await worker.clients.claim();
     })(),
   );
+});
+
+worker.addEventListener('message', (event) => {
+  const message: unknown = event.data;
+  if (!isPageMessage(message)) return;
+  switch (message.type) {
+    case 'skip-waiting':
+      event.waitUntil(worker.skipWaiting());
+      return;
+    case 'claim':
+      // Only an active worker may claim; a message that reaches any other is moot.
+      event.waitUntil(worker.clients.claim().catch(() => undefined));
+      return;
+    case 'version': {
+      const reply: VersionReply = { buildId: __DATASEER_BUILD_ID__ };
+      event.ports[0]?.postMessage(reply);
+      return;
+    }
+  }
 });
 
 worker.addEventListener('fetch', (event) => {

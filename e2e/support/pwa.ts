@@ -1,0 +1,78 @@
+/**
+ * Helpers for the specs that run the built app from a plain static server (GitHub Pages-like):
+ * waiting for the service worker's isolation reload, reading its caches, asking it its build.
+ */
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/**
+ * The plain servers' ports: PLAIN_PORT (default 14208) plus a fixed offset per spec, so specs
+ * never share an origin (and its service worker) and parallel checkouts can move them all.
+ */
+export function plainPort(offset: number): number {
+  return Number(process.env.PLAIN_PORT ?? 14208) + offset;
+}
+
+/** crossOriginIsolated of whatever document is current; false while a reload is under way. */
+export async function isolated(page: Page): Promise<boolean> {
+  try {
+    return await page.evaluate(() => self.crossOriginIsolated);
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until the service worker controls the page and its one isolation reload is done. */
+export async function waitIsolated(page: Page): Promise<void> {
+  await expect.poll(() => isolated(page), { timeout: 60_000, message: 'the page never became cross-origin isolated' }).toBe(true);
+}
+
+/** Paths of every response in this origin's Cache Storage. */
+export async function cachedPaths(page: Page): Promise<string[]> {
+  try {
+    return await page.evaluate(async () => {
+      const paths: string[] = [];
+      for (const name of await caches.keys()) {
+        for (const req of await (await caches.open(name)).keys()) paths.push(new URL(req.url).pathname);
+      }
+      return paths;
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** The build id of the worker controlling the page (src/sw/messages.ts `version`), or null. */
+export async function controllerBuildId(page: Page): Promise<string | null> {
+  return page.evaluate(
+    () =>
+      new Promise<string | null>((resolve) => {
+        const controller = navigator.serviceWorker.controller;
+        if (!controller) return resolve(null);
+        const channel = new MessageChannel();
+        channel.port1.onmessage = (e: MessageEvent<{ buildId: string }>) => resolve(e.data.buildId);
+        controller.postMessage({ type: 'version' }, [channel.port2]);
+        // A stopped worker is started for the message; on a busy machine that can take a while.
+        setTimeout(() => resolve(null), 20_000);
+      }),
+  );
+}
+
+/** The update notice (src/sw/UpdateNotice.svelte). */
+export function updateNotice(page: Page): Locator {
+  return page.getByRole('status', { name: 'A new version is available', exact: true });
+}
+
+/** The Python console, as python.spec.ts drives it. */
+export async function runPython(page: Page, source: string): Promise<Locator> {
+  const tab = page.getByRole('tab', { name: /python/i });
+  if (await tab.count()) await tab.first().click();
+  const panel = page.getByRole('region', { name: 'Python console' });
+  const code = page.getByRole('textbox', { name: 'Python code' });
+  await expect(code).toBeVisible({ timeout: 30_000 });
+  const before = await panel.locator('[data-run-id]').getAttribute('data-run-id', { timeout: 1 }).catch(() => null);
+  await code.fill(source);
+  await page.getByRole('button', { name: 'Run Python' }).click();
+  const newer = before ? `:not([data-run-id="${before}"])` : '';
+  await expect(panel.locator(`[data-run-id]${newer}:not([data-outcome="pending"])`)).toBeAttached({ timeout: 120_000 });
+  return panel.getByLabel('Python result');
+}

@@ -1,0 +1,93 @@
+/**
+ * "A new version is available": a second deploy to the same origin installs a new service worker
+ * that waits; the page says so and does nothing else until the user clicks Reload, which
+ * activates the new worker and reloads into it. The first visit never shows the notice.
+ *
+ * The second deploy is the first one with a changed index.html and its service worker rebuilt by
+ * the build's own code (swPlugin's writeServiceWorker, as `vite build` runs it), with a distinct
+ * DATASEER_BUILD_ID; the heavy files are linked, not copied.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { rewriteServiceWorker } from '../src/sw/swPlugin';
+import { DataApp, expect, test } from './fixtures';
+import { startPlainStaticServer, type PlainStaticServer } from './support/plain-static-server';
+import { controllerBuildId, plainPort, updateNotice, waitIsolated } from './support/pwa';
+
+const DIST = resolve(process.env.DIST_DIR ?? 'dist');
+const MARK = '<meta name="dataseer-e2e-deploy" content="second">';
+
+let work: string;
+let site: string;
+let next: string;
+let nextBuildId: string;
+let server: PlainStaticServer;
+
+/** A deploy folder: top-level files copied (they change between deploys), folders linked. */
+function deployCopy(to: string): void {
+  mkdirSync(to);
+  for (const name of readdirSync(DIST)) {
+    if (statSync(join(DIST, name)).isDirectory()) symlinkSync(join(DIST, name), join(to, name), 'dir');
+    else copyFileSync(join(DIST, name), join(to, name));
+  }
+}
+
+test.beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'dataseer-update-'));
+  site = join(work, 'site');
+  next = join(work, 'next');
+  deployCopy(site);
+  deployCopy(next);
+  const html = readFileSync(join(next, 'index.html'), 'utf8');
+  writeFileSync(join(next, 'index.html'), html.replace('</head>', `${MARK}</head>`));
+  ({ buildId: nextBuildId } = await rewriteServiceWorker(next, 'e2e-second-deploy'));
+  server = await startPlainStaticServer({ root: site, port: plainPort(3), prefix: '/dataseer/' });
+});
+
+test.afterAll(async () => {
+  await server?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('a new deploy waits for the user: notice, Reload, then the new version controls the page', async ({ browser }) => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const app = new DataApp(page);
+    await page.goto(server.url);
+    await waitIsolated(page);
+    await app.waitReady();
+    const firstBuildId = await controllerBuildId(page);
+    expect(firstBuildId).toMatch(/^[0-9a-f]{16}$/);
+    expect(firstBuildId).not.toBe(nextBuildId);
+    // The first install took over silently.
+    await expect(updateNotice(page)).toHaveCount(0);
+
+    // Deploy the second build in place, and let the page look for it (as it does every hour).
+    for (const file of ['index.html', 'sw.js']) copyFileSync(join(next, file), join(site, file));
+    await page.evaluate(() => {
+      (window as unknown as { beforeUpdate: boolean }).beforeUpdate = true;
+    });
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+
+    const notice = updateNotice(page);
+    await expect(notice).toBeVisible({ timeout: 60_000 });
+    await expect(notice).toContainText('A new version is available');
+    // Waiting, not taken over: same page, same worker, until the user decides.
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting !== null)).toBe(true);
+    expect(await controllerBuildId(page)).toBe(firstBuildId);
+    expect(await page.evaluate(() => (window as unknown as { beforeUpdate?: boolean }).beforeUpdate)).toBe(true);
+
+    await notice.getByRole('button', { name: 'Reload', exact: true }).click();
+    await expect.poll(() => controllerBuildId(page).catch(() => null), { timeout: 60_000 }).toBe(nextBuildId);
+    await app.waitReady();
+    expect(await page.evaluate(() => (window as unknown as { beforeUpdate?: boolean }).beforeUpdate)).toBeUndefined();
+    expect(await page.evaluate(() => document.querySelector('meta[name="dataseer-e2e-deploy"]')?.getAttribute('content'))).toBe('second');
+    expect(await page.evaluate(() => self.crossOriginIsolated)).toBe(true);
+    await expect(updateNotice(page)).toHaveCount(0);
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null)).toBeNull();
+  } finally {
+    await context.close();
+  }
+});
