@@ -5,6 +5,8 @@ export interface RecordedRequest {
   query: string;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
+  /** The body exactly as received (UTF-8 text). */
+  raw_body: string;
   at: number;
 }
 

@@ -14,6 +14,7 @@
  *                    require_key?: string }   queue replies (append unless replace) / configure
  *   GET  /__script                            the replies still queued
  *   GET  /__requests                          every recorded request, oldest first
+ *                                             (`body` parsed, `raw_body` the exact text received)
  *   POST /__reset                             clear queue, records and configuration
  *
  * Reply (one per chat completion request, first-in first-out; a reply with `when` is used only
@@ -282,7 +283,7 @@ async function handle(req, res, state) {
   const { raw, json } = await readBody(req);
 
   if (!path.startsWith('/__')) {
-    state.requests.push({ method: req.method, path, query: url.search, headers: { ...req.headers }, body: json ?? raw, at: Date.now() });
+    state.requests.push({ method: req.method, path, query: url.search, headers: { ...req.headers }, body: json ?? raw, raw_body: raw, at: Date.now() });
   }
 
   if (req.method === 'OPTIONS') {

@@ -14,6 +14,7 @@ import {
   type AgentMode,
   type AgentRequests,
   type AgentThreadSummary,
+  type AnswerRating,
   type EndpointSettings,
   type ImageAttachment,
   type ModelListOutcome,
@@ -21,6 +22,9 @@ import {
 import { applyEvent, newTurn, turnsFromThread, type ChatTurn } from './turns';
 
 export type AgentStatus = 'idle' | 'starting' | 'ready' | 'failed';
+
+/** What a conversation action came to; a refusal carries the message to show where it was asked. */
+export type ActionOutcome = { ok: true } | { ok: false; message: string };
 
 export interface AgentClientOptions {
   /** Gives the data worker one end of a channel the agent worker sends `DataRequests` on. */
@@ -56,6 +60,9 @@ export class AgentClient {
   running = $state(false);
   /** An event the worker sent that did not match the contract (shown, never silently dropped). */
   protocolError = $state<string | null>(null);
+  /** The `Search conversations` text, and the ids of the threads it matches (null: no search). */
+  searchQuery = $state('');
+  searchMatches = $state<string[] | null>(null);
 
   #options: AgentClientOptions;
   #worker: Worker | null = null;
@@ -66,6 +73,13 @@ export class AgentClient {
   #turn: ChatTurn | null = null;
   /** Stop was pressed before the worker named the run: abort as soon as it does. */
   #stopRequested = false;
+  /**
+   * Events held back while a fork (Edit / Regenerate) waits for the worker to accept it: the
+   * view changes only once it has, so a refusal leaves the conversation as it was.
+   */
+  #held: AgentEvent[] | null = null;
+  /** Orders search replies: only the newest query's answer is shown. */
+  #searchSeq = 0;
   #newId: () => string;
 
   constructor(options: AgentClientOptions) {
@@ -122,7 +136,11 @@ export class AgentClient {
       this.protocolError = `Ignored a malformed event from the agent: ${parsed.message}`;
       return;
     }
-    const event = parsed.event;
+    if (this.#held) this.#held.push(parsed.event);
+    else this.#handle(parsed.event);
+  }
+
+  #handle(event: AgentEvent): void {
     if (event.type === 'run_start') this.#setRunId(event.run_id);
     const turn = this.#turn;
     if (turn) applyEvent(turn, event);
@@ -152,9 +170,49 @@ export class AgentClient {
     try {
       const rpc = await this.start();
       this.threads = await rpc.call('listThreads', {});
+      if (this.searchQuery.trim()) await this.search(this.searchQuery);
     } catch {
       // The start error is already shown; the list stays as it was.
     }
+  }
+
+  /** Filters `Conversations` by title, questions and answers; an empty query shows them all. */
+  async search(query: string): Promise<void> {
+    this.searchQuery = query;
+    const seq = ++this.#searchSeq;
+    if (!query.trim()) {
+      this.searchMatches = null;
+      return;
+    }
+    try {
+      const rpc = await this.start();
+      const found = await rpc.call('searchThreads', { query });
+      if (seq === this.#searchSeq) this.searchMatches = found.map((t) => t.thread_id);
+    } catch {
+      // The agent could not start (its error is shown); the list stays unfiltered.
+      if (seq === this.#searchSeq) this.searchMatches = null;
+    }
+  }
+
+  async renameThread(threadId: string, title: string): Promise<ActionOutcome> {
+    try {
+      const rpc = await this.start();
+      this.threads = await rpc.call('renameThread', { thread_id: threadId, title });
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, message: messageOf(e) };
+    }
+  }
+
+  /** Stores Helpful / Not helpful for a turn's answer; throws when it could not be saved. */
+  async rate(turnId: string, rating: AnswerRating): Promise<void> {
+    const turn = this.turns.find((t) => t.id === turnId);
+    const threadId = this.threadId;
+    if (!turn?.final || !threadId) throw new Error('this answer is not part of a saved conversation');
+    const rpc = await this.start();
+    // $state.snapshot: a reactive proxy cannot cross postMessage.
+    await rpc.call('rateAnswer', { thread_id: threadId, question: turn.question, final: $state.snapshot(turn.final), rating, question_id: turn.id });
+    turn.rating = rating;
   }
 
   /** Sends a question in the open conversation (a new one when none is open). */
@@ -166,7 +224,54 @@ export class AgentClient {
     this.turns.push(newTurn(this.#newId(), text, attachments.map(imageDataUrl)));
     const turn = this.turns[this.turns.length - 1] as ChatTurn;
     const images = attachments.length > 0 ? { attachments } : {};
-    await this.#launch(turn, (rpc, threadId) => rpc.call('start', { settings, thread_id: threadId, question: text, mode: this.mode, ...images }));
+    await this.#launch(turn, (rpc, threadId) => rpc.call('start', { settings, thread_id: threadId, question: text, mode: this.mode, question_id: turn.id, ...images }));
+  }
+
+  /** Asks the last question again from the checkpoint before it: its answer is replaced. */
+  regenerate(settings: EndpointSettings): Promise<ActionOutcome> {
+    const last = this.turns.at(-1);
+    if (!last) return Promise.resolve({ ok: false, message: 'There is no answer to regenerate.' });
+    return this.#fork(this.turns.length - 1, last.question, settings);
+  }
+
+  /**
+   * Replaces an earlier question with `text` and asks it: the thread continues in place from the
+   * checkpoint before that question, and the turns after it are dropped.
+   */
+  editQuestion(turnId: string, text: string, settings: EndpointSettings): Promise<ActionOutcome> {
+    const index = this.turns.findIndex((t) => t.id === turnId);
+    const question = text.trim();
+    if (index < 0) return Promise.resolve({ ok: false, message: 'This question is no longer in the conversation.' });
+    if (!question) return Promise.resolve({ ok: false, message: 'Enter a question.' });
+    return this.#fork(index, question, settings);
+  }
+
+  async #fork(index: number, question: string, settings: EndpointSettings): Promise<ActionOutcome> {
+    const old = this.turns[index];
+    const threadId = this.threadId;
+    if (!old || !threadId) return { ok: false, message: 'This conversation is not saved yet.' };
+    if (this.running) return { ok: false, message: 'Stop the current run first.' };
+    const turn = newTurn(this.#newId(), question, old.images);
+    this.running = true;
+    this.#stopRequested = false;
+    this.#held = [];
+    try {
+      const rpc = await this.start();
+      const { run_id } = await rpc.call('start', { settings, thread_id: threadId, question, mode: this.mode, question_id: turn.id, replaces: old.id });
+      // Accepted: the thread was cut back; the view follows, then the events held meanwhile.
+      this.turns = [...this.turns.slice(0, index), turn];
+      this.#turn = this.turns[index] as ChatTurn;
+      const held = this.#held;
+      this.#held = null;
+      if (this.#runId === null) this.#setRunId(run_id);
+      for (const e of held) this.#handle(e);
+      return { ok: true };
+    } catch (e) {
+      this.#held = null;
+      this.running = false;
+      this.#stopRequested = false;
+      return { ok: false, message: messageOf(e) };
+    }
   }
 
   /** Continues the conversation from its last checkpoint (after a failure or a reload). */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent, AgentRequests, ThreadView } from '../../workers/protocol/agent';
+import type { AgentEvent, AgentRequests, FinalOutput, StartRunRequest, ThreadView } from '../../workers/protocol/agent';
 import { serve, type Handlers } from '../../workers/protocol/rpcServer';
 import type { Endpoint } from '../../workers/protocol/rpc';
 import { AgentClient } from './AgentClient.svelte';
@@ -27,6 +27,7 @@ class FakeWorker extends EventTarget {
 }
 
 const settings = { baseUrl: 'http://x/v1', apiKey: 'sk-1', model: 'm' };
+const final = (answer: string): FinalOutput => ({ answer, confidence: 0.9, output_type: 'analysis', caveats: [], reasoning_trace: [], ungrounded_numbers: [], failed_attempts: [] });
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 async function until(cond: () => boolean, ms = 2000) {
   const t0 = Date.now();
@@ -69,6 +70,9 @@ function harness(over: Partial<Handlers<AgentRequests>> = {}): Harness {
     deleteThread: (p) => record('deleteThread', p, []),
     rateAnswer: (p) => record('rateAnswer', p, { saved: p.rating === 'up', examples: 0 }),
     listModels: (p) => record('listModels', p, { ok: true as const, models: ['m'] }),
+    renameThread: (p) => record('renameThread', p, [{ thread_id: p.thread_id, title: p.title, mode: 'agent' as const, updated_at: '2026-01-01T00:00:00Z' }]),
+    searchThreads: (p) => record('searchThreads', p, []),
+    privacyLog: (p) => record('privacyLog', p, []),
     ...over,
   };
   const server = serve<AgentRequests, AgentEvent>(channel.port2 as unknown as Endpoint, handlers);
@@ -99,7 +103,7 @@ describe('AgentClient', () => {
     expect(h.client.running).toBe(true);
     expect(h.client.turns).toHaveLength(1);
     const start = h.calls.find((c) => c.type === 'start');
-    expect(start?.payload).toEqual({ settings, thread_id: 'id-1', question: 'How many?', mode: 'agent' });
+    expect(start?.payload).toEqual({ settings, thread_id: 'id-1', question: 'How many?', mode: 'agent', question_id: 'id-2' });
     h.emit({ type: 'run_start', thread_id: 'id-1', run_id: 'run-1', mode: 'agent' });
     h.emit({ type: 'token', text: 'Three' });
     h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-1' });
@@ -173,4 +177,89 @@ describe('AgentClient', () => {
     h.client.newConversation();
     expect(h.client.turns).toHaveLength(1); // a run is in progress: nothing is discarded
   });
+
+  it('regenerates the last answer: the view changes once the worker accepts, events held meanwhile', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const starts: StartRunRequest[] = [];
+    const h = harness({
+      start: async (p) => {
+        starts.push(p);
+        if (p.replaces) {
+          // The worker emits run_start before its reply arrives.
+          h.emit({ type: 'run_start', thread_id: p.thread_id, run_id: 'run-fork', mode: 'agent' });
+          await gate;
+        }
+        return { result: { run_id: p.replaces ? 'run-fork' : 'run-1' } };
+      },
+    });
+    await h.client.ask('Q1?', settings);
+    h.emit({ type: 'final', output: final('A1') });
+    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-1' });
+    await until(() => !h.client.running);
+    const oldId = h.client.turns[0]?.id;
+
+    const pending = h.client.regenerate(settings);
+    await tick();
+    // Not accepted yet: the old answer is still shown.
+    expect(h.client.turns[0]?.final?.answer).toBe('A1');
+    expect(h.client.running).toBe(true);
+    release();
+    expect(await pending).toEqual({ ok: true });
+    expect(h.client.turns).toHaveLength(1);
+    expect(h.client.turns[0]).toMatchObject({ question: 'Q1?', final: null, state: 'running' });
+    expect(h.client.turns[0]?.id).not.toBe(oldId);
+    expect(starts.at(-1)).toMatchObject({ thread_id: 'id-1', question: 'Q1?', replaces: oldId, question_id: h.client.turns[0]?.id });
+    h.emit({ type: 'final', output: final('A2') });
+    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-fork' });
+    await until(() => !h.client.running);
+    expect(h.client.turns[0]).toMatchObject({ state: 'done', final: { answer: 'A2' } });
+  });
+
+  it('edits an earlier question: later turns go; a refusal keeps the conversation as it was', async () => {
+    let refuse = false;
+    const starts: StartRunRequest[] = [];
+    const h = harness({
+      start: (p) => {
+        starts.push(p);
+        if (p.replaces && refuse) throw new Error('This question is not in the saved conversation any more.');
+        return { result: { run_id: `run-${p.question_id ?? 'x'}` } };
+      },
+    });
+    for (const q of ['One?', 'Two?', 'Three?']) {
+      await h.client.ask(q, settings);
+      h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'r' });
+      await until(() => !h.client.running);
+    }
+    const second = h.client.turns[1]?.id as string;
+    refuse = true;
+    expect(await h.client.editQuestion(second, 'Two, edited?', settings)).toEqual({ ok: false, message: 'This question is not in the saved conversation any more.' });
+    expect(h.client.turns.map((t) => t.question)).toEqual(['One?', 'Two?', 'Three?']);
+    expect(h.client.running).toBe(false);
+    expect(await h.client.editQuestion(second, '   ', settings)).toMatchObject({ ok: false });
+    refuse = false;
+    expect(await h.client.editQuestion(second, ' Two, edited? ', settings)).toEqual({ ok: true });
+    expect(h.client.turns.map((t) => t.question)).toEqual(['One?', 'Two, edited?']);
+    expect(starts.at(-1)).toMatchObject({ question: 'Two, edited?', replaces: second });
+  });
+
+  it('rates an answer by its question id and keeps the rating on the turn; renames and searches threads', async () => {
+    const h = harness({ searchThreads: (p) => ({ result: p.query === 'pen' ? [{ thread_id: 'th', title: 'Q', mode: 'agent', updated_at: '' }] : [] }) });
+    await h.client.ask('Rated?', settings);
+    h.emit({ type: 'final', output: final('Yes') });
+    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-1' });
+    await until(() => !h.client.running);
+    const turn = h.client.turns[0];
+    await h.client.rate(turn?.id as string, 'up');
+    expect(h.calls.find((c) => c.type === 'rateAnswer')?.payload).toMatchObject({ thread_id: 'id-1', question_id: turn?.id, rating: 'up', final: { answer: 'Yes' } });
+    expect(h.client.turns[0]?.rating).toBe('up');
+
+    expect(await h.client.renameThread('th', 'Named')).toEqual({ ok: true });
+    expect(h.client.threads[0]?.title).toBe('Named');
+    await h.client.search('pen');
+    expect(h.client.searchMatches).toEqual(['th']);
+    await h.client.search('');
+    expect(h.client.searchMatches).toBeNull();
+  });
 });
+

@@ -92,3 +92,26 @@ describe('turnsFromThread', () => {
     expect(second?.steps[0]).toMatchObject({ state: 'failed', error: 'Error: syntax' });
   });
 });
+
+describe('turnsFromThread ids and ratings', () => {
+  it('names each turn by its stored question id and restores its rating', () => {
+    const view: ThreadView = {
+      thread_id: 'th',
+      mode: 'agent',
+      interrupted: false,
+      finals: [final('A'), final('B')],
+      ratings: { q2: 'down' },
+      messages: [
+        { role: 'user', content: 'One?', id: 'q1' },
+        { role: 'assistant', content: 'A' },
+        { role: 'user', content: 'Two?', id: 'q2' },
+        { role: 'assistant', content: 'B' },
+      ],
+    };
+    const turns = turnsFromThread(view);
+    expect(turns.map((t) => t.id)).toEqual(['q1', 'q2']);
+    expect(turns[0]?.rating).toBeUndefined();
+    expect(turns[1]?.rating).toBe('down');
+  });
+});
+

@@ -3,7 +3,7 @@
  * from the worker's event stream (`applyEvent`) or from a stored thread after a reload
  * (`turnsFromThread`), so both render the same way.
  */
-import type { AgentEvent, ErrorKind, FinalOutput, StatusKind, ThreadView } from '../../workers/protocol/agent';
+import type { AgentEvent, AnswerRating, ErrorKind, FinalOutput, StatusKind, ThreadView } from '../../workers/protocol/agent';
 
 export interface ToolStep {
   kind: 'tool';
@@ -40,6 +40,7 @@ export interface TurnError {
 export type TurnState = 'running' | 'done' | 'failed' | 'stopped' | 'interrupted';
 
 export interface ChatTurn {
+  /** Also the id the question is stored under: what ratings, Edit and Regenerate name. */
   id: string;
   question: string;
   /** Images sent with the question, as `data:` URLs. */
@@ -50,6 +51,8 @@ export interface ChatTurn {
   final: FinalOutput | null;
   error: TurnError | null;
   state: TurnState;
+  /** The user's rating of the answer, as stored. */
+  rating?: AnswerRating;
 }
 
 /** Nodes whose tokens are the visible answer; each new one starts the answer text afresh. */
@@ -138,7 +141,8 @@ export function turnsFromThread(view: ThreadView, idPrefix = view.thread_id): Ch
   const turns: ChatTurn[] = [];
   for (const m of view.messages) {
     if (m.role === 'user') {
-      turns.push({ ...newTurn(`${idPrefix}:${turns.length}`, m.content, m.images), state: 'done' });
+      const rating = m.id === undefined ? undefined : view.ratings?.[m.id];
+      turns.push({ ...newTurn(m.id ?? `${idPrefix}:${turns.length}`, m.content, m.images), state: 'done', ...(rating ? { rating } : {}) });
       continue;
     }
     const turn = turns.at(-1);

@@ -14,6 +14,8 @@ declare module 'plotly.js-dist-min' {
     purge(el: HTMLElement): void;
     downloadImage(el: HTMLElement, opts: ImageOptions): Promise<string>;
     toImage(el: HTMLElement, opts: ImageOptions): Promise<string>;
+    /** plotly.js also draws a figure given as JSON, with no element on the page. */
+    toImage(figure: { data: unknown[]; layout?: object; config?: object }, opts: ImageOptions): Promise<string>;
     Plots: { resize(el: HTMLElement): void };
   }
   const Plotly: PlotlyStatic;

@@ -3,7 +3,7 @@
  * except inside a `start`/`resume`/`listModels` request to the agent worker, which uses it for
  * that one run; it is never written to checkpoints.
  */
-import type { EndpointSettings as Settings } from '../../workers/protocol/agent';
+import { DEFAULT_ROWS_PER_TOOL_OUTPUT, type EndpointSettings as Settings } from '../../workers/protocol/agent';
 import { browserStorage, loadEndpoint, saveEndpoint, type StorageAreas } from './persist';
 
 export class EndpointSettings {
@@ -13,6 +13,9 @@ export class EndpointSettings {
   remember = $state(false);
   /** Tokens a run may send before older turns are summarised; null for the model's default. */
   contextTokens = $state<number | null>(null);
+  /** "No raw rows": only schemas, profiles and aggregates (≤ `rowsPerToolOutput` rows) reach the model. */
+  noRawRows = $state(false);
+  rowsPerToolOutput = $state(DEFAULT_ROWS_PER_TOOL_OUTPUT);
   /** Whether the settings dialog is open (the chat opens it when the key is refused). */
   dialogOpen = $state(false);
   /** Why the last save could not be stored, if it could not. */
@@ -30,6 +33,8 @@ export class EndpointSettings {
       this.model = saved.settings.model;
       this.remember = saved.remember;
       this.contextTokens = saved.settings.contextTokens ?? null;
+      this.noRawRows = saved.settings.noRawRows === true;
+      this.rowsPerToolOutput = saved.settings.rowsPerToolOutput ?? DEFAULT_ROWS_PER_TOOL_OUTPUT;
     }
   }
 
@@ -39,6 +44,8 @@ export class EndpointSettings {
     this.model = next.model.trim();
     this.remember = next.remember;
     this.contextTokens = next.contextTokens ?? null;
+    this.noRawRows = next.noRawRows === true;
+    this.rowsPerToolOutput = next.rowsPerToolOutput ?? DEFAULT_ROWS_PER_TOOL_OUTPUT;
     const out = saveEndpoint(this.#areas, {
       settings: this.snapshot(),
       remember: this.remember,
@@ -50,6 +57,9 @@ export class EndpointSettings {
   snapshot(): Settings {
     const s: Settings = { baseUrl: this.baseUrl, apiKey: this.apiKey, model: this.model };
     if (this.contextTokens !== null) s.contextTokens = this.contextTokens;
+    // Only what differs from the defaults, so a plain endpoint stays a plain object.
+    if (this.noRawRows) s.noRawRows = true;
+    if (this.rowsPerToolOutput !== DEFAULT_ROWS_PER_TOOL_OUTPUT) s.rowsPerToolOutput = this.rowsPerToolOutput;
     return s;
   }
 

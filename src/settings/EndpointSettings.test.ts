@@ -40,3 +40,28 @@ describe('EndpointSettings', () => {
     expect(s.saveWarning).toMatch(/could not|does not allow/);
   });
 });
+
+describe('No raw rows setting', () => {
+  it('is off with 20 rows by default, and saved and reloaded with the endpoint', () => {
+    const areas = { local: memory(), session: memory() };
+    const s = new EndpointSettings(areas);
+    expect(s.noRawRows).toBe(false);
+    expect(s.rowsPerToolOutput).toBe(20);
+    s.save({ baseUrl: 'https://x/v1', apiKey: 'k', model: 'm', remember: false, noRawRows: true, rowsPerToolOutput: 3 });
+    // Sent with each run.
+    expect(s.snapshot()).toEqual({ baseUrl: 'https://x/v1', apiKey: 'k', model: 'm', noRawRows: true, rowsPerToolOutput: 3 });
+    const again = new EndpointSettings(areas);
+    expect(again.noRawRows).toBe(true);
+    expect(again.rowsPerToolOutput).toBe(3);
+    again.save({ baseUrl: 'https://x/v1', apiKey: 'k', model: 'm', remember: false, noRawRows: false, rowsPerToolOutput: 20 });
+    expect(again.snapshot()).toEqual({ baseUrl: 'https://x/v1', apiKey: 'k', model: 'm' });
+  });
+
+  it('ignores stored values the setting cannot take', () => {
+    const session = memory();
+    session.setItem(STORAGE_KEY, JSON.stringify({ baseUrl: 'https://x/v1', apiKey: '', model: 'm', noRawRows: 'yes', rowsPerToolOutput: -4 }));
+    const s = new EndpointSettings({ local: memory(), session });
+    expect(s.noRawRows).toBe(false);
+    expect(s.rowsPerToolOutput).toBe(20);
+  });
+});

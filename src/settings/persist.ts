@@ -6,6 +6,8 @@
 import type { EndpointSettings } from '../../workers/protocol/agent';
 
 export const STORAGE_KEY = 'dataseer:endpoint';
+/** The most rows per tool output the setting accepts (what the protocol schema allows). */
+export const MAX_ROWS_PER_TOOL_OUTPUT = 10_000;
 
 /** The two Web Storage areas (either may be missing or throw, e.g. storage disabled). */
 export interface StorageAreas {
@@ -39,6 +41,9 @@ function parse(text: string | null): EndpointSettings | null {
     const out: EndpointSettings = { baseUrl: str('baseUrl'), apiKey: str('apiKey'), model: str('model') };
     const tokens = o.contextTokens;
     if (typeof tokens === 'number' && Number.isInteger(tokens) && tokens > 0) out.contextTokens = tokens;
+    if (o.noRawRows === true) out.noRawRows = true;
+    const rows = o.rowsPerToolOutput;
+    if (typeof rows === 'number' && Number.isInteger(rows) && rows >= 0 && rows <= MAX_ROWS_PER_TOOL_OUTPUT) out.rowsPerToolOutput = rows;
     return out;
   } catch {
     return null;

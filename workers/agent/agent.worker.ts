@@ -47,6 +47,9 @@ const handlers: Handlers<AgentRequests> = {
   deleteThread: (p) => need().deleteThread(p),
   rateAnswer: (p) => need().rateAnswer(p),
   listModels: (p) => need().listModels(p),
+  renameThread: (p) => need().renameThread(p),
+  searchThreads: (p) => need().searchThreads(p),
+  privacyLog: (p) => need().privacyLog(p),
 };
 
 const server = serve<AgentRequests, AgentEvent>(self as unknown as Endpoint, handlers);

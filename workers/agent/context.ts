@@ -1,6 +1,6 @@
 /**
  * The run's global context, gathered once in `ingress`: every dataset's table name, columns,
- * types and a few sample values (from the data worker), the importable Python packages, and
+ * types and (unless "No raw rows") a few sample values (from the data worker), the importable Python packages, and
  * the examples closest to the question.
  */
 import type { DataClient } from './tools/workerHost';
@@ -17,6 +17,11 @@ export interface ContextSources {
   pythonPackages?: () => Promise<string[]>;
   /** Examples put into the prompt (default 3). */
   topExamples?: number;
+  /**
+   * Sample values per column in the prompt (default true). False under "No raw rows": the model
+   * then gets tables, columns and types only, and no row is even read for it.
+   */
+  samples?: boolean;
 }
 
 const SAMPLE_ROWS = 20;
@@ -34,7 +39,7 @@ export async function gatherRunContext(src: ContextSources, question: string, si
   const datasets: DatasetContext[] = await Promise.all(
     list.map(async (d) => {
       const names = d.columns.map((c) => c.name);
-      const samples = await samplesOf(src.data, d.name, names);
+      const samples = src.samples === false ? [] : await samplesOf(src.data, d.name, names);
       return { name: d.name, rowCount: d.rowCount, columns: d.columns.map((c, i) => ({ name: c.name, type: c.type, samples: samples[i] ?? [] })) };
     }),
   );

@@ -43,7 +43,7 @@ import {
 } from './prompts';
 import { createSummarizer, defaultContextBudget, visibleMessages, withSummary } from './summarize';
 import { INTERNAL_FLAG } from './threadView';
-import { INVALID_ARGS_KEY, executeTool, type ToolDeps } from './tools/execute';
+import { INVALID_ARGS_KEY, executeTool, resultForModel, type ToolDeps } from './tools/execute';
 import { toJsonText } from './toolOutput';
 
 /** What the run knows about the workspace, gathered once in `ingress`. */
@@ -213,7 +213,7 @@ export function createShared(deps: AgentGraphDeps) {
     const args: ValidateResultsArgs = {
       question: state.question,
       approach: reasoningTrace(state.outcomes).join('\n'),
-      results: `${lastAi(state.messages)?.text ?? ''}\n\nLast result:\n${toJsonText(state.lastResult).slice(0, 3000)}`,
+      results: `${lastAi(state.messages)?.text ?? ''}\n\nLast result:\n${resultForModel(toolDeps, state.lastResult).slice(0, 3000)}`,
       code: code.join('\n\n'),
     };
     const id = `forced_validation_${state.outcomes.length}`;

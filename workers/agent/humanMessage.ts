@@ -9,10 +9,12 @@ import { imageDataUrl, type ImageAttachment } from '../protocol/agent';
 
 export type QuestionPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
-export function buildHumanMessage(question: string, images: readonly ImageAttachment[] = []): HumanMessage {
-  if (images.length === 0) return new HumanMessage(question);
+/** `id`: what the message is stored under (else the reducer assigns one). */
+export function buildHumanMessage(question: string, images: readonly ImageAttachment[] = [], id?: string): HumanMessage {
+  const ident = id === undefined ? {} : { id };
+  if (images.length === 0) return new HumanMessage({ content: question, ...ident });
   const content: QuestionPart[] = [{ type: 'text', text: question }, ...images.map((img) => ({ type: 'image_url' as const, image_url: { url: imageDataUrl(img) } }))];
-  return new HumanMessage({ content });
+  return new HumanMessage({ content, ...ident });
 }
 
 /** The `data:` image URLs of a stored message (none for plain text). */

@@ -19,6 +19,8 @@ export interface TurnRequest {
   question?: string;
   /** Images sent with the question (multimodal content of the human message). */
   attachments?: ImageAttachment[];
+  /** The question as a ready message (takes precedence over `question`; e.g. with its stored id). */
+  message?: BaseMessage;
 }
 
 export interface TurnOptions {
@@ -40,7 +42,7 @@ export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnReques
   const result: TurnResult = {};
   opts.onEvent({ type: 'run_start', thread_id: req.thread_id, run_id: req.run_id, mode: req.mode });
   try {
-    const input = req.question === undefined ? null : { messages: [buildHumanMessage(req.question, req.attachments)] };
+    const input = req.message ? { messages: [req.message] } : req.question === undefined ? null : { messages: [buildHumanMessage(req.question, req.attachments)] };
     const stream = await (graph as AgentGraph).stream(input, {
       configurable: { thread_id: req.thread_id, mode: req.mode },
       signal: opts.signal,

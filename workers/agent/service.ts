@@ -6,6 +6,7 @@
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import {
+  DEFAULT_ROWS_PER_TOOL_OUTPUT,
   EndpointSettingsSchema,
   ImageAttachmentsSchema,
   type ImageAttachment,
@@ -22,13 +23,21 @@ import type { IdbSaver } from './checkpoint/IdbSaver';
 import { gatherRunContext } from './context';
 import type { ExampleLibrary } from './examples/retrieval';
 import { UserExampleStore, exampleFromAnswer, loadUserExamples, userExampleId } from './examples/userExamples';
+import { findForkPoint, replaceQuestionText, validQuestionId } from './fork';
 import { createAgentGraph } from './graph';
+import { buildHumanMessage } from './humanMessage';
 import { createPipelineGraph } from './pipeline';
 import { baseUrlProblem, createChatModel, normaliseBaseUrl } from './llm/chatModel';
+import { PrivacyLogStore } from './privacy/PrivacyLogStore';
+import { createRecordingFetch } from './privacy/recordingFetch';
+import { withholdHistory } from './privacy/withholdHistory';
 import { runTurn } from './run';
 import { contextBudget } from './summarize';
-import { INTERNAL_FLAG, threadTitle, toThreadMessages } from './threadView';
+import { INTERNAL_FLAG, toThreadMessages } from './threadView';
+import { createThreadCatalog } from './threads/catalog';
+import { ThreadMetaStore } from './threads/ThreadMetaStore';
 import { createWorkerHost, type DataClient, type PythonClient, type PythonOutput } from './tools/workerHost';
+import { rowPolicyOf } from './tools/withholdRows';
 
 export interface AgentServiceDeps {
   data: DataClient;
@@ -37,8 +46,12 @@ export interface AgentServiceDeps {
   library: ExampleLibrary;
   /** Answers the user rated helpful (default: the browser's IndexedDB store). */
   userExamples?: UserExampleStore;
+  /** Names, ratings and the search index of conversations (default: IndexedDB). */
+  threadMeta?: ThreadMetaStore;
   emit(event: AgentEvent): void;
   fetch?: typeof fetch;
+  /** Where every request a thread sends to the endpoint is logged (default: IndexedDB). */
+  privacyLog?: PrivacyLogStore;
   /** Retries of a failed model request (each is reported as a `retrying` status). */
   maxRetries?: number;
   newId?: () => string;
@@ -71,6 +84,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   const userExamples = deps.userExamples ?? new UserExampleStore();
   // Runs wait for this so the saved examples are searchable from the first question.
   const examplesReady = loadUserExamples(userExamples, deps.library);
+  const privacyLog = deps.privacyLog ?? new PrivacyLogStore();
 
   async function stored(threadId: string): Promise<StoredThread | undefined> {
     const tuple = await deps.saver.getTuple({ configurable: { thread_id: threadId } });
@@ -84,24 +98,22 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     };
   }
 
-  async function listThreads(): Promise<AgentThreadSummary[]> {
-    const threads = await deps.saver.listThreads();
-    const out: AgentThreadSummary[] = [];
-    for (const t of threads) {
-      const s = await stored(t.threadId);
-      if (s) out.push({ thread_id: t.threadId, title: threadTitle(s.messages), mode: s.mode, updated_at: t.updatedAt });
-    }
-    return out;
-  }
+  const catalog = createThreadCatalog({ threads: () => deps.saver.listThreads(), load: stored, meta: deps.threadMeta ?? new ThreadMetaStore() });
+  const listThreads = (): Promise<AgentThreadSummary[]> => catalog.list();
 
-  function launch(settings: EndpointSettings, threadId: string, mode: 'agent' | 'pipeline', question: string | undefined, attachments?: ImageAttachment[]) {
+  /** `question`: the new question's message; undefined resumes the thread from its last checkpoint. */
+  function launch(settings: EndpointSettings, threadId: string, mode: 'agent' | 'pipeline', question: BaseMessage | undefined) {
     checkSettings(settings);
     if (current) throw new Error('A run is already in progress; stop it first.');
     const runId = newId();
     const ctrl = new AbortController();
+    const rowPolicy = rowPolicyOf(settings, DEFAULT_ROWS_PER_TOOL_OUTPUT);
     const model = createChatModel(settings, {
       maxRetries: deps.maxRetries ?? 2,
-      fetch: deps.fetch,
+      // Every request of the run is logged for the thread, exactly as sent (never its headers).
+      fetch: createRecordingFetch(deps.fetch ?? ((input, init) => fetch(input, init)), privacyLog.sink(threadId)),
+      // Outputs stored before "No raw rows" was turned on are shaped too.
+      ...(rowPolicy ? { prepareMessages: (messages: BaseMessage[]) => withholdHistory(messages, rowPolicy) } : {}),
       onRetry: (r) =>
         deps.emit({
           type: 'status',
@@ -116,6 +128,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       checkpointer: deps.saver,
       tools: {
         host,
+        rowPolicy,
         searchExamples: async (q, k, signal) => {
           await examplesReady;
           return (await deps.library.search(q, k, signal)).hits.map((h) => h.example);
@@ -123,10 +136,14 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       },
       context: async (q, signal) => {
         await examplesReady;
-        return gatherRunContext({ data: deps.data, library: deps.library, pythonPackages: python ? () => python.packages() : undefined }, q, signal);
+        return gatherRunContext(
+          { data: deps.data, library: deps.library, pythonPackages: python ? () => python.packages() : undefined, samples: !settings.noRawRows },
+          q,
+          signal,
+        );
       },
     });
-    const done = runTurn(graph, { thread_id: threadId, run_id: runId, mode, question, ...(attachments?.length ? { attachments } : {}) }, { signal: ctrl.signal, onEvent: deps.emit })
+    const done = runTurn(graph, { thread_id: threadId, run_id: runId, mode, ...(question ? { message: question } : {}) }, { signal: ctrl.signal, onEvent: deps.emit })
       .then(() => undefined)
       .finally(() => {
         if (current?.runId === runId) current = undefined;
@@ -135,15 +152,49 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     return { result: { run_id: runId } };
   }
 
+  /**
+   * Edit question / Regenerate: cuts the thread back to the checkpoint before the question
+   * `replaces` (dropping it and every later turn, from storage and so from what the model is
+   * sent), then runs the replacement there — the conversation continues in place.
+   */
+  async function launchFork(settings: EndpointSettings, threadId: string, mode: 'agent' | 'pipeline', replaces: string, replacement: (old: BaseMessage) => BaseMessage) {
+    checkSettings(settings);
+    if (current) throw new Error('A run is already in progress; stop it first.');
+    // Holds the run slot while the thread is cut, so no run or delete can interleave.
+    let release: () => void = () => {};
+    const hold = { runId: '', threadId, ctrl: new AbortController(), done: new Promise<void>((r) => (release = r)) };
+    current = hold;
+    let question: BaseMessage;
+    try {
+      const point = await findForkPoint(deps.saver, threadId, replaces);
+      if (!point) throw new Error('This question is not in the saved conversation any more (it may not have been sent, or another tab changed it). Reopen the conversation and try again.');
+      if (point.checkpointId === null) await deps.saver.deleteThread(threadId);
+      else await deps.saver.truncateAfter(threadId, point.checkpointId);
+      await catalog.keepRatings(threadId, point.keptQuestionIds);
+      question = replacement(point.question);
+    } finally {
+      if (current === hold) current = undefined;
+      release();
+    }
+    return launch(settings, threadId, mode, question);
+  }
+
   return {
-    start: ({ settings, thread_id, question, mode, attachments }) => {
+    start: ({ settings, thread_id, question, mode, attachments, question_id, replaces }) => {
       let images: ImageAttachment[] | undefined;
       if (attachments !== undefined) {
         const parsed = ImageAttachmentsSchema.safeParse(attachments);
         if (!parsed.success) throw new Error(`The attached images were refused: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
         images = parsed.data;
       }
-      return launch(settings, thread_id, mode, question, images);
+      if (question_id !== undefined && !validQuestionId(question_id)) throw new Error('The question id must be 1–100 letters, digits, "-" or "_".');
+      if (replaces !== undefined) {
+        if (!question.trim()) throw new Error('The question cannot be empty.');
+        return launchFork(settings, thread_id, mode, replaces, (old) =>
+          images !== undefined ? buildHumanMessage(question, images, question_id) : replaceQuestionText(old, question, question_id ?? newId()),
+        );
+      }
+      return launch(settings, thread_id, mode, buildHumanMessage(question, images, question_id));
     },
     resume: async ({ settings, thread_id }) => {
       const s = await stored(thread_id);
@@ -160,6 +211,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       const s = await stored(thread_id);
       if (!s) return { result: null };
       const questions = s.messages.filter((m) => m.getType() === 'human' && m.additional_kwargs?.[INTERNAL_FLAG] !== true).length;
+      const ratings = await catalog.ratings(thread_id);
       const view: ThreadView = {
         thread_id,
         mode: s.mode,
@@ -168,16 +220,20 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         // A question without a final output: the run stopped early (reload, crash, failure).
         interrupted: s.finals.length < questions && current === undefined,
         ...(s.summary ? { summary: s.summary } : {}),
+        ...(Object.keys(ratings).length > 0 ? { ratings } : {}),
       };
       return { result: view };
     },
     deleteThread: async ({ thread_id }) => {
       if (current?.threadId === thread_id) throw new Error('Stop the running conversation before deleting it.');
       await deps.saver.deleteThread(thread_id);
+      await catalog.forget(thread_id);
+      await privacyLog.deleteThread(thread_id);
       return { result: await listThreads() };
     },
-    rateAnswer: async ({ thread_id, question, final, rating }) => {
+    rateAnswer: async ({ thread_id, question, final, rating, question_id }) => {
       await examplesReady;
+      if (question_id !== undefined) await catalog.rate(thread_id, question_id, rating);
       if (rating === 'up') {
         const example = exampleFromAnswer(thread_id, question, final);
         await userExamples.put(example);
@@ -189,6 +245,11 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       deps.library.remove(id);
       return { result: { saved: false, examples: deps.library.size } };
     },
+    renameThread: async ({ thread_id, title }) => {
+      await catalog.rename(thread_id, title);
+      return { result: await listThreads() };
+    },
+    searchThreads: async ({ query }) => ({ result: await catalog.search(query) }),
     listModels: async ({ settings }) => {
       const doFetch = deps.fetch ?? fetch;
       let outcome: ModelListOutcome;
@@ -208,6 +269,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       }
       return { result: outcome };
     },
+    privacyLog: async ({ thread_id }) => ({ result: await privacyLog.list(thread_id) }),
     idle: async () => {
       await current?.done;
     },

@@ -17,7 +17,7 @@ export function toThreadMessages(messages: readonly BaseMessage[]): ThreadMessag
     const type = m.getType();
     if (type === 'human') {
       const images = messageImages(m);
-      out.push({ role: 'user', content: m.text, ...(images.length ? { images } : {}) });
+      out.push({ role: 'user', content: m.text, ...(images.length ? { images } : {}), ...(typeof m.id === 'string' ? { id: m.id } : {}) });
     }
     else if (type === 'ai') {
       const ai = m as BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] };

@@ -21,8 +21,43 @@ export const EndpointSettingsSchema = z.object({
    * the model's default when absent.
    */
   contextTokens: z.number().int().positive().optional(),
+  /**
+   * "No raw rows" (additive, optional): only schemas, profiles and aggregates reach the model —
+   * no sample values, and at most `rowsPerToolOutput` rows of any tool output.
+   */
+  noRawRows: z.boolean().optional(),
+  /** Rows of a tool output the model may see under `noRawRows` (default `DEFAULT_ROWS_PER_TOOL_OUTPUT`). */
+  rowsPerToolOutput: z.number().int().min(0).max(10_000).optional(),
 });
 export type EndpointSettings = z.infer<typeof EndpointSettingsSchema>;
+
+export const DEFAULT_ROWS_PER_TOOL_OUTPUT = 20;
+
+/** Tokens an endpoint reported for one request; `null` fields were not reported. */
+export interface TokenUsage {
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+}
+
+/** One request a thread sent to the model endpoint, as the privacy log shows it (never headers). */
+export interface PrivacyLogEntry {
+  /** Increases in the order the requests were sent. */
+  id: number;
+  thread_id: string;
+  /** ISO 8601 time the request was sent. */
+  at: string;
+  url: string;
+  method: string;
+  /** The request body exactly as sent (empty for a request without one). */
+  body: string;
+  /** HTTP status; null when no response arrived (network failure, stopped, or still in flight). */
+  status: number | null;
+  /** Tokens the endpoint reported; null when it did not report them (or the response was cut). */
+  usage: TokenUsage | null;
+  /** Why there is no status or no usage, when something went wrong. */
+  error?: string;
+}
 
 export const AGENT_MODES = ['agent', 'pipeline'] as const;
 export type AgentMode = (typeof AGENT_MODES)[number];
@@ -60,6 +95,19 @@ export interface StartRunRequest {
   mode: AgentMode;
   /** Images sent with the question (additive, optional; validated by `ImageAttachmentsSchema`). */
   attachments?: ImageAttachment[];
+  /**
+   * The id the question is stored under (additive, optional; letters, digits, `-`, `_`): the
+   * client's turn id, so ratings, Edit and Regenerate can name the question later.
+   */
+  question_id?: string;
+  /**
+   * Fork (additive, optional): the id of an earlier question of this thread that `question`
+   * replaces (Edit question, or Regenerate with the same text). The thread is cut back to the
+   * checkpoint before that question — it and every later turn are dropped from storage and from
+   * what the model sees — and `question` runs from there. Without `attachments` the replaced
+   * question's images are kept.
+   */
+  replaces?: string;
 }
 
 /** A conversation in the `Conversations` list. */
@@ -81,6 +129,8 @@ export interface ThreadMessage {
   tool_name?: string;
   /** Images the user attached to this message, as `data:` URLs (additive). */
   images?: string[];
+  /** The stored message's id (additive; set on questions): what `replaces` and ratings name. */
+  id?: string;
 }
 
 export interface ThreadView {
@@ -93,6 +143,8 @@ export interface ThreadView {
   interrupted: boolean;
   /** The older turns a `summarize` step compacted, when one ran. */
   summary?: string;
+  /** Stored ratings of this thread's answers, by the id of the question answered (additive). */
+  ratings?: Record<string, 'up' | 'down'>;
 }
 
 export type AnswerRating = 'up' | 'down' | 'none';
@@ -103,7 +155,12 @@ export interface RateAnswerRequest {
   question: string;
   final: FinalOutput;
   rating: AnswerRating;
+  /** The id of the question answered (additive): the rating is stored and shown again on reopening. */
+  question_id?: string;
 }
+
+/** The longest name `renameThread` accepts. */
+export const MAX_THREAD_NAME = 200;
 
 export type ModelListOutcome = { ok: true; models: string[] } | { ok: false; status?: number; message: string };
 
@@ -127,8 +184,17 @@ export type AgentRequests = {
    * user's example library (IndexedDB), `down` or `none` removes it again.
    */
   rateAnswer: { req: RateAnswerRequest; res: { saved: boolean; examples: number } };
+  /** Names a conversation (additive); the name replaces the first question as its title. */
+  renameThread: { req: { thread_id: string; title: string }; res: AgentThreadSummary[] };
+  /**
+   * Conversations whose title, questions or answers contain every word of `query`
+   * (case- and accent-insensitive), newest first (additive).
+   */
+  searchThreads: { req: { query: string }; res: AgentThreadSummary[] };
   /** The endpoint's `/models`, for the settings form and "Test connection". */
   listModels: { req: { settings: Omit<EndpointSettings, 'model'> }; res: ModelListOutcome };
+  /** Every request the thread sent to the model endpoint, oldest first (additive). */
+  privacyLog: { req: { thread_id: string }; res: PrivacyLogEntry[] };
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -127,6 +127,14 @@ function optionalString(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** Orders two stored channel versions: numerically when both are numbers (the default), else as text. */
+function compareVersions(a: string, b: string): number {
+  const x = Number(a);
+  const y = Number(b);
+  if (a !== '' && b !== '' && Number.isFinite(x) && Number.isFinite(y)) return Math.sign(x - y);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Key range over every key that starts with `prefix`. */
 function prefixRange(prefix: (string | number)[]): IDBKeyRange {
   return IDBKeyRange.bound(prefix, [...prefix, HIGH]);
@@ -313,6 +321,44 @@ export class IdbSaver extends BaseCheckpointSaver {
       tx.objectStore('channel_values').delete(range),
       tx.objectStore('blobs').delete(range),
       tx.objectStore('writes').delete(range),
+      tx.done,
+    ]);
+  }
+
+  /**
+   * Cuts a thread back to one of its checkpoints (a fork that replaces the abandoned branch):
+   * every checkpoint that is neither it nor one of its ancestors goes, with its body and
+   * writes, and so does every channel value newer than the versions it references. The next
+   * run then continues from it as the thread's newest checkpoint.
+   *
+   * Why not keep the abandoned branch: channel values are stored per version, and a run from an
+   * older checkpoint numbers its versions from there, so it would overwrite the abandoned
+   * branch's values and leave that branch corrupt. Nested namespaces are cut by id (ids are
+   * time-ordered). Throws when the checkpoint is not in the thread.
+   */
+  async truncateAfter(threadId: string, checkpointId: string): Promise<void> {
+    const db = await this.db();
+    const rows = await db.getAll('checkpoints', prefixRange([threadId]));
+    const root = new Map(rows.filter((r) => r.checkpoint_ns === '').map((r) => [r.checkpoint_id, r]));
+    const target = root.get(checkpointId);
+    if (!target) throw new Error(`Checkpoint ${checkpointId} is not in thread ${threadId}.`);
+    const keep = new Set<string>();
+    for (let row: CheckpointRow | undefined = target; row && !keep.has(row.checkpoint_id); row = row.parent_checkpoint_id ? root.get(row.parent_checkpoint_id) : undefined) {
+      keep.add(row.checkpoint_id);
+    }
+    const doomed = rows.filter((r) => (r.checkpoint_ns === '' ? !keep.has(r.checkpoint_id) : r.checkpoint_id > checkpointId));
+    const channelKeys = (await db.getAllKeys('channel_values', prefixRange([threadId, '']))).filter(([, , channel, version]) => {
+      const kept = target.channel_versions[channel];
+      return kept === undefined || compareVersions(version, String(kept)) > 0;
+    });
+    if (doomed.length === 0 && channelKeys.length === 0) return;
+    const tx = db.transaction(['checkpoints', 'blobs', 'channel_values', 'writes'], 'readwrite');
+    await Promise.all([
+      ...doomed.flatMap((r) => {
+        const key: CheckpointKey = [r.thread_id, r.checkpoint_ns, r.checkpoint_id];
+        return [tx.objectStore('checkpoints').delete(key), tx.objectStore('blobs').delete(key), tx.objectStore('writes').delete(prefixRange(key))];
+      }),
+      ...channelKeys.map((k) => tx.objectStore('channel_values').delete(k)),
       tx.done,
     ]);
   }

@@ -201,6 +201,19 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
   });
 });
 
+describe('prepareMessages', () => {
+  it('rewrites the messages of plain, tool-bound and structured calls alike', async () => {
+    const report = { is_valid: true, issues: [], suggestions: [], confidence: 0.5 };
+    await script([{ type: 'text', content: 'a' }, { type: 'text', content: 'b' }, { type: 'structured', value: report, when: 'validation_report' }]);
+    const model = createChatModel(settings(), { prepareMessages: (ms) => ms.map((m) => new HumanMessage(`prepared: ${m.text}`)) });
+    await model.invoke([new HumanMessage('one')]);
+    for await (const _ of await model.bindTools([runSql]).stream([new HumanMessage('two')])) void _;
+    await model.withStructuredOutput(ValidationReportSchema, { name: 'validation_report' }).invoke([new HumanMessage('three')]);
+    const sent = (await chatBodies()).map((b) => (b.messages as { content: string }[])[0]?.content);
+    expect(sent).toEqual(['prepared: one', 'prepared: two', 'prepared: three']);
+  });
+});
+
 describe('inside a LangGraph node', () => {
   it('streams tokens in "messages" mode when the node passes its config, without a tiktoken fetch', async () => {
     await script([{ type: 'text', content: 'Streamed through the graph.', chunk_size: 5 }]);

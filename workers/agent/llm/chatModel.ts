@@ -4,6 +4,9 @@
  * lack), keeps retries few so a rate limit cannot stall the UI for a minute, reports each retry
  * so the UI can show it, and turns endpoint failures into one classified shape.
  */
+import type { BaseMessage } from '@langchain/core/messages';
+import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
+import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
 import { ChatOpenAICompletions } from '@langchain/openai';
 import type { EndpointSettings, ErrorKind } from '../../protocol/agent';
 
@@ -23,8 +26,27 @@ export interface ChatModelOptions {
   temperature?: number;
   /** Called before each retry LangChain decides to make. */
   onRetry?: (info: RetryInfo) => void;
-  /** For tests and non-browser hosts. */
+  /** For tests and non-browser hosts (and the privacy log's recording fetch). */
   fetch?: typeof fetch;
+  /**
+   * Rewrites the messages of every request just before it is sent (e.g. "No raw rows" shaping
+   * tool outputs stored before the setting was turned on). Applies to every call made through
+   * the model, including `bindTools` and `withStructuredOutput`, which share this instance.
+   */
+  prepareMessages?: (messages: BaseMessage[]) => BaseMessage[];
+}
+
+/** Chat Completions with a last look at the messages before they go out. */
+class PreparedChatModel extends ChatOpenAICompletions {
+  prepareMessages: ((messages: BaseMessage[]) => BaseMessage[]) | undefined;
+
+  override _generate(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
+    return super._generate(this.prepareMessages ? this.prepareMessages(messages) : messages, options, runManager);
+  }
+
+  override _streamResponseChunks(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
+    return super._streamResponseChunks(this.prepareMessages ? this.prepareMessages(messages) : messages, options, runManager);
+  }
 }
 
 export { ENDPOINT_PRESETS } from '../../protocol/endpointPresets';
@@ -77,7 +99,7 @@ function retryAfterOf(e: ErrorLike): number | undefined {
 
 /** Builds the model for one run. */
 export function createChatModel(settings: EndpointSettings, options: ChatModelOptions = {}): ChatOpenAICompletions {
-  const model = new ChatOpenAICompletions({
+  const model = new PreparedChatModel({
     model: settings.model,
     apiKey: settings.apiKey || 'not-needed',
     // `streaming` stays unset. `true` makes a plain invoke() estimate tokens with tiktoken, which
@@ -94,6 +116,7 @@ export function createChatModel(settings: EndpointSettings, options: ChatModelOp
       ...(options.fetch ? { fetch: options.fetch } : {}),
     },
   });
+  model.prepareMessages = options.prepareMessages;
   const onRetry = options.onRetry;
   if (onRetry) {
     // LangChain decides per failed attempt whether to retry (its handler throws to stop), but

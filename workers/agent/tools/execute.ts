@@ -18,8 +18,9 @@ import {
   isToolName,
 } from '../../protocol/agent';
 import type { ToolOutcome } from '../guard';
-import { formatToolOutputForModel, toolErrorText } from '../toolOutput';
+import { formatToolOutputForModel, toJsonText, toolErrorText } from '../toolOutput';
 import { buildChartFigure } from './chartFigure';
+import { limitLines, withholdRows, type RowPolicy } from './withholdRows';
 
 export type HostResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -40,6 +41,8 @@ export interface ToolDeps {
   timeoutMs?: Partial<Record<ToolName, number>>;
   /** Characters of output the model sees (default 6000). */
   modelBudget?: number;
+  /** "No raw rows": at most this many rows of any output reach the model (off when absent). */
+  rowPolicy?: RowPolicy;
 }
 
 export interface ToolCallInput {
@@ -117,7 +120,8 @@ async function produce(tool: ToolName, args: unknown, deps: ToolDeps, signal: Ab
       if (r.value.error) {
         const e = r.value.error;
         const tb = e.traceback.split('\n').slice(-6).join('\n');
-        return { ok: false, message: `${e.type}: ${e.message}${tb ? `\n${tb}` : ''}${r.value.stdout ? `\nstdout:\n${r.value.stdout.slice(-1000)}` : ''}` };
+        const out = deps.rowPolicy ? limitLines(r.value.stdout, deps.rowPolicy.maxRows) : r.value.stdout;
+        return { ok: false, message: `${e.type}: ${e.message}${tb ? `\n${tb}` : ''}${out ? `\nstdout:\n${out.slice(-1000)}` : ''}` };
       }
       return { ok: true, output: r.value, figure: r.value.figure };
     }
@@ -164,10 +168,15 @@ export async function executeTool(call: ToolCallInput, deps: ToolDeps, signal: A
     produced = { ok: false, message: e instanceof Error ? e.message : String(e) };
   }
   if (!produced.ok) return fail(produced.message);
-  const { text } = formatToolOutputForModel(produced.output, deps.modelBudget);
+  const { text } = formatToolOutputForModel(withholdRows(tool, produced.output, deps.rowPolicy), deps.modelBudget);
   const outcome: ToolOutcome = { callId: call.id, tool, args: call.args, ok: true };
   if (tool === 'validate_results') outcome.report = produced.output as ValidationReport;
   const run: ToolRun = { outcome, modelText: text, output: produced.output, elapsedMs: Date.now() - t0 };
   if (produced.figure) run.figure = produced.figure;
   return run;
+}
+
+/** A tool's result as JSON text for a model prompt (e.g. the critic's), shaped by the row policy. */
+export function resultForModel(deps: Pick<ToolDeps, 'rowPolicy'>, output: unknown): string {
+  return toJsonText(withholdRows(undefined, output, deps.rowPolicy));
 }

@@ -1,0 +1,131 @@
+/**
+ * What every export is built from: the conversation's turns plus the few facts a reader needs
+ * (title, date, datasets, model). The endpoint settings come in only to take the model's name;
+ * the key and the base URL never reach an export, and any copy of the key the user typed or a
+ * tool echoed is blanked before a builder sees the thread.
+ */
+import type { DataFormat, DatasetInfo } from '../../workers/protocol/data';
+import type { EndpointSettings } from '../../workers/protocol/agent';
+import type { ChatTurn } from '../agent/turns';
+
+export interface ExportDataset {
+  /** The SQL table name. */
+  name: string;
+  /** The file it was loaded from (the notebook reads it again from there). */
+  fileName: string;
+  format: DataFormat;
+  sheet?: string;
+  rowCount: number;
+  columnCount: number;
+}
+
+export interface ExportThread {
+  title: string;
+  /** When the export was made. */
+  exportedAt: Date;
+  /** The model's name only. */
+  model: string;
+  datasets: ExportDataset[];
+  turns: ChatTurn[];
+}
+
+export interface ExportInput {
+  turns: ChatTurn[];
+  /** The conversation's name in `Conversations`; the first question when it has none. */
+  title?: string | null;
+  settings: EndpointSettings;
+  /** The loaded datasets; the export lists those the conversation used. */
+  datasets: DatasetInfo[];
+  now?: Date;
+}
+
+export const REDACTED = '[redacted]';
+/** Shorter "secrets" (an empty key, a test key like "x") would blank ordinary words. */
+const MIN_SECRET_LENGTH = 8;
+
+/** The strings no export may contain: the key and any password in the base URL. */
+export function secretsOf(settings: EndpointSettings): string[] {
+  const out = [settings.apiKey.trim()];
+  try {
+    const url = new URL(settings.baseUrl);
+    out.push(decodeURIComponent(url.password), decodeURIComponent(url.username));
+    for (const value of url.searchParams.values()) out.push(value);
+  } catch {
+    // Not a URL: the base URL itself is never exported, so nothing more to hide.
+  }
+  return [...new Set(out.filter((s) => s.length >= MIN_SECRET_LENGTH))];
+}
+
+function redactText(text: string, secrets: string[]): string {
+  let out = text;
+  for (const s of secrets) out = out.split(s).join(REDACTED);
+  return out;
+}
+
+/**
+ * A deep copy of plain data with every secret blanked in strings and keys. The copy also frees
+ * builders from the chat's reactive proxies.
+ */
+export function redact<T>(value: T, secrets: string[]): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactText(v, secrets);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [redactText(k, secrets), walk(x)]));
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/** Every piece of code or dataset argument the turns ran. */
+function codeTexts(turns: ChatTurn[]): string[] {
+  const texts: string[] = [];
+  for (const t of turns) {
+    for (const s of t.steps) {
+      if (s.kind !== 'tool' || typeof s.args !== 'object' || s.args === null) continue;
+      const a = s.args as Record<string, unknown>;
+      for (const key of ['sql', 'code', 'dataset']) if (typeof a[key] === 'string') texts.push(a[key]);
+    }
+  }
+  return texts;
+}
+
+function mentions(text: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^A-Za-z0-9_])${escaped}($|[^A-Za-z0-9_])`, 'i').test(text);
+}
+
+/**
+ * The datasets the conversation's code named. Python can use `df` or `datasets` without naming
+ * a table, so when code ran but named none, every loaded dataset counts.
+ */
+export function datasetsUsed(turns: ChatTurn[], datasets: DatasetInfo[]): DatasetInfo[] {
+  const texts = codeTexts(turns);
+  if (texts.length === 0) return [];
+  const named = datasets.filter((d) => texts.some((t) => mentions(t, d.name)));
+  return named.length > 0 ? named : datasets;
+}
+
+export function defaultTitle(turns: ChatTurn[]): string {
+  const q = turns[0]?.question.trim().replace(/\s+/g, ' ') ?? '';
+  if (!q) return 'Conversation';
+  return q.length > 80 ? `${q.slice(0, 79)}…` : q;
+}
+
+export function buildExportThread(input: ExportInput): ExportThread {
+  const secrets = secretsOf(input.settings);
+  const used = datasetsUsed(input.turns, input.datasets).map(
+    (d): ExportDataset => ({
+      name: d.name,
+      fileName: d.fileName,
+      format: d.format,
+      ...(d.sheet !== undefined ? { sheet: d.sheet } : {}),
+      rowCount: d.rowCount,
+      columnCount: d.columns.length,
+    }),
+  );
+  const title = input.title?.trim() || defaultTitle(input.turns);
+  const body = redact({ title, model: input.settings.model, datasets: used, turns: input.turns }, secrets);
+  return { ...body, exportedAt: input.now ?? new Date() };
+}
