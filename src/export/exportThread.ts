@@ -8,13 +8,9 @@ import { outlineFigures, outlineTurn } from './outline';
 import { buildExportThread, type ExportInput, type ExportThread } from './thread';
 import { downloadText, fileName, MIME } from './download';
 
-export type ExportFormat = 'ipynb' | 'html' | 'md';
+import { EXPORT_LABEL, type ExportFormat } from './formats';
 
-export const EXPORT_LABEL: Record<ExportFormat, string> = {
-  ipynb: 'Notebook (.ipynb)',
-  html: 'HTML report',
-  md: 'Markdown report',
-};
+export { EXPORT_LABEL, type ExportFormat };
 
 export type ExportOutcome = { ok: true; fileName: string } | { ok: false; message: string };
 

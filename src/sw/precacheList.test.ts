@@ -19,6 +19,16 @@ describe('selectPrecache', () => {
     expect(selectPrecache(files)).toEqual(['assets/index-abc.css', 'assets/index-abc.js', 'index.html', 'manifest.webmanifest', 'samples/penguins.json']);
   });
 
+  it('precaches woff2 fonts but not their woff/ttf fallbacks, which no supported browser fetches', () => {
+    const fonts = [
+      { path: 'assets/KaTeX_Main-Regular-a.woff2', bytes: 26_000 },
+      { path: 'assets/KaTeX_Main-Regular-b.woff', bytes: 30_000 },
+      { path: 'assets/KaTeX_Main-Regular-c.ttf', bytes: 53_000 },
+    ];
+    expect(selectPrecache(fonts)).toEqual(['assets/KaTeX_Main-Regular-a.woff2']);
+    expect(servableFiles(fonts)).toHaveLength(3);
+  });
+
   it('always keeps index.html, the offline answer to every page load', () => {
     expect(selectPrecache([{ path: 'index.html', bytes: PRECACHE_LIMIT_BYTES * 2 }])).toEqual(['index.html']);
   });

@@ -14,10 +14,15 @@ export interface BuildFile {
 export const PRECACHE_LIMIT_BYTES = 600 * 1024;
 
 const NEVER = [/\.map$/, /^sw\.js$/, /(^|\/)\./];
+/**
+ * Fallback font formats (KaTeX ships woff2, woff and ttf of each face): every browser that runs
+ * Dataseer uses woff2, so the others are served on demand rather than precached.
+ */
+const NOT_PRECACHED = [/\.(woff|ttf)$/];
 
 export function selectPrecache(files: readonly BuildFile[], limitBytes = PRECACHE_LIMIT_BYTES): string[] {
   return files
-    .filter((f) => !NEVER.some((re) => re.test(f.path)))
+    .filter((f) => !NEVER.some((re) => re.test(f.path)) && !NOT_PRECACHED.some((re) => re.test(f.path)))
     .filter((f) => f.path === 'index.html' || f.bytes <= limitBytes)
     .map((f) => f.path)
     .sort();
