@@ -56,6 +56,27 @@ describe('applyEvent', () => {
     expect(turn.text).toBe('');
   });
 
+  it('shows a validated draft once: in the answer card, not also as a note', () => {
+    const turn = play([
+      { type: 'token', text: 'Draft answer' },
+      { type: 'status', kind: 'validating', detail: 'checking' },
+      { type: 'tool_start', call_id: 'v', tool: 'validate_results', args: {} },
+      { type: 'tool_end', call_id: 'v', tool: 'validate_results', output: { is_valid: true }, elapsed_ms: 3 },
+      { type: 'final', output: final('Draft answer') },
+    ]);
+    expect(turn.steps.map((s) => s.kind)).toEqual(['status', 'tool']);
+    expect(turn.final?.answer).toBe('Draft answer');
+  });
+
+  it('keeps a note that differs from the final answer', () => {
+    const turn = play([
+      { type: 'token', text: 'Let me check.' },
+      { type: 'tool_start', call_id: 'c', tool: 'run_sql', args: {} },
+      { type: 'final', output: final('The answer.') },
+    ]);
+    expect(turn.steps[0]).toEqual({ kind: 'note', text: 'Let me check.' });
+  });
+
   it('keeps partial text on an error; a stop is "stopped", a run with nothing is "failed"', () => {
     const cut = play([
       { type: 'token', text: 'Partial' },

@@ -114,9 +114,13 @@ export function applyEvent(turn: ChatTurn, event: AgentEvent): void {
       if (event.kind === 'validating') setAside(turn);
       turn.steps.push({ kind: 'status', status: event.kind, detail: event.detail });
       break;
-    case 'final':
+    case 'final': {
       turn.final = event.output;
+      // The draft set aside while the guard validated it is this answer: show it once, in the card.
+      const answer = event.output.answer.trim();
+      turn.steps = turn.steps.filter((s) => !(s.kind === 'note' && s.text === answer));
       break;
+    }
     case 'error':
       turn.error = {
         message: event.message,
