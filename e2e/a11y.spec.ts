@@ -5,17 +5,10 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { startMockLlm, type MockLlm, type ScriptedReply } from './mock-llm/server.mjs';
 import { expect, test, type DataApp } from './fixtures';
+import { ask, configureEndpoint, useMockLlm } from './support/mockLlm';
 
-let mock: MockLlm;
-
-test.beforeAll(async () => {
-  mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
-});
-test.afterAll(async () => {
-  await mock?.close();
-});
+const mock = useMockLlm();
 
 interface Finding {
   view: string;
@@ -33,20 +26,7 @@ async function audit(page: Page, view: string): Promise<Finding[]> {
     .map((v) => ({ view, id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
 }
 
-async function script(replies: ScriptedReply[]): Promise<void> {
-  const res = await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies, replace: true }) });
-  expect(res.ok).toBe(true);
-}
-
-async function configure(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Settings', exact: true }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
-  await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-a11y');
-  await dialog.getByRole('textbox', { name: 'Model' }).fill('mock-model');
-  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(dialog).toBeHidden();
-}
+const configure = (page: Page) => configureEndpoint(page, mock, { key: 'sk-a11y' });
 
 /** Walks every view once and audits each; returns all findings. */
 async function walk(app: DataApp, page: Page): Promise<Finding[]> {
@@ -75,13 +55,12 @@ async function walk(app: DataApp, page: Page): Promise<Finding[]> {
   findings.push(...(await audit(page, 'Python result')));
 
   await configure(page);
-  await script([
+  await mock.script([
     { type: 'tool_calls', calls: [{ id: 'q1', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM penguins' } }] },
     { type: 'text', content: 'There are **344** penguins.\n\n- one\n- two\n\n```sql\nSELECT count(*) FROM penguins;\n```' },
     { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
   ]);
-  await page.getByRole('textbox', { name: 'Ask a question' }).fill('How many penguins are there?');
-  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await ask(page, 'How many penguins are there?');
   const log = page.getByRole('log', { name: 'Conversation' });
   await expect(log.getByRole('article', { name: 'Answer' })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeHidden({ timeout: 60_000 });

@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
-import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from './mock-llm/server.mjs';
+import type { ScriptedReply } from './mock-llm/server.mjs';
 import { expect, test, type DataApp } from './fixtures';
+import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
 import { vega } from './support/paths';
 
 const KEY = 'sk-e2e-Zq8v3kWm';
@@ -26,74 +27,15 @@ function adelieMeanMass(): string {
   return (masses.reduce((a, b) => a + b, 0) / masses.length).toFixed(2);
 }
 
-let mock: MockLlm;
+const mock = useMockLlm();
 
-test.beforeAll(async () => {
-  mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
-});
-test.afterAll(async () => {
-  await mock?.close();
-});
-test.beforeEach(async () => {
-  await fetch(`${mock.url}/__reset`, { method: 'POST' });
-});
-
-async function script(replies: ScriptedReply[]): Promise<void> {
-  const res = await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies, replace: true }) });
-  expect(res.ok).toBe(true);
-}
-
-async function recorded(): Promise<RecordedRequest[]> {
-  return (await (await fetch(`${mock.url}/__requests`)).json()) as RecordedRequest[];
-}
+/** Settings through "Test connection", picking the model from the list. */
+const configure = (page: Page, opts: { contextTokens?: number } = {}) => configureEndpoint(page, mock, { key: KEY, testConnection: true, ...opts });
 
 interface ChatBody {
   messages: { role: string; content: unknown }[];
   tools?: { function: { name: string } }[];
   response_format?: unknown;
-}
-
-function chat(page: Page) {
-  return {
-    log: page.getByRole('log', { name: 'Conversation' }),
-    question: page.getByRole('textbox', { name: 'Ask a question' }),
-    send: page.getByRole('button', { name: 'Send', exact: true }),
-    stop: page.getByRole('button', { name: 'Stop', exact: true }),
-    threads: page.getByRole('list', { name: 'Conversations' }),
-    mode: page.getByRole('combobox', { name: 'Mode' }),
-  };
-}
-
-/** Fills and saves the endpoint settings, checking "Test connection" on the way. */
-async function configure(page: Page, opts: { contextTokens?: number } = {}): Promise<void> {
-  await page.getByRole('button', { name: 'Settings', exact: true }).click();
-  const dialog = page.getByRole('dialog');
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
-  await dialog.getByRole('textbox', { name: 'API key' }).fill(KEY);
-  await dialog.getByRole('button', { name: 'Test connection' }).click();
-  const models = dialog.getByRole('list', { name: 'Available models' });
-  await expect(models.getByRole('button', { name: 'mock-model', exact: true })).toBeVisible({ timeout: 60_000 });
-  await models.getByRole('button', { name: 'mock-model', exact: true }).click();
-  await expect(dialog.getByRole('textbox', { name: 'Model' })).toHaveValue('mock-model');
-  if (opts.contextTokens !== undefined) await dialog.getByRole('textbox', { name: 'Context budget (tokens)' }).fill(String(opts.contextTokens));
-  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(dialog).toBeHidden();
-}
-
-async function ask(page: Page, question: string): Promise<void> {
-  const c = chat(page);
-  await c.question.fill(question);
-  await c.send.click();
-}
-
-/** The run has ended: Stop is gone and Send can be used again. */
-async function expectIdle(page: Page): Promise<void> {
-  const c = chat(page);
-  await expect(c.stop).toBeHidden({ timeout: 60_000 });
-  await c.question.fill('x');
-  await expect(c.send).toBeEnabled();
-  await c.question.fill('');
 }
 
 async function withPenguins(app: DataApp): Promise<void> {
@@ -106,7 +48,7 @@ test('answers a data question through run_sql and validation, with the key only 
   const figure = adelieMeanMass();
   const sql = `SELECT round(avg("Body Mass (g)"), 2) AS mean_mass, count("Body Mass (g)") AS birds FROM penguins WHERE "Species" = 'Adelie'`;
   const answer = `Adelie penguins weigh ${figure} g on average (151 birds with a recorded mass).`;
-  await script([
+  await mock.script([
     // Held back a little so the run is visibly in progress.
     { type: 'tool_calls', calls: [{ id: 'c1', name: 'run_sql', arguments: { sql } }], delay_ms: 1500 },
     {
@@ -136,7 +78,7 @@ test('answers a data question through run_sql and validation, with the key only 
   await expect(steps.getByRole('listitem').filter({ hasText: 'validate_results' })).toContainText('done');
 
   // What the endpoint saw.
-  const requests = await recorded();
+  const requests = await mock.recorded();
   const chats = requests.filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
   expect(chats.length).toBe(4);
   const modelsCalls = requests.filter((r) => r.path === '/v1/models' && r.method === 'GET');
@@ -170,7 +112,7 @@ test('run_python runs in the page\'s Python, reads DuckDB through sql(), and its
   const count = penguins.length;
   // The count is computed by Python from what sql() returned, never written into the script.
   const code = 't = sql("SELECT count(*) AS n FROM penguins")\nn = t.rows[0][0] if hasattr(t, "rows") else int(t.iloc[0, 0])\nprint("penguins:", n)\nresult = n';
-  await script([
+  await mock.script([
     { type: 'tool_calls', calls: [{ id: 'p1', name: 'run_python', arguments: { code } }] },
     {
       type: 'tool_calls',
@@ -194,7 +136,7 @@ test('run_python runs in the page\'s Python, reads DuckDB through sql(), and its
   await expect(steps.getByRole('listitem').filter({ hasText: 'validate_results' })).toContainText('done');
 
   // The model saw Python's output in the tool message.
-  const chats = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  const chats = await mock.chatRequests();
   const second = chats[1]?.body as ChatBody;
   const toolMsg = second.messages.find((m) => m.role === 'tool');
   expect(String(toolMsg?.content)).toContain(`penguins: ${count}`);
@@ -204,7 +146,7 @@ test('run_python runs in the page\'s Python, reads DuckDB through sql(), and its
 test('a refused key shows "the key was refused" with a way to Settings, and keeps the question', async ({ app, page }) => {
   expect(app.pageErrors).toEqual([]);
   await configure(page);
-  await script([{ type: 'error', status: 401, message: 'Incorrect API key provided', code: 'invalid_api_key' }]);
+  await mock.script([{ type: 'error', status: 401, message: 'Incorrect API key provided', code: 'invalid_api_key' }]);
   const c = chat(page);
   await ask(page, 'How many rows are there?');
   const alert = c.log.getByRole('alert');
@@ -219,7 +161,7 @@ test('malformed tool-call JSON is fed back as a tool error, then the run answers
   await withPenguins(app);
   await configure(page);
   const count = String(penguins.length);
-  await script([
+  await mock.script([
     { type: 'malformed_tool_call', name: 'run_sql', arguments_text: '{"sql": SELECT count(*) AS n FROM penguins}' },
     { type: 'tool_calls', calls: [{ id: 'ok1', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM penguins' } }] },
     { type: 'text', content: `The penguins table has ${count} rows.` },
@@ -234,7 +176,7 @@ test('malformed tool-call JSON is fed back as a tool error, then the run answers
   const steps = c.log.getByRole('list', { name: 'Steps' });
   await expect(steps.getByRole('listitem').filter({ hasText: 'failed' })).toHaveCount(1);
   // The model was told its arguments were not valid JSON, as a tool message.
-  const chats = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  const chats = await mock.chatRequests();
   const second = chats[1]?.body as ChatBody;
   const toolMsg = second.messages.find((m) => m.role === 'tool');
   expect(String(toolMsg?.content)).toMatch(/^Error:/);
@@ -243,7 +185,7 @@ test('malformed tool-call JSON is fed back as a tool error, then the run answers
 test('a conversation survives a reload: listed in Conversations, question and answer shown', async ({ app, page }) => {
   await configure(page);
   const answer = 'No datasets are loaded yet; add one under Add data.';
-  await script([{ type: 'text', content: answer }]);
+  await mock.script([{ type: 'text', content: answer }]);
   const question = 'Which datasets can you see?';
   await ask(page, question);
   const c = chat(page);
@@ -267,7 +209,7 @@ test('a conversation survives a reload: listed in Conversations, question and an
 test('Stop aborts a run in progress and the question stays', async ({ app, page }) => {
   expect(app.pageErrors).toEqual([]);
   await configure(page);
-  await script([{ type: 'text', content: 'This answer takes a long time to start.', delay_ms: 30_000 }]);
+  await mock.script([{ type: 'text', content: 'This answer takes a long time to start.', delay_ms: 30_000 }]);
   const c = chat(page);
   await ask(page, 'Take your time?');
   await expect(c.stop).toBeVisible();
@@ -281,7 +223,7 @@ test('a rate limit is retried with its status shown, then reported in an alert',
   expect(app.pageErrors).toEqual([]);
   await configure(page);
   const limited: ScriptedReply = { type: 'error', status: 429, message: 'Rate limit reached', retry_after: 1 };
-  await script([limited, limited, limited]);
+  await mock.script([limited, limited, limited]);
   const c = chat(page);
   await ask(page, 'Anything interesting?');
   await expect(c.log.getByRole('list', { name: 'Steps' })).toContainText(/Retrying:.*429/, { timeout: 60_000 });
@@ -289,7 +231,7 @@ test('a rate limit is retried with its status shown, then reported in an alert',
   await expectIdle(page);
   await expect(c.log).toContainText('Anything interesting?');
   // A few attempts (the first plus the client's small retry budget), never LangChain's default 7.
-  const chats = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  const chats = await mock.chatRequests();
   expect(chats.length).toBeGreaterThanOrEqual(2);
   expect(chats.length).toBeLessThanOrEqual(4);
 });
@@ -299,7 +241,7 @@ test('a dropped stream keeps the partial text and offers Retry, which completes 
   await configure(page);
   const full = 'The datasets panel lists every table you loaded; none are loaded yet.';
   // Chunks spaced out like a real stream, so some text has arrived when the connection drops.
-  await script([{ type: 'cut', content: full, after_chunks: 3, chunk_delay_ms: 200 }]);
+  await mock.script([{ type: 'cut', content: full, after_chunks: 3, chunk_delay_ms: 200 }]);
   const c = chat(page);
   await ask(page, 'What can I ask?');
   const alert = c.log.getByRole('alert');
@@ -309,7 +251,7 @@ test('a dropped stream keeps the partial text and offers Retry, which completes 
   expect(partial).toContain(full.slice(0, 5));
   expect(partial).not.toContain(full);
 
-  await script([{ type: 'text', content: full }]);
+  await mock.script([{ type: 'text', content: full }]);
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText(full, { timeout: 60_000 });
   await expect(c.log.getByRole('alert')).toHaveCount(0);
@@ -319,7 +261,7 @@ test('a dropped stream keeps the partial text and offers Retry, which completes 
 test('a number that no tool produced is flagged in the answer', async ({ app, page }) => {
   await withPenguins(app);
   await configure(page);
-  await script([
+  await mock.script([
     { type: 'tool_calls', calls: [{ id: 'n1', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM penguins' } }] },
     { type: 'text', content: `There are ${penguins.length} penguins, and 9876 of them are happy.` },
     { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
@@ -335,7 +277,7 @@ test('Pipeline mode plans, runs the code and explains, with the same events', as
   await withPenguins(app);
   await configure(page);
   const islands = new Set(penguins.map((p) => p.Island)).size;
-  await script([
+  await mock.script([
     { type: 'structured', when: 'execution_plan', value: { needs_code: true, needs_evaluation: false, needs_explanation: true, reasoning: 'count' } },
     { type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql: 'SELECT count(DISTINCT "Island") AS islands FROM penguins' } }] },
     { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.85 } },
@@ -348,19 +290,19 @@ test('Pipeline mode plans, runs the code and explains, with the same events', as
   await expectIdle(page);
   await expect(c.mode).toBeDisabled();
   await expect(c.threads.getByRole('button', { name: /How many islands are there\?.*pipeline/ })).toBeVisible();
-  const chats = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  const chats = await mock.chatRequests();
   expect(JSON.stringify((chats[0]?.body as ChatBody).response_format)).toContain('execution_plan');
 });
 
 test('a reload mid-run keeps the question and offers to continue from the last checkpoint', async ({ app, page }) => {
   await configure(page);
-  await script([{ type: 'text', content: 'Too late.', delay_ms: 60_000 }]);
+  await mock.script([{ type: 'text', content: 'Too late.', delay_ms: 60_000 }]);
   const question = 'Will this survive a reload?';
   await ask(page, question);
   const c = chat(page);
   await expect(c.stop).toBeVisible();
   // The question is checkpointed before the model is called; wait until that request is out.
-  await expect.poll(async () => (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST').length).toBe(1);
+  await expect.poll(async () => (await mock.chatRequests()).length).toBe(1);
   await app.reload();
 
   const item = c.threads.getByRole('button', { name: question });
@@ -368,7 +310,7 @@ test('a reload mid-run keeps the question and offers to continue from the last c
   await item.click();
   await expect(c.log).toContainText(question);
   await expect(c.log.getByRole('status')).toContainText('stopped before it finished');
-  await script([{ type: 'text', content: 'Yes: the thread continued after the reload.' }]);
+  await mock.script([{ type: 'text', content: 'Yes: the thread continued after the reload.' }]);
   await c.log.getByRole('button', { name: 'Retry' }).click();
   await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText('Yes: the thread continued after the reload.', { timeout: 60_000 });
   await expect(c.log.getByText(question)).toHaveCount(1);
@@ -380,14 +322,13 @@ test('a thread over its context budget summarises older turns; the model gets th
   await configure(page, { contextTokens: 300 });
   const c = chat(page);
   const oldest = 'OLDEST: which datasets can you see?';
-  await script([{ type: 'text', content: `None yet. ${'Load one under Add data and ask again. '.repeat(20)}` }]);
+  await mock.script([{ type: 'text', content: `None yet. ${'Load one under Add data and ask again. '.repeat(20)}` }]);
   await ask(page, oldest);
   await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText('None yet.', { timeout: 60_000 });
   await expectIdle(page);
-  const posts = (all: RecordedRequest[]) => all.filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
-  const before = posts(await recorded()).length;
+  const before = (await mock.chatRequests()).length;
 
-  await script([
+  await mock.script([
     { type: 'structured', when: 'conversation_summary', value: { summary: 'SUMMARY-E2E: the user asked which datasets exist; none were loaded.' } },
     { type: 'text', content: 'Still no datasets are loaded.' },
   ]);
@@ -398,7 +339,7 @@ test('a thread over its context budget summarises older turns; the model gets th
   // The full history stays in the conversation view.
   await expect(c.log).toContainText(oldest);
 
-  const chats = posts(await recorded()).slice(before);
+  const chats = (await mock.chatRequests()).slice(before);
   expect(chats).toHaveLength(2);
   expect(JSON.stringify((chats[0]?.body as ChatBody).response_format)).toContain('conversation_summary');
   const sent = JSON.stringify((chats[1]?.body as ChatBody).messages);
@@ -412,7 +353,7 @@ test('Helpful saves the answer as an example that the next question is given; pr
   await configure(page);
   const c = chat(page);
   const saved = 'How many glaciers shrank by more than ten percent?';
-  await script([{ type: 'text', content: 'No datasets are loaded, so none can be counted yet.' }]);
+  await mock.script([{ type: 'text', content: 'No datasets are loaded, so none can be counted yet.' }]);
   await ask(page, saved);
   const card = c.log.getByRole('article', { name: 'Answer' });
   await expect(card).toContainText('none can be counted', { timeout: 60_000 });
@@ -426,11 +367,11 @@ test('Helpful saves the answer as an example that the next question is given; pr
 
   // A new conversation on the same topic: the saved question is among the prompt's examples.
   await page.getByRole('button', { name: 'New conversation' }).click();
-  await script([{ type: 'text', content: 'Still nothing loaded.' }]);
+  await mock.script([{ type: 'text', content: 'Still nothing loaded.' }]);
   await ask(page, 'Which glaciers shrank the most?');
   await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText('Still nothing loaded.', { timeout: 60_000 });
   await expectIdle(page);
-  const posts = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  const posts = await mock.chatRequests();
   expect(JSON.stringify((posts.at(-1)?.body as ChatBody).messages[0])).toContain(saved);
 
   // Not helpful on the first answer removes it again.
@@ -440,11 +381,11 @@ test('Helpful saves the answer as an example that the next question is given; pr
   await expect(again.getByRole('button', { name: 'Not helpful', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect(notHelpful).toHaveAttribute('aria-pressed', 'true');
   await page.getByRole('button', { name: 'New conversation' }).click();
-  await script([{ type: 'text', content: 'Nothing yet.' }]);
+  await mock.script([{ type: 'text', content: 'Nothing yet.' }]);
   await ask(page, 'Which glaciers shrank the most?');
   await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText('Nothing yet.', { timeout: 60_000 });
   await expectIdle(page);
-  const last = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST').at(-1);
+  const last = (await mock.chatRequests()).at(-1);
   expect(JSON.stringify((last?.body as ChatBody).messages[0])).not.toContain(saved);
 });
 
@@ -506,7 +447,7 @@ test('an attached PNG goes to the model as an image_url part, and the reopened t
   await expect(page.getByRole('list', { name: 'Attached images' }).getByRole('img')).toHaveCount(1);
 
   const answer = 'The image is a small solid red square.';
-  await script([{ type: 'text', content: answer }]);
+  await mock.script([{ type: 'text', content: answer }]);
   const question = 'What colour is this picture?';
   await ask(page, question);
   await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText(answer, { timeout: 60_000 });
@@ -515,7 +456,7 @@ test('an attached PNG goes to the model as an image_url part, and the reopened t
   await expect(page.getByRole('button', { name: 'Remove attachment red.png' })).toBeHidden();
   await expect(c.log.getByRole('img', { name: 'Attached image 1' })).toBeVisible();
 
-  const chats = (await recorded()).filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
+  const chats = await mock.chatRequests();
   const user = (chats[0]?.body as ChatBody).messages.find((m) => m.role === 'user');
   expect(user?.content).toEqual([
     { type: 'text', text: question },
@@ -537,7 +478,7 @@ test('an attached PNG goes to the model as an image_url part, and the reopened t
 test('a model that refuses images ends the run with "does not accept images" and keeps the question', async ({ app, page }) => {
   expect(app.pageErrors).toEqual([]);
   await configure(page);
-  await script([{ type: 'error', status: 400, message: 'Invalid content: image_url is not supported by this model' }]);
+  await mock.script([{ type: 'error', status: 400, message: 'Invalid content: image_url is not supported by this model' }]);
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Attach image', exact: true }).click();
   await (await chooser).setFiles([{ name: 'red.png', mimeType: 'image/png', buffer: redPng() }]);

@@ -5,45 +5,17 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { startMockLlm, type MockLlm, type ScriptedReply } from './mock-llm/server.mjs';
 import { expect, readGrid, test } from './fixtures';
+import { collectDialogs } from './support/dialogs';
+import { ask, configureEndpoint, useMockLlm } from './support/mockLlm';
 import { bad, vega } from './support/paths';
 
 const KEY = 'sk-e2e-answers-7Hq2';
 
-let mock: MockLlm;
+const mock = useMockLlm();
+const configure = (page: Page) => configureEndpoint(page, mock, { key: KEY });
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
-
-test.beforeAll(async () => {
-  mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
-});
-test.afterAll(async () => {
-  await mock?.close();
-});
-test.beforeEach(async () => {
-  await fetch(`${mock.url}/__reset`, { method: 'POST' });
-});
-
-async function script(replies: ScriptedReply[]): Promise<void> {
-  const res = await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies, replace: true }) });
-  expect(res.ok).toBe(true);
-}
-
-async function configure(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Settings', exact: true }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
-  await dialog.getByRole('textbox', { name: 'API key' }).fill(KEY);
-  await dialog.getByRole('textbox', { name: 'Model' }).fill('mock-model');
-  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(dialog).toBeHidden();
-}
-
-async function ask(page: Page, question: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Ask a question' }).fill(question);
-  await page.getByRole('button', { name: 'Send', exact: true }).click();
-}
 
 function conversation(page: Page) {
   const log = page.getByRole('log', { name: 'Conversation' });
@@ -53,11 +25,7 @@ function conversation(page: Page) {
 const VALID = { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } } as const;
 
 test('hostile HTML from the model and from data renders inert', async ({ app, page }) => {
-  const dialogs: string[] = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
+  const dialogs = collectDialogs(page);
   await app.addFiles(bad('odd-names.csv'));
   await app.expectDataset('odd_names');
   await configure(page);
@@ -76,7 +44,7 @@ test('hostile HTML from the model and from data renders inert', async ({ app, pa
     '',
     '<div style="position:fixed;inset:0" onmouseover="window.__pwned=7">cover</div>',
   ].join('\n');
-  await script([
+  await mock.script([
     { type: 'tool_calls', calls: [{ id: 'h1', name: 'run_sql', arguments: { sql: 'SELECT * FROM odd_names ORDER BY 1' } }] },
     { type: 'text', content: answer, chunk_size: 7 },
     VALID,
@@ -138,7 +106,7 @@ test('markdown renders: heading, list, highlighted SQL and KaTeX', async ({ app,
     '',
     'and inline $\\sigma^2$, while prices like $5 and $10 stay text. See [DuckDB](https://duckdb.org/docs).',
   ].join('\n');
-  await script([{ type: 'text', content: answer, chunk_size: 5, chunk_delay_ms: 5 }]);
+  await mock.script([{ type: 'text', content: answer, chunk_size: 5, chunk_delay_ms: 5 }]);
   await ask(page, 'Explain the method');
   const { card } = conversation(page);
   await expect(card.getByRole('heading', { name: 'Mass by species' })).toBeVisible({ timeout: 60_000 });
@@ -164,7 +132,7 @@ test('a code step shows highlighted SQL, copies it, and opens it in the console 
   const gentoo = penguins.filter((p) => p.Species === 'Gentoo').length;
   const sql = `SELECT count(*) AS n FROM penguins WHERE "Species" = 'Gentoo'`;
   const code = 'result = 6 * 7';
-  await script([
+  await mock.script([
     { type: 'tool_calls', calls: [{ id: 's1', name: 'run_sql', arguments: { sql } }] },
     { type: 'tool_calls', calls: [{ id: 'p1', name: 'run_python', arguments: { code } }] },
     { type: 'text', content: `There are ${gentoo} Gentoo penguins; the answer is 42.` },

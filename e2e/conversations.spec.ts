@@ -5,63 +5,24 @@
  * part of what the model sees.
  */
 import type { Page } from '@playwright/test';
-import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from './mock-llm/server.mjs';
 import { expect, test } from './fixtures';
+import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 
-let mock: MockLlm;
-
-test.beforeAll(async () => {
-  mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
-});
-test.afterAll(async () => {
-  await mock?.close();
-});
-test.beforeEach(async () => {
-  await fetch(`${mock.url}/__reset`, { method: 'POST' });
-});
-
-async function script(replies: ScriptedReply[]): Promise<void> {
-  const res = await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies, replace: true }) });
-  expect(res.ok).toBe(true);
-}
+const mock = useMockLlm();
+const configure = (page: Page) => configureEndpoint(page, mock, { key: 'sk-e2e-conversations' });
 
 /** The conversation (no system prompt) of the last chat request the endpoint received. */
 async function lastSentConversation(): Promise<string> {
-  const requests = (await (await fetch(`${mock.url}/__requests`)).json()) as RecordedRequest[];
-  const chats = requests.filter((r) => r.path === '/v1/chat/completions' && r.method === 'POST');
-  const body = chats.at(-1)?.body as { messages: { role: string; content: unknown }[] } | undefined;
+  const body = (await mock.chatRequests()).at(-1)?.body as { messages: { role: string; content: unknown }[] } | undefined;
   if (!body) throw new Error('the endpoint received no chat request');
   return JSON.stringify(body.messages.filter((m) => m.role !== 'system'));
-}
-
-function chat(page: Page) {
-  return {
-    log: page.getByRole('log', { name: 'Conversation' }),
-    question: page.getByRole('textbox', { name: 'Ask a question' }),
-    send: page.getByRole('button', { name: 'Send', exact: true }),
-    stop: page.getByRole('button', { name: 'Stop', exact: true }),
-    threads: page.getByRole('list', { name: 'Conversations' }),
-    search: page.getByRole('searchbox', { name: 'Search conversations' }),
-    answers: page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Answer' }),
-  };
-}
-
-async function configure(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Settings', exact: true }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
-  await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-e2e-conversations');
-  await dialog.getByRole('textbox', { name: 'Model' }).fill('mock-model');
-  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(dialog).toBeHidden();
 }
 
 /** Asks a question whose scripted answer is `answer`, and waits for the run to end. */
 async function askAndWait(page: Page, question: string, answer: string): Promise<void> {
   const c = chat(page);
-  await script([{ type: 'text', content: answer }]);
-  await c.question.fill(question);
-  await c.send.click();
+  await mock.script([{ type: 'text', content: answer }]);
+  await ask(page, question);
   await expect(c.answers.filter({ hasText: answer })).toBeVisible({ timeout: 60_000 });
   await expect(c.stop).toBeHidden({ timeout: 60_000 });
 }
@@ -81,7 +42,7 @@ test('Regenerate replaces the last answer, and the model is not sent the old one
   await askAndWait(page, 'Regen two?', 'OLD-SECOND-ANSWER');
   await expect(c.log.getByRole('button', { name: 'Regenerate', exact: true })).toHaveCount(1);
 
-  await script([{ type: 'text', content: 'NEW-SECOND-ANSWER' }]);
+  await mock.script([{ type: 'text', content: 'NEW-SECOND-ANSWER' }]);
   await c.log.getByRole('button', { name: 'Regenerate', exact: true }).click();
   await expect(c.answers.filter({ hasText: 'NEW-SECOND-ANSWER' })).toBeVisible({ timeout: 60_000 });
   await expect(c.stop).toBeHidden({ timeout: 60_000 });
@@ -112,7 +73,7 @@ test('Edit question forks the thread in place: later turns are gone, also after 
 
   await c.log.getByRole('button', { name: 'Edit question', exact: true }).first().click();
   await box.fill('Edit one, changed?');
-  await script([{ type: 'text', content: 'REPLY-EDITED' }]);
+  await mock.script([{ type: 'text', content: 'REPLY-EDITED' }]);
   await c.log.getByRole('button', { name: 'Save and resend', exact: true }).click();
   await expect(c.answers.filter({ hasText: 'REPLY-EDITED' })).toBeVisible({ timeout: 60_000 });
   await expect(c.stop).toBeHidden({ timeout: 60_000 });

@@ -8,9 +8,10 @@
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv-draft-04';
 import type { Download, Page } from '@playwright/test';
-import { startMockLlm, type MockLlm, type ScriptedReply } from './mock-llm/server.mjs';
 import { expect, test } from './fixtures';
+import { ask, configureEndpoint, useMockLlm } from './support/mockLlm';
 import { REPO_ROOT, vega } from './support/paths';
+import { parseCsv } from '../src/export/testCsv';
 
 const KEY = 'sk-e2e-export-Hq72LmZp';
 const SQL = `SELECT "Species", round(avg("Body Mass (g)"), 2) AS mean_mass FROM penguins GROUP BY "Species" ORDER BY "Species"`;
@@ -34,58 +35,8 @@ function meanMassBySpecies(): [string, number][] {
     .map(([s, m]) => [s, Math.round((m.reduce((a, b) => a + b, 0) / m.length) * 100) / 100]);
 }
 
-/** RFC 4180 rows (CRLF records, quoted fields), after an optional BOM. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const body = text.replace(/^\uFEFF/, '');
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (quoted) {
-      if (c === '"' && body[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && body[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return rows;
-}
-
-let mock: MockLlm;
-test.beforeAll(async () => {
-  mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
-});
-test.afterAll(async () => {
-  await mock?.close();
-});
-
-async function script(replies: ScriptedReply[]): Promise<void> {
-  const res = await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies, replace: true }) });
-  expect(res.ok).toBe(true);
-}
-
-async function configure(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Settings', exact: true }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
-  await dialog.getByRole('textbox', { name: 'API key' }).fill(KEY);
-  await dialog.getByRole('textbox', { name: 'Model' }).fill('mock-model');
-  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(dialog).toBeHidden();
-}
+const mock = useMockLlm();
+const configure = (page: Page) => configureEndpoint(page, mock, { key: KEY });
 
 async function readDownload(download: Download): Promise<string> {
   const path = await download.path();
@@ -117,15 +68,14 @@ test('a conversation exports to a valid notebook, HTML and Markdown reports, and
   const expected = meanMassBySpecies();
   const heaviest = expected.reduce((a, b) => (b[1] > a[1] ? b : a));
   const answer = `${heaviest[0]} penguins are the heaviest, at ${heaviest[1]} g on average.`;
-  await script([
+  await mock.script([
     { type: 'tool_calls', calls: [{ id: 'c1', name: 'run_sql', arguments: { sql: SQL } }] },
     { type: 'tool_calls', calls: [{ id: 'c2', name: 'create_chart', arguments: { sql: SQL, chart: { type: 'bar', x: 'Species', y: 'mean_mass', title: 'Mean body mass' } } }] },
     { type: 'text', content: answer },
     { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
   ]);
   const question = 'Which penguin species is heaviest?';
-  await page.getByRole('textbox', { name: 'Ask a question' }).fill(question);
-  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await ask(page, question);
   const log = page.getByRole('log', { name: 'Conversation' });
   await expect(log.getByRole('article', { name: 'Answer' })).toContainText(answer, { timeout: 90_000 });
   await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeHidden({ timeout: 60_000 });
@@ -208,9 +158,8 @@ test('a conversation exports to a valid notebook, HTML and Markdown reports, and
 test('the Export menu works from the keyboard', async ({ app, page }) => {
   test.setTimeout(120_000);
   await configure(page);
-  await script([{ type: 'text', content: 'Hello from the model.' }, { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } }]);
-  await page.getByRole('textbox', { name: 'Ask a question' }).fill('Say hello');
-  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await mock.script([{ type: 'text', content: 'Hello from the model.' }, { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } }]);
+  await ask(page, 'Say hello');
   await expect(page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Answer' })).toContainText('Hello from the model.', { timeout: 60_000 });
   const button = page.getByRole('button', { name: 'Export', exact: true });
   await expect(button).toBeEnabled({ timeout: 30_000 });

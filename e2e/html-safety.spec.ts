@@ -1,5 +1,6 @@
 /** Markup in column names, cell values and file names is shown as text, never run. */
 import { expect, sharedApp, test } from './fixtures';
+import { collectDialogs } from './support/dialogs';
 import { bad } from './support/paths';
 import { XSS_FILE_NAME } from '../scripts/make-bad-fixtures.mjs';
 
@@ -11,11 +12,7 @@ test.describe('markup is text', () => {
   test('HTML in column names and cells renders as text', async () => {
     const app = shared();
     const page = app.page;
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
+    const dialogs = collectDialogs(page);
 
     await app.addFiles(bad('odd-names.csv'));
     await app.expectDataset('odd_names');
@@ -53,11 +50,7 @@ test.describe('markup is text', () => {
   test('HTML in a file name renders as text in the load error', async () => {
     const app = shared();
     const page = app.page;
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
+    const dialogs = collectDialogs(page);
     await app.addFiles(bad(XSS_FILE_NAME));
     const alert = app.loadError(XSS_FILE_NAME);
     await expect(alert).toHaveCount(1, { timeout: 60_000 });

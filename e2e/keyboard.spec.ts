@@ -4,17 +4,10 @@
  * scripted endpoint (e2e/mock-llm).
  */
 import type { Locator, Page } from '@playwright/test';
-import { startMockLlm, type MockLlm } from './mock-llm/server.mjs';
 import { expect, test } from './fixtures';
+import { useMockLlm } from './support/mockLlm';
 
-let mock: MockLlm;
-
-test.beforeAll(async () => {
-  mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
-});
-test.afterAll(async () => {
-  await mock?.close();
-});
+const mock = useMockLlm();
 
 const MAX_TABS = 250;
 
@@ -43,17 +36,11 @@ async function expectFocusVisible(target: Locator): Promise<void> {
 }
 
 test('keyboard only: load a sample, query it, run Python, set up the model and ask', async ({ app, page }) => {
-  await fetch(`${mock.url}/__script`, {
-    method: 'POST',
-    body: JSON.stringify({
-      replace: true,
-      replies: [
-        { type: 'tool_calls', calls: [{ id: 'k1', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM penguins' } }] },
-        { type: 'text', content: 'The penguins table has 344 rows.' },
-        { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
-      ],
-    }),
-  });
+  await mock.script([
+    { type: 'tool_calls', calls: [{ id: 'k1', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM penguins' } }] },
+    { type: 'text', content: 'The penguins table has 344 rows.' },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
 
   // Data: a sample, by keyboard.
   const sample = app.sampleButton('penguins');

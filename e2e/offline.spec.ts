@@ -6,60 +6,47 @@
  */
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { startMockLlm, type MockLlm } from './mock-llm/server.mjs';
-import { DataApp, expect, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 import { startPlainStaticServer, type PlainStaticServer } from './support/plain-static-server';
-import { cachedPaths, plainPort, runPython, waitIsolated } from './support/pwa';
+import { cachedPaths, openIsolatedApp, plainPort, runPython, waitIsolated } from './support/pwa';
 
 const DIST = resolve(process.env.DIST_DIR ?? 'dist');
 const QUESTION = 'How many penguins are in the table?';
 const ANSWER = 'There are 344 penguins in the table.';
 
 let server: PlainStaticServer | undefined;
-let mock: MockLlm | undefined;
+const mock = useMockLlm();
 
 test.beforeAll(async () => {
   server = await startPlainStaticServer({ root: DIST, port: plainPort(1), prefix: '/dataseer/' });
-  mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
 });
 
 test.afterAll(async () => {
   await server?.close();
-  await mock?.close();
 });
 
-async function converse(page: Page, llm: MockLlm): Promise<void> {
-  await page.getByRole('button', { name: 'Settings', exact: true }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${llm.url}/v1`);
-  await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-offline-test');
-  await dialog.getByRole('textbox', { name: 'Model' }).fill('mock-model');
-  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(dialog).toBeHidden();
-  const script = await fetch(`${llm.url}/__script`, { method: 'POST', body: JSON.stringify({ replies: [{ type: 'text', content: ANSWER }], replace: true }) });
-  expect(script.ok).toBe(true);
-  await page.getByRole('textbox', { name: 'Ask a question' }).fill(QUESTION);
-  await page.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect(page.getByRole('log', { name: 'Conversation' }).getByRole('article', { name: 'Answer' })).toContainText(ANSWER, { timeout: 60_000 });
-  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeHidden({ timeout: 60_000 });
-  await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: QUESTION })).toBeVisible();
+async function converse(page: Page): Promise<void> {
+  await configureEndpoint(page, mock, { key: 'sk-offline-test' });
+  await mock.script([{ type: 'text', content: ANSWER }]);
+  await ask(page, QUESTION);
+  const c = chat(page);
+  await expect(c.answers).toContainText(ANSWER, { timeout: 60_000 });
+  await expect(c.stop).toBeHidden({ timeout: 60_000 });
+  await expect(c.threads.getByRole('button', { name: QUESTION })).toBeVisible();
 }
 
 test('after one online visit the app reloads offline with datasets, SQL, Python and conversations', async ({ browser }) => {
-  if (!server || !mock) throw new Error('servers did not start');
+  if (!server) throw new Error('the static server did not start');
   const context = await browser.newContext();
   try {
-    const page = await context.newPage();
-    const app = new DataApp(page);
-    await page.goto(server.url);
-    await waitIsolated(page);
-    await app.waitReady();
+    const { page, app } = await openIsolatedApp(context, server.url);
 
     // Online: use every engine once, so the worker keeps their files.
     await app.loadSample('penguins');
     expect(await app.scalar('SELECT count(*) AS n FROM penguins')).toBe('344');
     await expect(await runPython(page, 'result = sum(range(10))')).toHaveText('45');
-    await converse(page, mock);
+    await converse(page);
     await expect
       .poll(() => cachedPaths(page), { timeout: 60_000, message: 'engine files were not cached on first use' })
       .toEqual(

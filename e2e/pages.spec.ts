@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchOptions } from '../scripts/browser.mjs';
-import { DataApp, expect, test } from './fixtures';
+import { expect, test } from './fixtures';
 import { startPlainStaticServer, type PlainStaticServer } from './support/plain-static-server';
-import { plainPort, runPython, waitIsolated } from './support/pwa';
+import { openIsolatedApp, plainPort, runPython, waitIsolated } from './support/pwa';
 
 const DIST = resolve(process.env.DIST_DIR ?? 'dist');
 const PREFIX = '/some/sub/path/';
@@ -28,11 +28,7 @@ test.afterAll(async () => {
 test('the main flow runs from a sub-path: sample, SQL, Python, Settings', async ({ browser }) => {
   const context = await browser.newContext();
   try {
-    const page = await context.newPage();
-    const app = new DataApp(page);
-    await page.goto(server.url);
-    await waitIsolated(page);
-    await app.waitReady();
+    const { page, app } = await openIsolatedApp(context, server.url);
 
     await app.loadSample('penguins');
     expect(await app.scalar('SELECT count(*) AS n FROM penguins')).toBe('344');

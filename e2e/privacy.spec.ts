@@ -5,8 +5,9 @@
  * value beyond N rows per tool output may reach the endpoint at all.
  */
 import type { Locator, Page } from '@playwright/test';
-import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from './mock-llm/server.mjs';
+import type { RecordedRequest, ScriptedReply } from './mock-llm/server.mjs';
 import { expect, test, type DataApp } from './fixtures';
+import { ask, configureEndpoint, useMockLlm } from './support/mockLlm';
 
 const KEY = 'sk-e2e-privacy-Vb4nT9';
 /** Only row 2 holds it: it is among the sample values, and in the full query result at row 49. */
@@ -14,28 +15,15 @@ const SECRET = 'Quixotic Zebulon';
 const CSV = ['id,name,city,amount', ...Array.from({ length: 50 }, (_, i) => `${i + 1},${i === 1 ? SECRET : `Person ${i + 1}`},${['Oslo', 'Lima', 'Pune'][i % 3]},${(i * 7) % 31}`)].join('\n');
 const SQL = 'SELECT id, name, amount FROM people ORDER BY id DESC';
 
-let mock: MockLlm;
+const mock = useMockLlm();
 
-test.beforeAll(async () => {
-  mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
-});
-test.afterAll(async () => {
-  await mock?.close();
-});
 test.beforeEach(async ({ context, baseURL }) => {
-  await fetch(`${mock.url}/__reset`, { method: 'POST' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
 });
 
-async function script(replies: ScriptedReply[]): Promise<void> {
-  const res = await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies, replace: true }) });
-  expect(res.ok).toBe(true);
-}
-
 /** The requests with a body the endpoint received (CORS preflights and /models left out). */
 async function received(): Promise<RecordedRequest[]> {
-  const all = (await (await fetch(`${mock.url}/__requests`)).json()) as RecordedRequest[];
-  return all.filter((r) => r.method === 'POST');
+  return (await mock.recorded()).filter((r) => r.method === 'POST');
 }
 
 const runReplies = (): ScriptedReply[] => [
@@ -58,18 +46,10 @@ async function openSettings(page: Page): Promise<Locator> {
   return dialog;
 }
 
-async function configure(page: Page): Promise<void> {
-  const dialog = await openSettings(page);
-  await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
-  await dialog.getByRole('textbox', { name: 'API key' }).fill(KEY);
-  await dialog.getByRole('textbox', { name: 'Model' }).fill('mock-model');
-  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(dialog).toBeHidden();
-}
+const configure = (page: Page) => configureEndpoint(page, mock, { key: KEY });
 
 async function askAndWait(page: Page, question: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Ask a question' }).fill(question);
-  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await ask(page, question);
   await expect(page.getByRole('log', { name: 'Conversation' })).toContainText('There are 50 people', { timeout: 60_000 });
   await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeHidden({ timeout: 60_000 });
 }
@@ -106,7 +86,7 @@ async function expectLogMatches(page: Page, bodies: string[]): Promise<Locator> 
 test('the privacy log shows every request byte for byte as the endpoint received it, never the key', async ({ app, page }) => {
   await loadPeople(app);
   await configure(page);
-  await script(runReplies());
+  await mock.script(runReplies());
   await askAndWait(page, 'How many people are there?');
 
   const got = await received();
@@ -141,7 +121,7 @@ test('with No raw rows, at most N rows per tool output and no sample values reac
   await settings.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(settings).toBeHidden();
 
-  await script(runReplies());
+  await mock.script(runReplies());
   await askAndWait(page, 'How many people are there?');
 
   const got = await received();

@@ -11,9 +11,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { rewriteServiceWorker } from '../src/sw/swPlugin';
-import { DataApp, expect, test } from './fixtures';
+import { expect, test } from './fixtures';
 import { startPlainStaticServer, type PlainStaticServer } from './support/plain-static-server';
-import { controllerBuildId, plainPort, updateNotice, waitIsolated } from './support/pwa';
+import { controllerBuildId, openIsolatedApp, plainPort, updateNotice } from './support/pwa';
 
 const DIST = resolve(process.env.DIST_DIR ?? 'dist');
 const MARK = '<meta name="dataseer-e2e-deploy" content="second">';
@@ -53,11 +53,7 @@ test.afterAll(async () => {
 test('a new deploy waits for the user: notice, Reload, then the new version controls the page', async ({ browser }) => {
   const context = await browser.newContext();
   try {
-    const page = await context.newPage();
-    const app = new DataApp(page);
-    await page.goto(server.url);
-    await waitIsolated(page);
-    await app.waitReady();
+    const { page, app } = await openIsolatedApp(context, server.url);
     const firstBuildId = await controllerBuildId(page);
     expect(firstBuildId).toMatch(/^[0-9a-f]{16}$/);
     expect(firstBuildId).not.toBe(nextBuildId);

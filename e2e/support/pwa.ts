@@ -2,7 +2,8 @@
  * Helpers for the specs that run the built app from a plain static server (GitHub Pages-like):
  * waiting for the service worker's isolation reload, reading its caches, asking it its build.
  */
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { DataApp } from '../fixtures';
 
 /**
  * The plain servers' ports: PLAIN_PORT (default 14208) plus a fixed offset per spec, so specs
@@ -24,6 +25,16 @@ export async function isolated(page: Page): Promise<boolean> {
 /** Waits until the service worker controls the page and its one isolation reload is done. */
 export async function waitIsolated(page: Page): Promise<void> {
   await expect.poll(() => isolated(page), { timeout: 60_000, message: 'the page never became cross-origin isolated' }).toBe(true);
+}
+
+/** Opens `url` in a new page of `context`, once the worker's isolation reload is done and the app is ready. */
+export async function openIsolatedApp(context: BrowserContext, url: string): Promise<{ page: Page; app: DataApp }> {
+  const page = await context.newPage();
+  const app = new DataApp(page);
+  await page.goto(url);
+  await waitIsolated(page);
+  await app.waitReady();
+  return { page, app };
 }
 
 /** Paths of every response in this origin's Cache Storage. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { asPythonOutput, asProfile, asTable, asVerdict, looksLikePython, resultGrid, retryCounts, stepCode } from './format';
+import { asPythonOutput, asProfile, asTable, asVerdict, looksLikePython, resultGrid, retryCounts, statusLabel, stepCode } from './format';
 
 describe('step formatting', () => {
   test('stepCode finds the code of code tools only', () => {
@@ -69,6 +69,12 @@ describe('step formatting', () => {
       { kind: 'tool', tool: 'run_sql', state: 'done' },
     ];
     expect(retryCounts(steps)).toEqual([0, 0, 1, 0, 2, 0]);
+  });
+
+  test('statusLabel names known statuses and passes unknown ones through', () => {
+    expect(statusLabel('loop_detected')).toBe('Loop detected');
+    expect(statusLabel('summarizing')).toBe('Summarising earlier turns');
+    expect(statusLabel('something_new')).toBe('something_new');
   });
 });
 

@@ -146,6 +146,19 @@ export function asProfile(output: unknown): ProfileOutput | null {
 
 const CODE_TOOLS = new Set(['run_sql', 'run_python', 'create_chart']);
 
+const STATUS_LABELS: Record<string, string> = {
+  validating: 'Validating',
+  retrying: 'Retrying',
+  loop_detected: 'Loop detected',
+  budget_exhausted: 'Step budget used up',
+  summarizing: 'Summarising earlier turns',
+};
+
+/** A status step's name for people (the trace and the exported reports); unknown ones as sent. */
+export function statusLabel(status: string): string {
+  return STATUS_LABELS[status] ?? status;
+}
+
 /**
  * For each step, how many code attempts in a row had failed just before it (0 for a first try):
  * a code step after a failed one is a retry, until a code step succeeds. Other steps get 0.

@@ -1,35 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_BOM, csvField, toCsv } from './csv';
-
-/** An RFC 4180 reader, to check what a CSV consumer gets back. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const endField = () => {
-    row.push(field);
-    field = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') endField();
-    else if (c === '\r' && text[i + 1] === '\n') {
-      endField();
-      rows.push(row);
-      row = [];
-      i++;
-    } else field += c;
-  }
-  return rows;
-}
+import { parseCsv } from './testCsv';
 
 describe('csv', () => {
   it('quotes what RFC 4180 requires, doubles quotes, ends lines with CRLF, leads with a BOM', () => {

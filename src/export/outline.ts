@@ -4,6 +4,7 @@
  * did not claim. The notebook, HTML and Markdown builders all read this one shape.
  */
 import type { CreateChartArgs, FinalOutput, PlotlyFigure } from '../../workers/protocol/agent';
+import { statusLabel } from '../agent/format';
 import type { ChatTurn, Step, TurnError, TurnState } from '../agent/turns';
 import { neutraliseHtml } from './markdownText';
 
@@ -75,14 +76,6 @@ function chartSpec(v: unknown): ChartSpec | null {
   return o as ChartSpec;
 }
 
-const STATUS_LABEL: Record<string, string> = {
-  validating: 'Validating',
-  retrying: 'Retrying',
-  loop_detected: 'Loop detected',
-  budget_exhausted: 'Step budget used up',
-  summarizing: 'Summarising earlier turns',
-};
-
 const pct = (x: unknown) => (typeof x === 'number' ? `${Math.round(x * 100)}%` : '?');
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : []);
 
@@ -127,7 +120,7 @@ function toolNote(tool: string, args: unknown, output: unknown, error: string | 
 
 function stepItem(step: Step): OutlineItem | null {
   if (step.kind === 'note') return step.text.trim() ? { kind: 'note', markdown: neutraliseHtml(step.text.trim()) } : null;
-  if (step.kind === 'status') return { kind: 'note', markdown: `*${STATUS_LABEL[step.status] ?? step.status}:* ${neutraliseHtml(step.detail)}` };
+  if (step.kind === 'status') return { kind: 'note', markdown: `*${statusLabel(step.status)}:* ${neutraliseHtml(step.detail)}` };
   const args = record(step.args) ?? {};
   const error = step.state === 'failed' ? (step.error ?? 'Error: the step failed') : null;
   const output = step.state === 'done' ? step.output : undefined;

@@ -5,26 +5,17 @@
  * proof that a dropped turn is gone from what the model sees.
  */
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMockLlm, type MockLlm, type RecordedRequest } from '../../e2e/mock-llm/server.mjs';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../protocol/agent';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { ExampleLibrary } from './examples/retrieval';
 import { UserExampleStore } from './examples/userExamples';
 import { createAgentService } from './service';
+import { useMockEndpoint } from './testing/mockEndpoint';
 import { ThreadMetaStore } from './threads/ThreadMetaStore';
 import type { DataClient } from './tools/workerHost';
 
-let mock: MockLlm;
-beforeAll(async () => {
-  mock = await startMockLlm({ port: 0 });
-});
-afterAll(async () => {
-  await mock.close();
-});
-beforeEach(async () => {
-  await fetch(`${mock.url}/__reset`, { method: 'POST' });
-});
+const mock = useMockEndpoint();
 
 /** No datasets: these conversations never reach the data worker beyond listing. */
 const data: DataClient = {
@@ -54,10 +45,10 @@ function makeService() {
 const settings = () => ({ baseUrl: `${mock.url}/v1`, apiKey: 'sk-conv', model: 'mock-model' });
 
 async function reply(text: string) {
-  await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies: [{ type: 'text', content: text }], replace: true }) });
+  await mock.script([{ type: 'text', content: text }]);
 }
 async function lastChatMessages(): Promise<string> {
-  const reqs = ((await (await fetch(`${mock.url}/__requests`)).json()) as RecordedRequest[]).filter((r) => r.path === '/v1/chat/completions');
+  const reqs = await mock.chatRequests();
   const body = reqs.at(-1)?.body as { messages: { role: string; content: unknown }[] };
   // Only the conversation: the system prompt lists examples and context, not turns.
   return JSON.stringify(body.messages.filter((m) => m.role !== 'system'));

@@ -7,78 +7,34 @@ import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from '../../e2e/mock-llm/server.mjs';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../protocol/agent';
-import type { DataEvent, DataRequests } from '../protocol/data';
-import { RpcClient } from '../protocol/rpcClient';
-import { serve } from '../protocol/rpcServer';
-import { DataHost } from '../data/host';
-import { convertJson } from '../data/loaders/json';
-import { DatasetStorage } from '../data/storage';
-import { NodeEngine } from '../data/testing/nodeEngine';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { ExampleLibrary } from './examples/retrieval';
 import { createAgentService, type AgentService } from './service';
+import { useDataWorker } from './testing/dataWorker';
+import { useMockEndpoint } from './testing/mockEndpoint';
 
 const require = createRequire(import.meta.url);
 const csv = readFileSync(join(dirname(require.resolve('vega-datasets')), '..', 'data', 'seattle-weather.csv'), 'utf8');
-const noReader = async () => {
-  throw new Error('not used');
-};
 
-let mock: MockLlm;
-let channel: MessageChannel;
-let data: RpcClient<DataRequests, DataEvent>;
+const mock = useMockEndpoint();
+const worker = useDataWorker({ text: csv, fileName: 'Seattle-Weather.csv', loadId: 'w' });
 let saverN = 0;
-
-beforeAll(async () => {
-  mock = await startMockLlm({ port: 0 });
-  globalThis.indexedDB = new IDBFactory();
-  const host = new DataHost({
-    boot: () => NodeEngine.open(),
-    openStorage: () => DatasetStorage.open({ useOpfs: false }),
-    readers: { parquet: noReader, arrow: noReader, excel: noReader, json: convertJson, listExcelSheets: async () => [] },
-  });
-  channel = new MessageChannel();
-  serve<DataRequests, DataEvent>(channel.port1 as unknown as Parameters<typeof serve>[0], host.handlers());
-  data = new RpcClient<DataRequests, DataEvent>(channel.port2 as unknown as ConstructorParameters<typeof RpcClient>[0]);
-  await data.call('init', {});
-  const loaded = await data.call('load', { source: { kind: 'text', text: csv, fileName: 'Seattle-Weather.csv' }, options: { loadId: 'w' } });
-  if (!loaded.ok) throw new Error(loaded.message);
-}, 60_000);
-
-afterAll(async () => {
-  data?.failAll(new Error('done'));
-  channel?.port1.close();
-  channel?.port2.close();
-  await mock.close();
-});
-
-beforeEach(async () => {
-  await fetch(`${mock.url}/__reset`, { method: 'POST' });
-});
 
 function makeService(): { service: AgentService; events: AgentEvent[]; saver: IdbSaver } {
   const events: AgentEvent[] = [];
   const saver = new IdbSaver({ dbName: `service-${Date.now()}-${saverN++}` });
   let id = 0;
-  const service = createAgentService({ data, saver, library: new ExampleLibrary(), emit: (e) => events.push(e), maxRetries: 1, newId: () => `run-${++id}` });
+  const service = createAgentService({ data: worker.client, saver, library: new ExampleLibrary(), emit: (e) => events.push(e), maxRetries: 1, newId: () => `run-${++id}` });
   return { service, events, saver };
 }
 const settings = () => ({ baseUrl: `${mock.url}/v1`, apiKey: 'sk-service-key', model: 'mock-model' });
-async function script(replies: ScriptedReply[], extra: Record<string, unknown> = {}) {
-  await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies, replace: true, ...extra }) });
-}
-async function recorded(): Promise<RecordedRequest[]> {
-  return (await (await fetch(`${mock.url}/__requests`)).json()) as RecordedRequest[];
-}
 
 describe('agent service', { timeout: 60_000 }, () => {
   it('answers a question from the loaded data and keeps the thread', async () => {
     const { service, events, saver } = makeService();
-    await script([
+    await mock.script([
       { type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql: "SELECT count(*) AS rainy_days FROM seattle_weather WHERE weather = 'rain'" } }] },
       { type: 'text', content: 'There were 641 rainy days.' },
       { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.95 } },
@@ -91,7 +47,7 @@ describe('agent service', { timeout: 60_000 }, () => {
     expect(final?.type === 'final' && final.output).toMatchObject({ answer: 'There were 641 rainy days.', ungrounded_numbers: [], confidence: 0.95 });
     expect(events.at(-1)).toEqual({ type: 'run_end', thread_id: 'th1', run_id: 'run-1' });
 
-    const reqs = (await recorded()).filter((r) => r.path === '/v1/chat/completions');
+    const reqs = (await mock.recorded()).filter((r) => r.path === '/v1/chat/completions');
     const system = JSON.stringify((reqs[0]?.body as { messages: unknown[] }).messages[0]);
     for (const s of ['seattle_weather (1461 rows, 6 columns)', 'temp_max DOUBLE', 'weather VARCHAR: drizzle, rain']) expect(system).toContain(s);
     // The key travels only in the Authorization header.
@@ -112,14 +68,14 @@ describe('agent service', { timeout: 60_000 }, () => {
 
   it('shows an interrupted thread after an endpoint failure and resumes it', async () => {
     const { service, events, saver } = makeService();
-    await script([{ type: 'error', status: 500 }, { type: 'error', status: 500 }]);
+    await mock.script([{ type: 'error', status: 500 }, { type: 'error', status: 500 }]);
     await service.start({ settings: settings(), thread_id: 'th2', question: 'Average wind?', mode: 'agent' });
     await service.idle();
     expect(events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.kind)).toEqual(['retrying']);
     expect(events.find((e) => e.type === 'error')).toMatchObject({ retryable: true });
     expect((await service.loadThread({ thread_id: 'th2' })).result).toMatchObject({ interrupted: true, messages: [{ role: 'user', content: 'Average wind?' }] });
 
-    await script([{ type: 'text', content: 'I need to query the data first.' }]);
+    await mock.script([{ type: 'text', content: 'I need to query the data first.' }]);
     await service.resume({ settings: settings(), thread_id: 'th2' });
     await service.idle();
     expect((await service.loadThread({ thread_id: 'th2' })).result?.interrupted).toBe(false);
@@ -128,7 +84,7 @@ describe('agent service', { timeout: 60_000 }, () => {
 
   it('runs a conversation in pipeline mode and lists it as such', async () => {
     const { service, events, saver } = makeService();
-    await script([
+    await mock.script([
       { type: 'structured', when: 'execution_plan', value: { needs_code: true, needs_evaluation: false, needs_explanation: true, reasoning: 'count' } },
       { type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql: 'SELECT count(*) AS days FROM seattle_weather' } }] },
       { type: 'text', content: 'The data covers 1461 days.' },
@@ -144,7 +100,7 @@ describe('agent service', { timeout: 60_000 }, () => {
   it('refuses bad settings and a second concurrent run; aborts a run', async () => {
     const { service, events, saver } = makeService();
     expect(() => service.start({ settings: { ...settings(), baseUrl: 'http://x' }, thread_id: 't', question: 'q', mode: 'agent' })).toThrow(/\/v1/);
-    await script([{ type: 'text', content: 'slow', delay_ms: 3000 }]);
+    await mock.script([{ type: 'text', content: 'slow', delay_ms: 3000 }]);
     const { result } = await service.start({ settings: settings(), thread_id: 't3', question: 'q', mode: 'agent' });
     expect(() => service.start({ settings: settings(), thread_id: 't4', question: 'q', mode: 'agent' })).toThrow(/already in progress/);
     await new Promise((r) => setTimeout(r, 200));
@@ -160,7 +116,7 @@ describe('agent service', { timeout: 60_000 }, () => {
   it('lists the endpoint models, and explains a refused key', async () => {
     const { service, saver } = makeService();
     expect((await service.listModels({ settings: { baseUrl: `${mock.url}/v1`, apiKey: 'k' } })).result).toEqual({ ok: true, models: ['mock-model', 'mock-model-mini'] });
-    await script([], { require_key: 'right' });
+    await mock.script([], { require_key: 'right' });
     expect((await service.listModels({ settings: { baseUrl: `${mock.url}/v1`, apiKey: 'wrong' } })).result).toEqual({ ok: false, status: 401, message: 'The key was refused by the endpoint.' });
     const unreachable = (await service.listModels({ settings: { baseUrl: 'http://127.0.0.1:9/v1', apiKey: '' } })).result;
     expect(unreachable.ok).toBe(false);

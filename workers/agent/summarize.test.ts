@@ -4,15 +4,15 @@
  * the summary instead of them, and the thread keeps every message.
  */
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from '../../e2e/mock-llm/server.mjs';
 import type { AgentEvent } from '../protocol/agent';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { createAgentGraph, internalNote } from './graph';
 import { createChatModel } from './llm/chatModel';
 import { runTurn } from './run';
 import { contextBudget, defaultContextBudget, estimateMessagesTokens, planCut, transcript } from './summarize';
+import { useMockEndpoint } from './testing/mockEndpoint';
 import type { ToolHost } from './tools/execute';
 
 const long = (label: string) => `${label} ${'lorem ipsum dolor sit amet '.repeat(60)}`;
@@ -64,23 +64,10 @@ describe('planCut', () => {
 });
 
 describe('summarize node', () => {
-  let mock: MockLlm;
-  beforeAll(async () => {
-    mock = await startMockLlm({ port: 0 });
-  });
-  afterAll(async () => {
-    await mock.close();
-  });
-  beforeEach(async () => {
-    await fetch(`${mock.url}/__reset`, { method: 'POST' });
-  });
+  const mock = useMockEndpoint();
 
-  async function script(replies: ScriptedReply[]) {
-    await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies, replace: true }) });
-  }
   async function chatBodies(): Promise<{ messages: { role: string; content: unknown }[]; response_format?: { json_schema: { name: string } } }[]> {
-    const all = (await (await fetch(`${mock.url}/__requests`)).json()) as RecordedRequest[];
-    return all.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as never);
+    return (await mock.chatRequests()).map((r) => r.body as never);
   }
 
   const noHost: ToolHost = {
@@ -107,17 +94,17 @@ describe('summarize node', () => {
     };
 
     // Two long turns with a roomy budget: no summary.
-    await script([{ type: 'text', content: long('Penguins answer ONE-OLDEST') }]);
+    await mock.script([{ type: 'text', content: long('Penguins answer ONE-OLDEST') }]);
     let events = await ask(100_000, 'OLDEST question about penguins?');
     expect(events.some((e) => e.type === 'status' && e.kind === 'summarizing')).toBe(false);
-    await script([{ type: 'text', content: long('Weather answer TWO') }]);
+    await mock.script([{ type: 'text', content: long('Weather answer TWO') }]);
     await ask(100_000, 'Second question about weather?');
 
     // The third with a small budget: the summary replaces the first turns.
     const first = await chatBodies();
     const systemTokens = Math.ceil(String(first[0]?.messages[0]?.content).length / 4);
     // No reset mid-thread: the mock's message ids would restart and replace stored messages.
-    await script([
+    await mock.script([
       { type: 'structured', when: 'conversation_summary', value: { summary: 'SUMMARY-MARK: penguins then weather were discussed.' } },
       { type: 'text', content: 'Third answer.' },
     ]);
@@ -143,7 +130,7 @@ describe('summarize node', () => {
     expect(messages[state.values.summarizedThrough as number]?.text).toBe('Third question: and cars?');
 
     // The next run keeps compacting from the watermark: the summary is carried, not recomputed.
-    await script([{ type: 'text', content: 'Fourth answer.' }]);
+    await mock.script([{ type: 'text', content: 'Fourth answer.' }]);
     await ask(systemTokens + 600, 'Fourth?');
     const after = (await chatBodies()).slice(first.length + bodies.length);
     expect(after).toHaveLength(1);

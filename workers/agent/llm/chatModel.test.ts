@@ -3,48 +3,30 @@
  * streaming, tool calls, structured outputs by name, retries, failures. These pin down how the
  * library behaves here, which the agent graph relies on.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HumanMessage, type AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
-import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from '../../../e2e/mock-llm/server.mjs';
 import { RunSqlArgsSchema, ValidationReportSchema } from '../../protocol/agent';
 import { buildHumanMessage } from '../humanMessage';
+import { useMockEndpoint } from '../testing/mockEndpoint';
 import { baseUrlProblem, classifyLlmError, createChatModel, type RetryInfo } from './chatModel';
 
-let mock: MockLlm;
+const mock = useMockEndpoint();
 const settings = () => ({ baseUrl: `${mock.url}/v1`, apiKey: 'sk-test-123', model: 'gpt-5-codex' });
 
-async function script(replies: ScriptedReply[], extra: Record<string, unknown> = {}) {
-  const res = await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies, replace: true, ...extra }) });
-  expect(res.ok).toBe(true);
-}
-async function requests(): Promise<RecordedRequest[]> {
-  return (await (await fetch(`${mock.url}/__requests`)).json()) as RecordedRequest[];
-}
-const chatBodies = async () =>
-  (await requests()).filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as Record<string, unknown>);
+const chatBodies = async () => (await mock.chatRequests()).map((r) => r.body as Record<string, unknown>);
 
 const runSql = tool(async () => '', { name: 'run_sql', description: 'Run DuckDB SQL', schema: RunSqlArgsSchema });
 
-beforeAll(async () => {
-  mock = await startMockLlm({ port: 0 });
-});
-afterAll(async () => {
-  await mock.close();
-});
-beforeEach(async () => {
-  await fetch(`${mock.url}/__reset`, { method: 'POST' });
-});
-
 describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
   it('streams content tokens and uses chat completions even for a codex model name', async () => {
-    await script([{ type: 'text', content: 'The mean is 3700.66 g.', chunk_size: 3 }]);
+    await mock.script([{ type: 'text', content: 'The mean is 3700.66 g.', chunk_size: 3 }]);
     const model = createChatModel(settings());
     const tokens: string[] = [];
     for await (const chunk of await model.stream([new HumanMessage('mean?')])) tokens.push(chunk.text);
     expect(tokens.join('')).toBe('The mean is 3700.66 g.');
     expect(tokens.filter((t) => t.length > 0).length).toBeGreaterThan(3);
-    const reqs = await requests();
+    const reqs = await mock.recorded();
     expect(reqs.map((r) => r.path)).toEqual(['/v1/chat/completions']);
     expect(reqs[0]?.headers.authorization).toBe('Bearer sk-test-123');
     expect(JSON.stringify(reqs[0]?.body)).not.toContain('sk-test-123');
@@ -52,7 +34,7 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
   });
 
   it('binds the tools and reassembles tool-call arguments split across chunks', async () => {
-    await script([{ type: 'tool_calls', calls: [{ id: 'c1', name: 'run_sql', arguments: { sql: 'SELECT avg(body_mass_g) FROM penguins', max_rows: 5 } }] }]);
+    await mock.script([{ type: 'tool_calls', calls: [{ id: 'c1', name: 'run_sql', arguments: { sql: 'SELECT avg(body_mass_g) FROM penguins', max_rows: 5 } }] }]);
     const model = createChatModel(settings()).bindTools([runSql]);
     let full: AIMessageChunk | undefined;
     for await (const chunk of await model.stream([new HumanMessage('q')])) full = full ? full.concat(chunk) : chunk;
@@ -66,7 +48,7 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
   });
 
   it('puts malformed tool-call JSON in invalid_tool_calls without throwing', async () => {
-    await script([
+    await mock.script([
       { type: 'malformed_tool_call', name: 'run_sql', arguments_text: '{"sql": "SELECT 1' },
       { type: 'malformed_tool_call', name: 'run_sql', arguments_text: '{"sql": SELECT 1}' },
       { type: 'malformed_tool_call', name: 'run_sql', arguments_text: '{"sql": "SELECT 1' },
@@ -90,7 +72,7 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
 
   it('answers withStructuredOutput by name (json_schema), also non-streaming', async () => {
     const report = { is_valid: true, issues: [], suggestions: ['report n'], confidence: 0.8 };
-    await script([{ type: 'structured', value: report, when: 'validation_report' }]);
+    await mock.script([{ type: 'structured', value: report, when: 'validation_report' }]);
     const critic = createChatModel(settings()).withStructuredOutput(ValidationReportSchema, { name: 'validation_report' });
     await expect(critic.invoke([new HumanMessage('check')])).resolves.toEqual(report);
     const [body] = await chatBodies();
@@ -99,7 +81,7 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
 
   it('answers a forced tool (functionCalling method) with that tool', async () => {
     const plan = { summary: 'User asked about penguins; mean mass 3700.66 g.' };
-    await script([{ type: 'structured', value: plan, when: 'conversation_summary' }, { type: 'text', content: 'unused' }]);
+    await mock.script([{ type: 'structured', value: plan, when: 'conversation_summary' }, { type: 'text', content: 'unused' }]);
     const { ConversationSummarySchema } = await import('../../protocol/agent');
     const summarizer = createChatModel(settings()).withStructuredOutput(ConversationSummarySchema, {
       name: 'conversation_summary',
@@ -111,7 +93,7 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
   });
 
   it('retries a 429 after the Retry-After wait, reporting the retry', async () => {
-    await script([{ type: 'error', status: 429, retry_after: 1 }, { type: 'text', content: 'ok after wait' }]);
+    await mock.script([{ type: 'error', status: 429, retry_after: 1 }, { type: 'text', content: 'ok after wait' }]);
     const retries: RetryInfo[] = [];
     const model = createChatModel(settings(), { maxRetries: 1, onRetry: (r) => retries.push(r) });
     const t0 = Date.now();
@@ -124,7 +106,7 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
   });
 
   it('gives up after maxRetries on repeated 500s and classifies the failure', async () => {
-    await script([
+    await mock.script([
       { type: 'error', status: 500 },
       { type: 'error', status: 500 },
       { type: 'text', content: 'never reached' },
@@ -142,7 +124,7 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
   });
 
   it('sends images as image_url parts, and a vision refusal says the model does not accept images', async () => {
-    await script([{ type: 'error', status: 400, message: 'Invalid content type. image_url is only supported by certain models.' }]);
+    await mock.script([{ type: 'error', status: 400, message: 'Invalid content type. image_url is only supported by certain models.' }]);
     const model = createChatModel(settings(), { maxRetries: 2 });
     const question = buildHumanMessage('What is in this picture?', [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
     const err = await model.invoke([question]).catch((e: unknown) => e);
@@ -165,7 +147,7 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
   });
 
   it('does not retry a 401 and says the key was refused', async () => {
-    await script([{ type: 'text', content: 'x' }], { require_key: 'sk-right' });
+    await mock.script([{ type: 'text', content: 'x' }], { require_key: 'sk-right' });
     const retries: RetryInfo[] = [];
     const model = createChatModel(settings(), { maxRetries: 2, onRetry: (r) => retries.push(r) });
     const err = await model.invoke([new HumanMessage('q')]).catch((e: unknown) => e);
@@ -177,7 +159,7 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
   });
 
   it('keeps the partial text of a stream cut mid-way and then throws', async () => {
-    await script([{ type: 'cut', content: 'Partial answer that never finishes', after_chunks: 4 }]);
+    await mock.script([{ type: 'cut', content: 'Partial answer that never finishes', after_chunks: 4 }]);
     const model = createChatModel(settings(), { maxRetries: 0 });
     const got: string[] = [];
     const err = await (async () => {
@@ -190,7 +172,7 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
   });
 
   it('aborts an in-flight request', async () => {
-    await script([{ type: 'text', content: 'slow', delay_ms: 2000 }]);
+    await mock.script([{ type: 'text', content: 'slow', delay_ms: 2000 }]);
     const model = createChatModel(settings(), { maxRetries: 0 });
     const ctrl = new AbortController();
     setTimeout(() => ctrl.abort(), 100);
@@ -204,7 +186,7 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
 describe('prepareMessages', () => {
   it('rewrites the messages of plain, tool-bound and structured calls alike', async () => {
     const report = { is_valid: true, issues: [], suggestions: [], confidence: 0.5 };
-    await script([{ type: 'text', content: 'a' }, { type: 'text', content: 'b' }, { type: 'structured', value: report, when: 'validation_report' }]);
+    await mock.script([{ type: 'text', content: 'a' }, { type: 'text', content: 'b' }, { type: 'structured', value: report, when: 'validation_report' }]);
     const model = createChatModel(settings(), { prepareMessages: (ms) => ms.map((m) => new HumanMessage(`prepared: ${m.text}`)) });
     await model.invoke([new HumanMessage('one')]);
     for await (const _ of await model.bindTools([runSql]).stream([new HumanMessage('two')])) void _;
@@ -216,7 +198,7 @@ describe('prepareMessages', () => {
 
 describe('inside a LangGraph node', () => {
   it('streams tokens in "messages" mode when the node passes its config, without a tiktoken fetch', async () => {
-    await script([{ type: 'text', content: 'Streamed through the graph.', chunk_size: 5 }]);
+    await mock.script([{ type: 'text', content: 'Streamed through the graph.', chunk_size: 5 }]);
     const { END, MessagesAnnotation, START, StateGraph } = await import('@langchain/langgraph/web');
     const model = createChatModel(settings());
     const graph = new StateGraph(MessagesAnnotation)
@@ -246,7 +228,7 @@ describe('mock endpoint extras', () => {
     const body = (await (await embed()).json()) as { data: { embedding: number[] }[] };
     expect(body.data[0]?.embedding).toEqual(body.data[1]?.embedding);
     expect(body.data[0]?.embedding).not.toEqual(body.data[2]?.embedding);
-    await script([], { embeddings: false });
+    await mock.script([], { embeddings: false });
     expect((await embed()).status).toBe(404);
   });
 
@@ -262,7 +244,7 @@ describe('mock endpoint extras', () => {
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:4173');
     expect(res.headers.get('access-control-allow-headers')).toBe('authorization,content-type,x-stainless-os,x-stainless-retry-count');
-    await script([{ type: 'error', status: 429, retry_after: 3 }]);
+    await mock.script([{ type: 'error', status: 429, retry_after: 3 }]);
     const limited = await fetch(`${mock.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { origin: 'http://127.0.0.1:4173' },

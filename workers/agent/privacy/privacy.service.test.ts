@@ -4,20 +4,14 @@
  * scripted endpoint, which records the raw bytes it received.
  */
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from '../../../e2e/mock-llm/server.mjs';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedReply } from '../../../e2e/mock-llm/server.mjs';
 import type { EndpointSettings } from '../../protocol/agent';
-import type { DataEvent, DataRequests } from '../../protocol/data';
-import { RpcClient } from '../../protocol/rpcClient';
-import { serve } from '../../protocol/rpcServer';
-import { DataHost } from '../../data/host';
-import { convertJson } from '../../data/loaders/json';
-import { DatasetStorage } from '../../data/storage';
-import { NodeEngine } from '../../data/testing/nodeEngine';
 import { IdbSaver } from '../checkpoint/IdbSaver';
 import { ExampleLibrary } from '../examples/retrieval';
 import { createAgentService } from '../service';
+import { useDataWorker } from '../testing/dataWorker';
+import { useMockEndpoint } from '../testing/mockEndpoint';
 import { PrivacyLogStore } from './PrivacyLogStore';
 
 const KEY = 'sk-privacy-Hx7pQ2';
@@ -25,46 +19,15 @@ const KEY = 'sk-privacy-Hx7pQ2';
 const SECRET = 'Quixotic Zebulon';
 const csv = ['id,name,city,amount', ...Array.from({ length: 50 }, (_, i) => `${i + 1},${i === 1 ? SECRET : `Person ${i + 1}`},${['Oslo', 'Lima', 'Pune'][i % 3]},${(i * 7) % 31}`)].join('\n');
 
-let mock: MockLlm;
-let channel: MessageChannel;
-let data: RpcClient<DataRequests, DataEvent>;
+const mock = useMockEndpoint();
+const worker = useDataWorker({ text: csv, fileName: 'people.csv', loadId: 'p' });
 let n = 0;
-const noReader = async () => {
-  throw new Error('not used');
-};
-
-beforeAll(async () => {
-  mock = await startMockLlm({ port: 0 });
-  globalThis.indexedDB = new IDBFactory();
-  const host = new DataHost({
-    boot: () => NodeEngine.open(),
-    openStorage: () => DatasetStorage.open({ useOpfs: false }),
-    readers: { parquet: noReader, arrow: noReader, excel: noReader, json: convertJson, listExcelSheets: async () => [] },
-  });
-  channel = new MessageChannel();
-  serve<DataRequests, DataEvent>(channel.port1 as unknown as Parameters<typeof serve>[0], host.handlers());
-  data = new RpcClient<DataRequests, DataEvent>(channel.port2 as unknown as ConstructorParameters<typeof RpcClient>[0]);
-  await data.call('init', {});
-  const loaded = await data.call('load', { source: { kind: 'text', text: csv, fileName: 'people.csv' }, options: { loadId: 'p' } });
-  if (!loaded.ok) throw new Error(loaded.message);
-}, 60_000);
-
-afterAll(async () => {
-  data?.failAll(new Error('done'));
-  channel?.port1.close();
-  channel?.port2.close();
-  await mock.close();
-});
-
-beforeEach(async () => {
-  await fetch(`${mock.url}/__reset`, { method: 'POST' });
-});
 
 function makeService() {
   const saver = new IdbSaver({ dbName: `privacy-svc-${Date.now()}-${n}` });
   const privacyLog = new PrivacyLogStore({ dbName: `privacy-log-${Date.now()}-${n++}` });
   let id = 0;
-  const service = createAgentService({ data, saver, privacyLog, library: new ExampleLibrary(), emit: () => undefined, maxRetries: 0, newId: () => `run-${++id}` });
+  const service = createAgentService({ data: worker.client, saver, privacyLog, library: new ExampleLibrary(), emit: () => undefined, maxRetries: 0, newId: () => `run-${++id}` });
   return { service, saver, privacyLog };
 }
 const settings = (extra: Partial<EndpointSettings> = {}): EndpointSettings => ({ baseUrl: `${mock.url}/v1`, apiKey: KEY, model: 'mock-model', ...extra });
@@ -78,10 +41,6 @@ const replies = (): ScriptedReply[] => [
   { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
 ];
 
-async function recorded(): Promise<RecordedRequest[]> {
-  return (await (await fetch(`${mock.url}/__requests`)).json()) as RecordedRequest[];
-}
-
 interface Msg {
   role: string;
   content: string;
@@ -92,11 +51,11 @@ const messagesOf = (body: string) => (JSON.parse(body) as { messages: Msg[] }).m
 describe('privacy log through the agent service', { timeout: 60_000 }, () => {
   it('logs every request exactly as the endpoint received it, in order, with usage and no key', async () => {
     const { service, saver, privacyLog } = makeService();
-    await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies: replies(), replace: true }) });
+    await mock.script(replies());
     await service.start({ settings: settings(), thread_id: 'open', question: 'How many people?', mode: 'agent' });
     await service.idle();
 
-    const received = (await recorded()).filter((r) => r.method === 'POST');
+    const received = (await mock.recorded()).filter((r) => r.method === 'POST');
     const log = (await service.privacyLog({ thread_id: 'open' })).result;
     expect(received.length).toBeGreaterThanOrEqual(4);
     expect(log.map((e) => e.body)).toEqual(received.map((r) => r.raw_body));
@@ -117,11 +76,11 @@ describe('privacy log through the agent service', { timeout: 60_000 }, () => {
 
   it('under No raw rows sends schemas, profiles and at most N rows per tool output', async () => {
     const { service, saver, privacyLog } = makeService();
-    await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies: replies(), replace: true }) });
+    await mock.script(replies());
     await service.start({ settings: settings({ noRawRows: true, rowsPerToolOutput: 3 }), thread_id: 'closed', question: 'How many people?', mode: 'agent' });
     await service.idle();
 
-    const received = (await recorded()).filter((r) => r.method === 'POST');
+    const received = (await mock.recorded()).filter((r) => r.method === 'POST');
     expect(received.length).toBeGreaterThanOrEqual(4);
     for (const r of received) expect(r.raw_body).not.toContain(SECRET);
     const last = received.filter((r) => r.path === '/v1/chat/completions' && !r.raw_body.includes('validation_report')).at(-1);
@@ -144,16 +103,16 @@ describe('privacy log through the agent service', { timeout: 60_000 }, () => {
 
   it('turned on mid-thread, also shapes the outputs stored before', async () => {
     const { service, saver, privacyLog } = makeService();
-    await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies: replies(), replace: true }) });
+    await mock.script(replies());
     await service.start({ settings: settings(), thread_id: 'switch', question: 'How many people?', mode: 'agent' });
     await service.idle();
-    expect((await recorded()).some((r) => r.raw_body.includes(SECRET))).toBe(true);
+    expect((await mock.recorded()).some((r) => r.raw_body.includes(SECRET))).toBe(true);
 
-    await fetch(`${mock.url}/__reset`, { method: 'POST' });
-    await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies: [{ type: 'text', content: 'Still 50.' }], replace: true }) });
+    await mock.reset();
+    await mock.script([{ type: 'text', content: 'Still 50.' }]);
     await service.start({ settings: settings({ noRawRows: true, rowsPerToolOutput: 3 }), thread_id: 'switch', question: 'And now?', mode: 'agent' });
     await service.idle();
-    const received = (await recorded()).filter((r) => r.method === 'POST');
+    const received = (await mock.recorded()).filter((r) => r.method === 'POST');
     expect(received.length).toBeGreaterThanOrEqual(1);
     for (const r of received) expect(r.raw_body).not.toContain(SECRET);
     const msgs = messagesOf(received[0]?.raw_body ?? '{}');

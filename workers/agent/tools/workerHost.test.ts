@@ -6,52 +6,20 @@ import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { IDBFactory } from 'fake-indexeddb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DataEvent, DataRequests } from '../../protocol/data';
+import { describe, expect, it } from 'vitest';
 import type { PythonEvent, PythonRequests } from '../../protocol/python';
-import { RpcClient } from '../../protocol/rpcClient';
-import { serve } from '../../protocol/rpcServer';
-import { DataHost } from '../../data/host';
-import { DatasetStorage } from '../../data/storage';
-import { convertJson } from '../../data/loaders/json';
-import { NodeEngine } from '../../data/testing/nodeEngine';
+import type { RpcClient } from '../../protocol/rpcClient';
+import { useDataWorker } from '../testing/dataWorker';
 import { PythonOutput, createWorkerHost } from './workerHost';
 
 const require = createRequire(import.meta.url);
 const csv = readFileSync(join(dirname(require.resolve('vega-datasets')), '..', 'data', 'seattle-weather.csv'));
-const noReader = async () => {
-  throw new Error('not used');
-};
-
-let channel: MessageChannel;
-let client: RpcClient<DataRequests, DataEvent>;
+const worker = useDataWorker({ text: csv.toString('utf8'), fileName: 'seattle-weather.csv', loadId: 'w' });
 const signal = new AbortController().signal;
-
-beforeAll(async () => {
-  globalThis.indexedDB = new IDBFactory();
-  const host = new DataHost({
-    boot: () => NodeEngine.open(),
-    openStorage: () => DatasetStorage.open({ useOpfs: false }),
-    readers: { parquet: noReader, arrow: noReader, excel: noReader, json: convertJson, listExcelSheets: async () => [] },
-  });
-  channel = new MessageChannel();
-  serve<DataRequests, DataEvent>(channel.port1 as unknown as Parameters<typeof serve>[0], host.handlers());
-  client = new RpcClient<DataRequests, DataEvent>(channel.port2 as unknown as ConstructorParameters<typeof RpcClient>[0]);
-  await client.call('init', {});
-  const loaded = await client.call('load', { source: { kind: 'text', text: csv.toString('utf8'), fileName: 'seattle-weather.csv' }, options: { loadId: 'w' } });
-  if (!loaded.ok) throw new Error(loaded.message);
-}, 60_000);
-
-afterAll(() => {
-  client?.failAll(new Error('done'));
-  channel?.port1.close();
-  channel?.port2.close();
-});
 
 describe('worker ToolHost on the real data engine', { timeout: 60_000 }, () => {
   it('runs a query and decodes the rows (dates as ISO text, integers as numbers)', async () => {
-    const host = createWorkerHost({ data: client });
+    const host = createWorkerHost({ data: worker.client });
     const r = await host.runSql('SELECT weather, count(*) AS n, min(date) AS first FROM seattle_weather GROUP BY weather ORDER BY n DESC', 3, signal);
     if (!r.ok) throw new Error(r.message);
     expect(r.value.columns.map((c) => c.name)).toEqual(['weather', 'n', 'first']);
@@ -62,7 +30,7 @@ describe('worker ToolHost on the real data engine', { timeout: 60_000 }, () => {
   });
 
   it('returns SQL errors as values and refuses statements that change a dataset', async () => {
-    const host = createWorkerHost({ data: client });
+    const host = createWorkerHost({ data: worker.client });
     const bad = await host.runSql('SELECT nope FROM seattle_weather', 10, signal);
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.message).toMatch(/nope/);
@@ -74,7 +42,7 @@ describe('worker ToolHost on the real data engine', { timeout: 60_000 }, () => {
   });
 
   it('profiles requested columns with quality figures, samples and missing columns', async () => {
-    const host = createWorkerHost({ data: client });
+    const host = createWorkerHost({ data: worker.client });
     const r = await host.profile({ dataset: 'seattle_weather', columns: ['temp_max', 'weather', 'humidity'], check_requirements: ['date', 'a numeric outcome'] }, signal);
     if (!r.ok) throw new Error(r.message);
     expect(r.value).toMatchObject({ dataset: 'seattle_weather', row_count: 1461, columns_found: ['temp_max', 'weather', 'date'], columns_missing: ['humidity'], can_proceed: false });
@@ -98,7 +66,7 @@ describe('worker ToolHost on the real data engine', { timeout: 60_000 }, () => {
         return { ok: true, result: { kind: 'table', columns: ['a'], rows: [[1]], rowCount: 1, truncated: false }, figure: { data: [], layout: {} }, warnings: [], elapsedMs: 5 };
       }) as Pick<RpcClient<PythonRequests, PythonEvent>, 'call'>['call'],
     };
-    const host = createWorkerHost({ data: client, python: { client: python, output, interrupt: () => interrupted++ } });
+    const host = createWorkerHost({ data: worker.client, python: { client: python, output, interrupt: () => interrupted++ } });
     const ok = await host.runPython('print("hello")', signal);
     expect(ok).toEqual({ ok: true, value: { stdout: 'hello\n', result: { columns: ['a'], rows: [[1]], row_count: 1, truncated: false }, figure: { data: [], layout: {} }, elapsed_ms: 5 } });
     const err = await host.runPython('raise ValueError("bad")', signal);
@@ -108,7 +76,7 @@ describe('worker ToolHost on the real data engine', { timeout: 60_000 }, () => {
     ctrl.abort();
     await p;
     expect(interrupted).toBe(1);
-    const without = await createWorkerHost({ data: client }).runPython('1', signal);
+    const without = await createWorkerHost({ data: worker.client }).runPython('1', signal);
     expect(without).toEqual({ ok: false, message: 'Python is not available in this session; use run_sql.' });
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * Test-only: the real data worker handlers (DataHost on the Node build of DuckDB-WASM) over a
+ * MessageChannel, as the agent worker talks to them in the browser, with one file loaded.
+ */
+import { IDBFactory } from 'fake-indexeddb';
+import { afterAll, beforeAll } from 'vitest';
+import type { DataEvent, DataRequests } from '../../protocol/data';
+import { RpcClient } from '../../protocol/rpcClient';
+import { serve } from '../../protocol/rpcServer';
+import { DataHost } from '../../data/host';
+import { convertJson } from '../../data/loaders/json';
+import { DatasetStorage } from '../../data/storage';
+import { NodeEngine } from '../../data/testing/nodeEngine';
+
+export interface DataWorker {
+  client: RpcClient<DataRequests, DataEvent>;
+  /** Fails whatever is still pending and closes the channel. */
+  close(): void;
+}
+
+const noReader = async () => {
+  throw new Error('not used');
+};
+
+/** Starts the handlers on a fresh fake IndexedDB and loads `file` as text (CSV). */
+export async function startDataWorker(file: { text: string; fileName: string; loadId: string }): Promise<DataWorker> {
+  globalThis.indexedDB = new IDBFactory();
+  const host = new DataHost({
+    boot: () => NodeEngine.open(),
+    openStorage: () => DatasetStorage.open({ useOpfs: false }),
+    readers: { parquet: noReader, arrow: noReader, excel: noReader, json: convertJson, listExcelSheets: async () => [] },
+  });
+  const channel = new MessageChannel();
+  serve<DataRequests, DataEvent>(channel.port1 as unknown as Parameters<typeof serve>[0], host.handlers());
+  const client = new RpcClient<DataRequests, DataEvent>(channel.port2 as unknown as ConstructorParameters<typeof RpcClient>[0]);
+  await client.call('init', {});
+  const loaded = await client.call('load', { source: { kind: 'text', text: file.text, fileName: file.fileName }, options: { loadId: file.loadId } });
+  if (!loaded.ok) throw new Error(loaded.message);
+  return {
+    client,
+    close() {
+      client.failAll(new Error('done'));
+      channel.port1.close();
+      channel.port2.close();
+    },
+  };
+}
+
+/** Starts the data worker before this file's tests and closes it after; `client` is valid inside tests. */
+export function useDataWorker(file: { text: string; fileName: string; loadId: string }): { readonly client: RpcClient<DataRequests, DataEvent> } {
+  let worker: DataWorker | undefined;
+  beforeAll(async () => {
+    worker = await startDataWorker(file);
+  }, 60_000);
+  afterAll(() => {
+    worker?.close();
+  });
+  return {
+    get client() {
+      if (!worker) throw new Error('the data worker did not start');
+      return worker.client;
+    },
+  };
+}
