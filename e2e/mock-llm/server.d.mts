@@ -17,7 +17,7 @@ export type ScriptedReply = (
   | { type: 'structured'; value: unknown }
   | { type: 'error'; status: number; message?: string; code?: string; retry_after?: number }
   | { type: 'cut'; content: string; after_chunks?: number }
-) & { delay_ms?: number; chunk_delay_ms?: number; when?: string };
+) & { delay_ms?: number; chunk_delay_ms?: number; when?: string; reasoning?: string };
 
 export interface MockLlmState {
   replies: ScriptedReply[];
@@ -26,6 +26,10 @@ export interface MockLlmState {
   embeddings: boolean;
   requireKey: string | undefined;
   seq: number;
+  /** The persona in force (personas/index.mjs), if any. */
+  persona: string | undefined;
+  /** The persona's scratch space, reset when the persona changes. */
+  memo: Record<string, unknown>;
 }
 
 export interface MockLlm {

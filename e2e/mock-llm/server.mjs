@@ -28,11 +28,19 @@
  *                                           a call of the forced tool
  *   { type: 'error', status, message?, code?, retry_after? }  e.g. 401, 429 (+ Retry-After), 500
  *   { type: 'cut', content, after_chunks? }  streams part of the text then drops the connection
- * Every reply may add `delay_ms` (before answering), `chunk_delay_ms` (between SSE chunks) and
- * `when` (see above). With the queue empty the server answers 500 "mock-llm: no scripted reply".
+ * Every reply may add `delay_ms` (before answering), `chunk_delay_ms` (between SSE chunks),
+ * `reasoning` (text the model "thought"; how it goes on the wire is the persona's business, and
+ * without a persona it is not sent) and `when` (see above). With the queue empty the server
+ * answers 500 "mock-llm: no scripted reply".
+ *
+ * Personas (`POST /__script { persona: name | null }`) make the server behave like a real
+ * provider's documented wire: refusing parameters, shaping streams, reasoning, tool-call quirks.
+ * They live in ./personas/ (see index.mjs for the hooks); each cites where its behaviour is
+ * documented.
  */
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { PERSONAS } from './personas/index.mjs';
 
 const STRUCTURED_NAMES = new Set(['validation_report', 'execution_plan', 'conversation_summary']);
 const DEFAULT_MODELS = ['mock-model', 'mock-model-mini'];
@@ -40,7 +48,7 @@ const EMBEDDING_DIMS = 64;
 
 /** Fresh mutable state; one per server. */
 function freshState() {
-  return { replies: [], requests: [], models: [...DEFAULT_MODELS], embeddings: true, requireKey: undefined, seq: 0 };
+  return { replies: [], requests: [], models: [...DEFAULT_MODELS], embeddings: true, requireKey: undefined, seq: 0, persona: undefined, memo: {} };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -111,6 +119,12 @@ function pieces(text, size) {
 
 /** Normalises a reply into { content, toolCalls: [{ id, name, argsText }] }. */
 function materialise(reply, body, state) {
+  const out = materialiseParts(reply, body, state);
+  if (typeof reply.reasoning === 'string') out.reasoning = reply.reasoning;
+  return out;
+}
+
+function materialiseParts(reply, body, state) {
   const name = structuredNameOf(body);
   const callId = () => `call_${++state.seq}`;
   switch (reply.type) {
@@ -166,8 +180,11 @@ async function streamReply(req, res, state, body, reply, out) {
     'cache-control': 'no-cache',
     connection: 'keep-alive',
   });
-  const chunk = (delta, finish = null, extra = {}) =>
-    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra })}\n\n`;
+  // Events are `{ data: object }` (one SSE data line), `{ raw: string }` (sent as is, e.g. an SSE
+  // comment) or the final `{ done: true }`; a persona may rewrite the list before it is sent.
+  const chunk = (delta, finish = null, extra = {}) => ({
+    data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra },
+  });
 
   const events = [chunk({ role: 'assistant', content: '' })];
   for (const p of pieces(out.content, size)) events.push(chunk({ content: p }));
@@ -182,7 +199,7 @@ async function streamReply(req, res, state, body, reply, out) {
   if (reply.type === 'cut') {
     const keep = reply.after_chunks ?? Math.max(2, Math.floor(events.length / 2));
     for (const e of events.slice(0, keep)) {
-      res.write(e);
+      res.write(sseText(e));
       if (delay) await sleep(delay);
     }
     // Let the partial chunks reach the client before the connection drops.
@@ -193,15 +210,28 @@ async function streamReply(req, res, state, body, reply, out) {
 
   events.push(chunk({}, out.toolCalls.length ? 'tool_calls' : 'stop'));
   if (body.stream_options?.include_usage) {
-    events.push(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: usage(body, out.content) })}\n\n`);
+    events.push({ data: { id, object: 'chat.completion.chunk', created, model, choices: [], usage: usage(body, out.content) } });
   }
-  events.push('data: [DONE]\n\n');
-  for (const e of events) {
+  events.push({ done: true });
+  const persona = personaOf(state);
+  const sent = persona?.stream ? persona.stream(events, { body, out, state, chunk }) : events;
+  for (const e of sent) {
     if (res.destroyed) return;
-    res.write(e);
+    res.write(sseText(e));
     if (delay) await sleep(delay);
   }
   res.end();
+}
+
+function sseText(e) {
+  if (typeof e === 'string') return e;
+  if (e.raw !== undefined) return e.raw;
+  if (e.done) return 'data: [DONE]\n\n';
+  return `data: ${JSON.stringify(e.data)}\n\n`;
+}
+
+function personaOf(state) {
+  return state.persona ? PERSONAS[state.persona] : undefined;
 }
 
 function wholeReply(req, res, state, body, reply, out) {
@@ -213,19 +243,28 @@ function wholeReply(req, res, state, body, reply, out) {
   if (out.toolCalls.length) {
     message.tool_calls = out.toolCalls.map((tc) => ({ id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.argsText } }));
   }
-  sendJson(res, req, 200, {
+  const json = {
     id: completionId(state),
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: body.model ?? 'mock-model',
     choices: [{ index: 0, message, finish_reason: out.toolCalls.length ? 'tool_calls' : 'stop', logprobs: null }],
     usage: usage(body, out.content),
-  });
+  };
+  const persona = personaOf(state);
+  sendJson(res, req, 200, persona?.whole ? persona.whole(json, { body, out, state }) : json);
 }
 
 async function chatCompletions(req, res, state, body) {
   if (!body || !Array.isArray(body.messages)) {
     sendJson(res, req, 400, { error: { message: 'messages is required', type: 'invalid_request_error' } });
+    return;
+  }
+  const persona = personaOf(state);
+  // A provider refuses a request before any reply is spent (e.g. a parameter it does not take).
+  const refusal = persona?.refuse?.(body, { state, req });
+  if (refusal) {
+    sendJson(res, req, refusal.status, refusal.body, refusal.headers ?? {});
     return;
   }
   const reply = takeReply(state, body);
@@ -242,7 +281,8 @@ async function chatCompletions(req, res, state, body) {
     sendJson(res, req, status, { error: { message: reply.message ?? `mock-llm scripted ${status}`, type, code: reply.code ?? null } }, extra);
     return;
   }
-  const out = materialise(reply, body, state);
+  let out = materialise(reply, body, state);
+  if (persona?.shape) out = persona.shape(out, { body, state, reply });
   if (body.stream) await streamReply(req, res, state, body, reply, out);
   else wholeReply(req, res, state, body, reply, out);
 }
@@ -274,6 +314,8 @@ function embeddings(req, res, state, body) {
 }
 
 function authorised(req, state) {
+  const persona = personaOf(state);
+  if (persona?.authorised) return persona.authorised(req, state);
   return state.requireKey === undefined || req.headers.authorization === `Bearer ${state.requireKey}`;
 }
 
@@ -305,6 +347,11 @@ async function handle(req, res, state) {
     if (Array.isArray(cfg.models)) state.models = cfg.models.map(String);
     if (typeof cfg.embeddings === 'boolean') state.embeddings = cfg.embeddings;
     if ('require_key' in cfg) state.requireKey = cfg.require_key ?? undefined;
+    if ('persona' in cfg) {
+      if (cfg.persona !== null && !(cfg.persona in PERSONAS)) return sendJson(res, req, 400, { error: { message: `mock-llm: no persona ${cfg.persona}` } });
+      state.persona = cfg.persona ?? undefined;
+      state.memo = {};
+    }
     sendJson(res, req, 200, { queued: state.replies.length });
     return;
   }
