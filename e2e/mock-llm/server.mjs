@@ -93,6 +93,14 @@ export function structuredNameOf(body) {
   if (rf && rf.type === 'json_schema' && typeof rf.json_schema?.name === 'string') return rf.json_schema.name;
   const tc = body?.tool_choice;
   if (tc && typeof tc === 'object' && typeof tc.function?.name === 'string') return tc.function.name;
+  // JSON mode / plain text: the app names the object it wants in its instruction.
+  if (!Array.isArray(body?.tools) || body.tools.length === 0) {
+    const texts = (Array.isArray(body?.messages) ? body.messages : []).map((m) => (typeof m?.content === 'string' ? m.content : ''));
+    for (const t of texts) {
+      const m = /Answer with one JSON object \(the "([a-z_]+)"\)/.exec(t);
+      if (m && STRUCTURED_NAMES.has(m[1])) return m[1];
+    }
+  }
   // A single bound tool with a structured name and tool_choice "required"/"any".
   if ((tc === 'required' || tc === 'any') && Array.isArray(body?.tools) && body.tools.length === 1) {
     const n = body.tools[0]?.function?.name;

@@ -41,6 +41,7 @@ import {
   validationFailedMessage,
   type DatasetContext,
 } from './prompts';
+import { structuredOutput, transientLadder, type LadderMemory } from './llm/structured';
 import { createSummarizer, defaultContextBudget, visibleMessages, withSummary } from './summarize';
 import { INTERNAL_FLAG } from './threadView';
 import { INVALID_ARGS_KEY, executeTool, resultForModel, type ToolDeps } from './tools/execute';
@@ -63,6 +64,10 @@ export interface AgentGraphDeps {
   now?: () => Date;
   /** Estimated tokens the model may be sent before older turns are summarised (default: by model). */
   contextBudget?: number;
+  /** Where the structured-output ladder starts and records the rung that worked (default: per graph). */
+  ladder?: LadderMemory;
+  /** Told when a request had to be adapted to the endpoint (a status step). */
+  onAdapt?: (detail: string) => void;
 }
 
 type Reset = { reset: true };
@@ -132,7 +137,8 @@ const boundTools = TOOL_NAMES.map((name) =>
  * running a turn's tool calls with their events, the forced validation and `finalize`.
  */
 export function createShared(deps: AgentGraphDeps) {
-  const critic = deps.model.withStructuredOutput(ValidationReportSchema, { name: 'validation_report' });
+  const ladder = deps.ladder ?? transientLadder();
+  const critic = structuredOutput(deps.model, ValidationReportSchema, 'validation_report', ladder, deps.onAdapt);
   let datasetsText = '';
   const validate =
     deps.tools.validate ??
@@ -240,7 +246,7 @@ export function createShared(deps: AgentGraphDeps) {
     return { final: output, finals: [output] };
   }
 
-  const summarizer = createSummarizer(deps.model, deps.contextBudget ?? defaultContextBudget(deps.model.model));
+  const summarizer = createSummarizer(deps.model, deps.contextBudget ?? defaultContextBudget(deps.model.model), ladder, deps.onAdapt);
   /** Compacts older turns when the model's view is over budget (after `ingress`, before the model). */
   async function summarize(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     // Silent unless it compacts: most runs pass straight through.
@@ -256,7 +262,7 @@ export function createShared(deps: AgentGraphDeps) {
     return [new SystemMessage(withSummary(systemText, state.summary)), ...visibleMessages(state)];
   }
 
-  return { toolDeps, ingress, summarize, modelView, runToolCalls, forcedValidation, finalize };
+  return { ladder, toolDeps, ingress, summarize, modelView, runToolCalls, forcedValidation, finalize };
 }
 
 export function createAgentGraph(deps: AgentGraphDeps) {

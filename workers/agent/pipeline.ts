@@ -9,6 +9,7 @@ import { AIMessage, HumanMessage, SystemMessage } from '@langchain/core/messages
 import { tool as defineTool } from '@langchain/core/tools';
 import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import { ExecutionPlanSchema, TOOL_ARG_SCHEMAS, type ExecutionPlan } from '../protocol/agent';
+import { structuredOutput } from './llm/structured';
 import { AgentState, createShared, emit, internalNote, type AgentGraphDeps, type AgentStateType, type Update } from './graph';
 import { CODE_TOOLS, MAX_CODE_RETRIES, failedAttempts, latestValidation } from './guard';
 import { TOOL_DESCRIPTIONS, buildCodePrompt, buildPlanPrompt } from './prompts';
@@ -31,8 +32,8 @@ function codeSucceeded(state: AgentStateType): boolean {
 }
 
 export function createPipelineGraph(deps: AgentGraphDeps) {
-  const { ingress, summarize, modelView, runToolCalls, forcedValidation, finalize } = createShared(deps);
-  const planner = deps.model.withStructuredOutput(ExecutionPlanSchema, { name: 'execution_plan' });
+  const { ladder, ingress, summarize, modelView, runToolCalls, forcedValidation, finalize } = createShared(deps);
+  const planner = structuredOutput(deps.model, ExecutionPlanSchema, 'execution_plan', ladder, deps.onAdapt);
   const coder = deps.model.bindTools(codeTools, { tool_choice: 'required' });
 
   /** The system context only (identity, date, datasets): the agent's tool rules do not apply. */
@@ -40,7 +41,7 @@ export function createPipelineGraph(deps: AgentGraphDeps) {
 
   async function plan(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     emit(config, { type: 'node', name: 'plan' });
-    const p: ExecutionPlan = await planner.invoke([context(state), new HumanMessage(buildPlanPrompt(state.question, state.datasetsText))], config);
+    const p: ExecutionPlan = await planner.invoke([context(state), new HumanMessage(buildPlanPrompt(state.question, state.datasetsText))], { signal: config.signal });
     return { executionPlan: p };
   }
 

@@ -5,6 +5,7 @@
  * `summary` channel holds the text and `summarizedThrough` the number of leading messages it
  * replaces (messages are append-only, so the index stays valid).
  */
+import { structuredOutput, transientLadder, type LadderMemory } from './llm/structured';
 import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph/web';
@@ -115,8 +116,8 @@ export type SummarizeResult = { summary: string; summarizedThrough: number } | u
  * `onStatus`. A summariser that fails leaves the view as it was (the run still gets a chance);
  * an abort is rethrown so Stop stops.
  */
-export function createSummarizer(model: ChatOpenAICompletions, budget: number) {
-  const summarizer = model.withStructuredOutput(ConversationSummarySchema, { name: 'conversation_summary' });
+export function createSummarizer(model: ChatOpenAICompletions, budget: number, ladder: LadderMemory = transientLadder(), onAdapt?: (detail: string) => void) {
+  const summarizer = structuredOutput(model, ConversationSummarySchema, 'conversation_summary', ladder, onAdapt);
   return async function summarize(state: SummaryState, config: LangGraphRunnableConfig, onStatus: (detail: string) => void): Promise<SummarizeResult> {
     const watermark = state.summarizedThrough ?? 0;
     const fixed = estimateTokens(withSummary(state.systemPrompt, state.summary));
@@ -128,7 +129,7 @@ export function createSummarizer(model: ChatOpenAICompletions, budget: number) {
     const body = [state.summary ? `Summary so far:\n${state.summary}\n\nLater turns:` : 'Turns:', transcript(older)].join('\n');
     try {
       // No `config` here: its callbacks would stream the summary's JSON as answer tokens.
-      const out = await summarizer.invoke([new SystemMessage(SUMMARY_INSTRUCTIONS), new HumanMessage(body)], { signal: config.signal });
+      const out = await summarizer.invoke([new SystemMessage(SUMMARY_INSTRUCTIONS), new HumanMessage(body)], config.signal ? { signal: config.signal } : {});
       return { summary: out.summary, summarizedThrough: cut };
     } catch (e) {
       if (config.signal?.aborted) throw e;

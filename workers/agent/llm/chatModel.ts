@@ -9,6 +9,8 @@ import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
 import { ChatOpenAICompletions } from '@langchain/openai';
 import type { EndpointSettings, ErrorKind } from '../../protocol/agent';
+import type { WireObservations } from './wire/normalise';
+import { createWireFetch, type WireMemory } from './wire/wireFetch';
 
 export interface RetryInfo {
   attempt: number;
@@ -34,6 +36,18 @@ export interface ChatModelOptions {
    * the model, including `bindTools` and `withStructuredOutput`, which share this instance.
    */
   prepareMessages?: (messages: BaseMessage[]) => BaseMessage[];
+  /** What this endpoint + model refused before, and where new refusals are recorded. */
+  memory?: WireMemory;
+  /** Told when a request had to be adapted to the endpoint (a status step). */
+  onAdapt?: (detail: string) => void;
+  /** Filled in with what the responses showed (reasoning shape, recovered tool calls). */
+  observed?: WireObservations;
+}
+
+/** A memory that forgets: for one-off calls such as tests. */
+export function transientMemory(): WireMemory {
+  const refused = new Set<string>();
+  return { refused, remember: (p) => void refused.add(p) };
 }
 
 /** Chat Completions with a last look at the messages before they go out. */
@@ -80,10 +94,22 @@ interface ErrorLike {
   headers?: unknown;
   code?: unknown;
   lc_error_code?: unknown;
+  error?: unknown;
 }
 
+/**
+ * The HTTP status, or for an error that arrived inside a 200 stream (OpenRouter sends
+ * `{"error":{"code":429,…}}` as an SSE event: https://openrouter.ai/docs/api/reference/errors-and-debugging;
+ * Groq adds `status_code`) the status its body carries.
+ */
 function statusOf(e: ErrorLike): number | undefined {
-  return typeof e.status === 'number' ? e.status : undefined;
+  if (typeof e.status === 'number') return e.status;
+  const body = (typeof e.error === 'object' && e.error !== null ? e.error : {}) as Record<string, unknown>;
+  for (const v of [body.code, body.status_code, body.status, e.code]) {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{3}$/.test(v) ? Number(v) : undefined;
+    if (n !== undefined && n >= 400 && n < 600) return n;
+  }
+  return undefined;
 }
 
 function retryAfterOf(e: ErrorLike): number | undefined {
@@ -113,7 +139,14 @@ export function createChatModel(settings: EndpointSettings, options: ChatModelOp
     configuration: {
       baseURL: normaliseBaseUrl(settings.baseUrl),
       dangerouslyAllowBrowser: true,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      // Every request goes through the wire adapter: parameters the endpoint takes, refusals
+      // retried once and remembered, reasoning and tool calls brought to one shape.
+      fetch: createWireFetch(options.fetch ?? ((input, init) => fetch(input, init)), {
+        model: settings.model,
+        memory: options.memory ?? transientMemory(),
+        ...(options.onAdapt ? { onAdapt: options.onAdapt } : {}),
+        ...(options.observed ? { observed: options.observed } : {}),
+      }),
     },
   });
   model.prepareMessages = options.prepareMessages;
@@ -195,7 +228,11 @@ export function classifyLlmError(error: unknown): LlmFailure {
       message: 'This model does not accept images. Remove the attachments or choose a model with vision in Settings; your question is kept.',
     };
   }
-  if (status === 400 && /tool|function/i.test(raw)) {
+  // Only when the endpoint says so: Ollama's "registry.ollama.ai/library/gemma:2b does not support
+  // tools" (https://github.com/ollama/ollama/issues/5793, /14795), vLLM's "auto" tool choice requires
+  // --enable-auto-tool-choice…; other 400s that mention a function (a malformed call, Groq's
+  // tool_use_failed) are failed attempts, not a missing capability.
+  if ((status === 400 || status === 404 || status === 422) && /(does not|doesn't|do not) support (?:tools|tool|function)|tools? (?:use |calling )?(?:is |are )?not supported|function calling is not (?:supported|enabled)|enable-auto-tool-choice/i.test(raw)) {
     return { kind: 'no_tools', status, retryable: false, message: 'This model does not seem to support tool calling, which the agent needs. Choose another model.' };
   }
   if (status !== undefined && status >= 500) {

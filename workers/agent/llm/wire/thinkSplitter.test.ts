@@ -18,7 +18,10 @@ function run(chunks: string[]) {
 
 describe('ThinkSplitter', () => {
   it('moves a leading think block out of the answer, with tags split across chunks', () => {
-    // Ollama qwen3 without `think` set streams the block inline: https://github.com/ollama/ollama/issues/10456
+    // Qwen3 behind an OpenAI-compatible server without a reasoning parser streams the block as
+    // content deltas `<think>`, `\nLet me think...`, `</think>`, `\n\nHello!`:
+    // https://github.com/ovh/public-cloud-roadmap/issues/1123 (whole responses alike, from Ollama:
+    // https://github.com/bold84/cot_proxy/issues/3).
     const r = run(['<thi', 'nk>\nThe table has 344 rows', ', so…</th', 'ink>\n\nThere are ', '344 penguins.']);
     expect(r.reasoning).toBe('\nThe table has 344 rows, so…');
     expect(r.content).toBe('There are 344 penguins.');
@@ -29,6 +32,7 @@ describe('ThinkSplitter', () => {
   it('handles <thinking>, one-character chunks and a block opened by the prompt template', () => {
     const text = '<thinking>count rows</thinking>Answer: 3';
     expect(run(text.split(''))).toMatchObject({ reasoning: 'count rows', content: 'Answer: 3' });
+    // Only the closing tag when the template opens the block: https://github.com/hiyouga/LlamaFactory/issues/8219
     expect(splitThink('sum first</think>\n\nIt is 12.')).toMatchObject({ reasoning: 'sum first', content: 'It is 12.', sawTags: true });
   });
 

@@ -1,0 +1,170 @@
+/**
+ * The `fetch` the chat model talks through: it adapts each chat-completion request to what the
+ * endpoint takes (params.ts), retries once without a parameter the endpoint refuses (and
+ * remembers it, so it costs one extra request once), turns Groq's `tool_use_failed` into the call
+ * the model meant, and normalises the answer (normalise.ts) before LangChain parses it. Working
+ * on the wire keeps this independent of LangChain's internals and the same for every model call.
+ */
+import { ChunkNormaliser, normaliseCompletion, type WireObservations } from './normalise';
+import { DROPPABLE_PARAMS, errorFields, refusedParam, shapeRequest } from './params';
+import { readSse, sseStream, type SseEvent } from './sse';
+
+export interface WireMemory {
+  /** Parameters this endpoint + model refused before (loaded before the run). */
+  readonly refused: ReadonlySet<string>;
+  /** Records a refusal for this and later runs. */
+  remember(param: string): void;
+}
+
+export interface WireOptions {
+  model: string;
+  memory: WireMemory;
+  /** Told when the request had to be adapted (shown as a status step). */
+  onAdapt?: (detail: string) => void;
+  /** Filled in as responses arrive (reasoning shape, recovered calls). */
+  observed?: WireObservations;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const DROPPABLE = new Set<string>(DROPPABLE_PARAMS);
+
+function urlOf(input: RequestInfo | URL): string {
+  if (typeof input === 'string') return input;
+  if (input instanceof URL) return input.href;
+  return input.url;
+}
+
+function toolNamesOf(body: Json): string[] {
+  if (!Array.isArray(body.tools)) return [];
+  return body.tools
+    .map((t: unknown) => (isObject(t) && isObject(t.function) ? t.function.name : undefined))
+    .filter((n): n is string => typeof n === 'string');
+}
+
+function merge(into: WireObservations | undefined, from: WireObservations): void {
+  if (!into) return;
+  if (into.reasoning === 'none') into.reasoning = from.reasoning;
+  into.recoveredCalls += from.recoveredCalls;
+}
+
+async function* normaliseEvents(body: ReadableStream<Uint8Array>, toolNames: string[], observed: WireObservations | undefined): AsyncGenerator<SseEvent> {
+  const n = new ChunkNormaliser(toolNames);
+  let ended = false;
+  try {
+    for await (const e of readSse(body)) {
+      if (e.data.trim() === '[DONE]') {
+        for (const c of n.end()) yield { data: JSON.stringify(c) };
+        ended = true;
+        yield e;
+        continue;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(e.data);
+      } catch {
+        yield e;
+        continue;
+      }
+      const err = isObject(parsed) && isObject(parsed.error) ? parsed.error : undefined;
+      if (err && err.code === 'tool_use_failed' && toolNames.length) {
+        for (const c of n.failedGeneration(typeof err.failed_generation === 'string' ? err.failed_generation : '')) yield { data: JSON.stringify(c) };
+        ended = true;
+        yield { data: '[DONE]' };
+        return;
+      }
+      if (err || e.event === 'error') {
+        // The SDK raises it; the classification reads its code (an error inside a 200 stream).
+        yield e;
+        continue;
+      }
+      for (const c of n.push(parsed)) yield { data: JSON.stringify(c) };
+    }
+    if (!ended) for (const c of n.end()) yield { data: JSON.stringify(c) };
+  } finally {
+    merge(observed, n.observed);
+  }
+}
+
+function passHeaders(res: Response): Headers {
+  const h = new Headers(res.headers);
+  h.delete('content-length');
+  h.delete('content-encoding');
+  return h;
+}
+
+/** A successful response made of the call(s) recovered from a `tool_use_failed` refusal. */
+function recoveredResponse(generation: string, toolNames: string[], stream: boolean, res: Response, observed: WireObservations | undefined): Response {
+  const n = new ChunkNormaliser(toolNames);
+  const chunks = n.failedGeneration(generation);
+  merge(observed, n.observed);
+  const headers = passHeaders(res);
+  if (stream) {
+    headers.set('content-type', 'text/event-stream');
+    async function* events(): AsyncGenerator<SseEvent> {
+      for (const c of chunks) yield { data: JSON.stringify(c) };
+      yield { data: '[DONE]' };
+    }
+    return new Response(sseStream(events()), { status: 200, headers });
+  }
+  const first = chunks[0] as { choices: { delta: { tool_calls: Json[] } }[] } & Json;
+  const calls = first.choices[0]?.delta.tool_calls.map(({ index: _i, ...tc }) => tc) ?? [];
+  headers.set('content-type', 'application/json');
+  const { choices: _c, ...meta } = first;
+  return new Response(
+    JSON.stringify({ ...meta, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: calls }, finish_reason: 'tool_calls', logprobs: null }] }),
+    { status: 200, headers },
+  );
+}
+
+export function createWireFetch(inner: typeof fetch, options: WireOptions): typeof fetch {
+  return async (input, init) => {
+    const url = urlOf(input);
+    if (!/\/chat\/completions(?:[?#]|$)/.test(url) || typeof init?.body !== 'string') return inner(input, init);
+    let original: Json;
+    try {
+      const parsed: unknown = JSON.parse(init.body);
+      if (!isObject(parsed)) return inner(input, init);
+      original = parsed;
+    } catch {
+      return inner(input, init);
+    }
+    const toolNames = toolNamesOf(original);
+    const droppedHere = new Set<string>();
+    for (;;) {
+      const refused = new Set([...options.memory.refused, ...droppedHere]);
+      const { body } = shapeRequest(original, options.model, refused);
+      const res = await inner(input, { ...init, body: JSON.stringify(body) });
+      if (res.status === 400 || res.status === 422) {
+        const text = await res.clone().text();
+        const fields = errorFields(text);
+        if (fields.code === 'tool_use_failed' && toolNames.length) {
+          let generation = '';
+          try {
+            const e = (JSON.parse(text) as { error?: { failed_generation?: unknown } }).error;
+            if (typeof e?.failed_generation === 'string') generation = e.failed_generation;
+          } catch {
+            // No body to read: recovered as an unreadable call.
+          }
+          options.onAdapt?.('The endpoint could not parse the model’s tool call (tool_use_failed); it was read from the failed generation or sent back to the model to write again.');
+          return recoveredResponse(generation, toolNames, body.stream === true, res, options.observed);
+        }
+        const refusal = refusedParam(res.status, text, body);
+        if (refusal && DROPPABLE.has(refusal.param) && !droppedHere.has(refusal.param)) {
+          droppedHere.add(refusal.param);
+          options.memory.remember(refusal.param);
+          options.onAdapt?.(`The endpoint refused the parameter \`${refusal.param}\` (“${refusal.message.slice(0, 160)}”); sent again without it, and it will not be sent to this model again.`);
+          continue;
+        }
+        return res;
+      }
+      if (!res.ok || !res.body) return res;
+      const type = res.headers.get('content-type') ?? '';
+      if (body.stream === true && !/json/i.test(type)) {
+        return new Response(sseStream(normaliseEvents(res.body, toolNames, options.observed)), { status: res.status, statusText: res.statusText, headers: passHeaders(res) });
+      }
+      const json: unknown = await res.json();
+      return new Response(JSON.stringify(normaliseCompletion(json, toolNames, options.observed)), { status: res.status, statusText: res.statusText, headers: passHeaders(res) });
+    }
+  };
+}
