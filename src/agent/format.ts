@@ -152,6 +152,7 @@ const STATUS_LABELS: Record<string, string> = {
   loop_detected: 'Loop detected',
   budget_exhausted: 'Step budget used up',
   summarizing: 'Summarising earlier turns',
+  provider_adjusted: 'Adjusted to the endpoint',
 };
 
 /** A status step's name for people (the trace and the exported reports); unknown ones as sent. */

@@ -28,7 +28,13 @@ export interface NoteStep {
   text: string;
 }
 
-export type Step = ToolStep | StatusStep | NoteStep;
+/** The model's thinking (reasoning), shown collapsed in the trace and never in the answer. */
+export interface ThinkingStep {
+  kind: 'thinking';
+  text: string;
+}
+
+export type Step = ToolStep | StatusStep | NoteStep | ThinkingStep;
 
 export interface TurnError {
   message: string;
@@ -90,6 +96,12 @@ export function applyEvent(turn: ChatTurn, event: AgentEvent): void {
     case 'token':
       turn.text += event.text;
       break;
+    case 'reasoning': {
+      const last = turn.steps.at(-1);
+      if (last?.kind === 'thinking') last.text += event.text;
+      else turn.steps.push({ kind: 'thinking', text: event.text });
+      break;
+    }
     case 'tool_start': {
       setAside(turn);
       const step = toolStep(turn, event.call_id, event.tool);

@@ -119,6 +119,8 @@ function toolNote(tool: string, args: unknown, output: unknown, error: string | 
 }
 
 function stepItem(step: Step): OutlineItem | null {
+  // The model's thinking stays in the app's trace: a report carries what was done, not musings.
+  if (step.kind === 'thinking') return null;
   if (step.kind === 'note') return step.text.trim() ? { kind: 'note', markdown: neutraliseHtml(step.text.trim()) } : null;
   if (step.kind === 'status') return { kind: 'note', markdown: `*${statusLabel(step.status)}:* ${neutraliseHtml(step.detail)}` };
   const args = record(step.args) ?? {};

@@ -59,6 +59,9 @@ export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnReques
       } else if (mode === 'messages') {
         const [message, meta] = chunk as [BaseMessage, Record<string, unknown>];
         if (!ANSWER_NODES.has(String(meta.langgraph_node)) || message.getType() !== 'ai') continue;
+        // Reasoning arrives as `reasoning_content` whatever the provider's shape (llm/wire).
+        const reasoning = message.additional_kwargs?.reasoning_content;
+        if (typeof reasoning === 'string' && reasoning) opts.onEvent({ type: 'reasoning', text: reasoning });
         const text = message.text;
         if (text) opts.onEvent({ type: 'token', text });
       }

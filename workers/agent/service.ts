@@ -30,6 +30,7 @@ import { createPipelineGraph } from './pipeline';
 import { baseUrlProblem, createChatModel, normaliseBaseUrl } from './llm/chatModel';
 import { PrivacyLogStore } from './privacy/PrivacyLogStore';
 import { createRecordingFetch } from './privacy/recordingFetch';
+import { IdbEndpointProfileStore, type EndpointProfileStore } from './llm/endpointProfile';
 import { withholdHistory } from './privacy/withholdHistory';
 import { runTurn } from './run';
 import { contextBudget } from './summarize';
@@ -54,6 +55,8 @@ export interface AgentServiceDeps {
   privacyLog?: PrivacyLogStore;
   /** Retries of a failed model request (each is reported as a `retrying` status). */
   maxRetries?: number;
+  /** What was learned per endpoint + model (refused parameters, structured-output rung; default: IndexedDB). */
+  profiles?: EndpointProfileStore;
   newId?: () => string;
 }
 
@@ -85,6 +88,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   // Runs wait for this so the saved examples are searchable from the first question.
   const examplesReady = loadUserExamples(userExamples, deps.library);
   const privacyLog = deps.privacyLog ?? new PrivacyLogStore();
+  const profiles = deps.profiles ?? new IdbEndpointProfileStore();
 
   async function stored(threadId: string): Promise<StoredThread | undefined> {
     const tuple = await deps.saver.getTuple({ configurable: { thread_id: threadId } });
@@ -108,42 +112,67 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     const runId = newId();
     const ctrl = new AbortController();
     const rowPolicy = rowPolicyOf(settings, DEFAULT_ROWS_PER_TOOL_OUTPUT);
-    const model = createChatModel(settings, {
-      maxRetries: deps.maxRetries ?? 2,
-      // Every request of the run is logged for the thread, exactly as sent (never its headers).
-      fetch: createRecordingFetch(deps.fetch ?? ((input, init) => fetch(input, init)), privacyLog.sink(threadId)),
-      // Outputs stored before "No raw rows" was turned on are shaped too.
-      ...(rowPolicy ? { prepareMessages: (messages: BaseMessage[]) => withholdHistory(messages, rowPolicy) } : {}),
-      onRetry: (r) =>
-        deps.emit({
-          type: 'status',
-          kind: 'retrying',
-          detail: `The endpoint answered ${r.status ?? 'with an error'}; retry ${r.attempt}${r.retryAfterMs !== undefined ? ` after ${Math.ceil(r.retryAfterMs / 1000)} s` : ''}.`,
-        }),
-    });
-    const build = mode === 'pipeline' ? createPipelineGraph : createAgentGraph;
-    const graph = build({
-      model,
-      contextBudget: contextBudget(settings.model, settings.contextTokens),
-      checkpointer: deps.saver,
-      tools: {
-        host,
-        rowPolicy,
-        searchExamples: async (q, k, signal) => {
-          await examplesReady;
-          return (await deps.library.search(q, k, signal)).hits.map((h) => h.example);
+    const adapt = (detail: string) => deps.emit({ type: 'status', kind: 'provider_adjusted', detail });
+    const build = async () => {
+      // What this endpoint + model refused before is left out from the first request on.
+      const profile = await profiles.get(settings.baseUrl, settings.model).catch(() => undefined);
+      const refused = new Set(profile?.refusedParams ?? []);
+      let rung = profile?.structuredRung ?? (profile?.capabilities?.structured !== 'none' ? profile?.capabilities?.structured : undefined);
+      const remember = (patch: Parameters<EndpointProfileStore['update']>[2]) => void profiles.update(settings.baseUrl, settings.model, patch).catch(() => undefined);
+      const model = createChatModel(settings, {
+        maxRetries: deps.maxRetries ?? 2,
+        // Every request of the run is logged for the thread, exactly as sent (never its headers).
+        fetch: createRecordingFetch(deps.fetch ?? ((input, init) => fetch(input, init)), privacyLog.sink(threadId)),
+        // Outputs stored before "No raw rows" was turned on are shaped too.
+        ...(rowPolicy ? { prepareMessages: (messages: BaseMessage[]) => withholdHistory(messages, rowPolicy) } : {}),
+        memory: {
+          refused,
+          remember: (param) => {
+            refused.add(param);
+            remember({ refusedParams: [param] });
+          },
         },
-      },
-      context: async (q, signal) => {
-        await examplesReady;
-        return gatherRunContext(
-          { data: deps.data, library: deps.library, pythonPackages: python ? () => python.packages() : undefined, samples: !settings.noRawRows },
-          q,
-          signal,
-        );
-      },
-    });
-    const done = runTurn(graph, { thread_id: threadId, run_id: runId, mode, ...(question ? { message: question } : {}) }, { signal: ctrl.signal, onEvent: deps.emit })
+        onAdapt: adapt,
+        onRetry: (r) =>
+          deps.emit({
+            type: 'status',
+            kind: 'retrying',
+            detail: `The endpoint answered ${r.status ?? 'with an error'}; retry ${r.attempt}${r.retryAfterMs !== undefined ? ` after ${Math.ceil(r.retryAfterMs / 1000)} s` : ''}.`,
+          }),
+      });
+      const graphOf = mode === 'pipeline' ? createPipelineGraph : createAgentGraph;
+      return graphOf({
+        model,
+        contextBudget: contextBudget(settings.model, settings.contextTokens),
+        checkpointer: deps.saver,
+        ladder: {
+          rung: () => rung,
+          remember: (r) => {
+            rung = r;
+            remember({ structuredRung: r });
+          },
+        },
+        onAdapt: adapt,
+        tools: {
+          host,
+          rowPolicy,
+          searchExamples: async (q, k, signal) => {
+            await examplesReady;
+            return (await deps.library.search(q, k, signal)).hits.map((h) => h.example);
+          },
+        },
+        context: async (q, signal) => {
+          await examplesReady;
+          return gatherRunContext(
+            { data: deps.data, library: deps.library, pythonPackages: python ? () => python.packages() : undefined, samples: !settings.noRawRows },
+            q,
+            signal,
+          );
+        },
+      });
+    };
+    const done = build()
+      .then((graph) => runTurn(graph, { thread_id: threadId, run_id: runId, mode, ...(question ? { message: question } : {}) }, { signal: ctrl.signal, onEvent: deps.emit }))
       .then(() => undefined)
       .finally(() => {
         if (current?.runId === runId) current = undefined;

@@ -407,13 +407,15 @@ export type FinalOutput = z.infer<typeof FinalOutputSchema>;
 export const ERROR_KINDS = ['auth', 'rate_limit', 'server', 'timeout', 'network', 'aborted', 'not_found', 'no_tools', 'no_images', 'bad_request', 'unknown'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
-export const STATUS_KINDS = ['validating', 'retrying', 'loop_detected', 'budget_exhausted', 'summarizing'] as const;
+export const STATUS_KINDS = ['validating', 'retrying', 'loop_detected', 'budget_exhausted', 'summarizing', 'provider_adjusted'] as const;
 export type StatusKind = (typeof STATUS_KINDS)[number];
 
 export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run_start'), thread_id: z.string(), run_id: z.string(), mode: z.enum(AGENT_MODES) }),
   z.object({ type: z.literal('node'), name: z.string() }),
   z.object({ type: z.literal('token'), text: z.string() }),
+  /** The model's thinking, whichever shape the provider sends it in; never part of the answer. */
+  z.object({ type: z.literal('reasoning'), text: z.string() }),
   z.object({ type: z.literal('tool_start'), call_id: z.string(), tool: z.string(), args: z.unknown() }),
   z.object({
     type: z.literal('tool_end'),
