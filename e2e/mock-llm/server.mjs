@@ -291,6 +291,12 @@ async function chatCompletions(req, res, state, body) {
   }
   let out = materialise(reply, body, state);
   if (persona?.shape) out = persona.shape(out, { body, state, reply });
+  // A persona may refuse a whole (non-streamed) request after seeing the reply (e.g. Groq's
+  // tool_use_failed); for streams its `stream` hook says how the refusal looks on the wire.
+  if (out.refusal && !body.stream) {
+    sendJson(res, req, out.refusal.status, out.refusal.body);
+    return;
+  }
   if (body.stream) await streamReply(req, res, state, body, reply, out);
   else wholeReply(req, res, state, body, reply, out);
 }

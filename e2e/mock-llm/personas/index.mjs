@@ -16,5 +16,6 @@
  *   authorised(req, state) → boolean              accept the key as this provider expects it
  */
 import { basePersonas } from './base.mjs';
+import { providerPersonas } from './providers.mjs';
 
-export const PERSONAS = { ...basePersonas };
+export const PERSONAS = { ...basePersonas, ...providerPersonas };

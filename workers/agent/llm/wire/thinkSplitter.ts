@@ -34,6 +34,8 @@ function heldSuffix(text: string, tags: readonly string[]): number {
 export class ThinkSplitter {
   #phase: Phase = 'start';
   #pending = '';
+  /** After a think block, whitespace before the answer's first character is dropped. */
+  #trimAnswerStart = false;
   /** Whether any inline reasoning was seen (for the capability check's "inline tags"). */
   sawTags = false;
 
@@ -79,7 +81,8 @@ export class ThinkSplitter {
         }
         if (at >= 0) {
           out.reasoning += this.#pending.slice(0, at);
-          this.#pending = this.#pending.slice(at + tag.length).replace(/^\s+/, '');
+          this.#pending = this.#pending.slice(at + tag.length);
+          this.#trimAnswerStart = true;
           this.#phase = 'answer';
           continue;
         }
@@ -87,6 +90,10 @@ export class ThinkSplitter {
         out.reasoning += this.#pending.slice(0, this.#pending.length - hold);
         this.#pending = this.#pending.slice(this.#pending.length - hold);
         return out;
+      }
+      if (this.#trimAnswerStart) {
+        this.#pending = this.#pending.replace(/^\s+/, '');
+        if (this.#pending) this.#trimAnswerStart = false;
       }
       out.content += this.#pending;
       this.#pending = '';
