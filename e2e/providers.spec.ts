@@ -1,0 +1,129 @@
+/**
+ * The real app against providers' documented wire behaviour (issue #10): one persona of the
+ * scripted endpoint per behaviour (e2e/mock-llm/personas/providers.mjs, each citing its source).
+ * With each, a data question on a real file must give the true figure, validation actually
+ * served, no reasoning text in the answer and the status steps that say what was adjusted.
+ * One page for the walk: DuckDB's start-up dominates on a busy machine.
+ */
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import type { ScriptedReply } from './mock-llm/server.mjs';
+import { expect, sharedApp, test } from './fixtures';
+import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
+import { vega } from './support/paths';
+
+const KEY = 'sk-e2e-providers-7Rt2';
+const THOUGHT = 'Maybe the mean is 999999 grams; check with SQL.';
+
+interface Penguin {
+  Species: string;
+  'Body Mass (g)': number | null;
+}
+const penguins = JSON.parse(readFileSync(vega('penguins.json'), 'utf8')) as Penguin[];
+function meanMass(species: string): string {
+  const masses = penguins.filter((p) => p.Species === species && p['Body Mass (g)'] !== null).map((p) => p['Body Mass (g)'] as number);
+  return (masses.reduce((a, b) => a + b, 0) / masses.length).toFixed(2);
+}
+
+const mock = useMockLlm();
+const shared = sharedApp(async (app) => {
+  await app.loadSample('penguins');
+});
+
+/** The four requests of a validated answer, with reasoning on the model's turns. */
+function script(species: string): ScriptedReply[] {
+  const figure = meanMass(species);
+  const sql = `SELECT round(avg("Body Mass (g)"), 2) AS mean_mass FROM penguins WHERE "Species" = '${species}'`;
+  return [
+    { type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql } }], reasoning: THOUGHT },
+    { type: 'tool_calls', calls: [{ name: 'validate_results', arguments: { question: 'mean mass', approach: 'SQL average', results: figure, code: sql } }], reasoning: 'Now validate.' },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.91 } },
+    { type: 'text', content: `${species} penguins weigh ${figure} g on average.`, reasoning: 'Write it up.' },
+  ];
+}
+
+async function askWith(page: Page, persona: string, species: string, model = 'mock-model'): Promise<void> {
+  await mock.reset();
+  await mock.script(script(species), { persona, models: [model] });
+  await configureEndpoint(page, mock, { key: KEY, model });
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await ask(page, `What is the average body mass of ${species} penguins?`);
+  await expectIdle(page);
+}
+
+/** The last answer: the true figure, validation served, no reasoning text. */
+async function expectValidatedAnswer(page: Page, species: string): Promise<void> {
+  const c = chat(page);
+  const card = c.answers.last();
+  await expect(card).toContainText(`${species} penguins weigh ${meanMass(species)} g on average.`, { timeout: 60_000 });
+  await expect(card).toContainText('Confidence 91%');
+  await expect(card).not.toContainText('could not be validated');
+  await expect(card).not.toContainText('999999');
+  await expect(card).not.toContainText('<think');
+  await expect(c.log.getByRole('list', { name: 'Steps' }).last().getByRole('listitem').filter({ hasText: 'run_sql' })).toContainText('done');
+}
+
+const steps = (page: Page) => chat(page).log.getByRole('list', { name: 'Steps' }).last();
+
+test.describe('providers', () => {
+  test('OpenAI reasoning family: no temperature for gpt-5; a refusal under another name costs one request, once', async () => {
+    const page = shared().page;
+    await askWith(page, 'openai-reasoning', 'Adelie', 'gpt-5-mini');
+    await expectValidatedAnswer(page, 'Adelie');
+    let bodies = (await mock.chatRequests()).map((r) => r.body as Record<string, unknown>);
+    expect(bodies.length).toBe(4);
+    expect(bodies.some((b) => 'temperature' in b)).toBe(false);
+
+    // A deployment name the app cannot recognise: refused once, remembered for the next question.
+    await askWith(page, 'openai-reasoning', 'Gentoo', 'team-reasoner');
+    await expectValidatedAnswer(page, 'Gentoo');
+    await expect(steps(page)).toContainText('Adjusted to the endpoint');
+    await expect(steps(page)).toContainText('temperature');
+    bodies = (await mock.chatRequests()).map((r) => r.body as Record<string, unknown>);
+    expect(bodies.length).toBe(5);
+    await askWith(page, 'openai-reasoning', 'Chinstrap', 'team-reasoner');
+    await expectValidatedAnswer(page, 'Chinstrap');
+    await expect(steps(page)).not.toContainText('Adjusted to the endpoint');
+    bodies = (await mock.chatRequests()).map((r) => r.body as Record<string, unknown>);
+    expect(bodies.length).toBe(4);
+    expect(bodies.some((b) => 'temperature' in b)).toBe(false);
+  });
+
+  test('DeepSeek: reasoning in Thinking, never sent back; validation via function calling', async () => {
+    const page = shared().page;
+    await askWith(page, 'deepseek', 'Adelie', 'deepseek-reasoner');
+    await expectValidatedAnswer(page, 'Adelie');
+    const thinking = steps(page).getByRole('group', { name: 'Thinking' }).first();
+    await expect(thinking).toBeVisible();
+    await thinking.getByText('Thinking', { exact: true }).click();
+    await expect(thinking).toContainText('999999');
+    await expect(steps(page)).toContainText('validation_report came via function calling');
+    for (const r of await mock.chatRequests()) expect(r.raw_body).not.toContain('reasoning_content');
+  });
+
+  for (const [persona, species, model] of [
+    ['openrouter', 'Gentoo', 'deepseek/deepseek-r1'],
+    ['inline-think', 'Chinstrap', 'qwen3:8b'],
+  ] as const) {
+    test(`${persona}: reasoning goes to Thinking, the answer stays clean`, async () => {
+      const page = shared().page;
+      await askWith(page, persona, species, model);
+      await expectValidatedAnswer(page, species);
+      await expect(steps(page).getByRole('group', { name: 'Thinking' }).first()).toBeVisible();
+    });
+  }
+
+  for (const [persona, species, model] of [
+    ['groq-tool-use-failed', 'Adelie', 'llama-3.3-70b-versatile'],
+    ['json-in-text', 'Gentoo', 'llama3.2:3b'],
+    ['tool-call-quirks', 'Chinstrap', 'gemini-2.5-flash'],
+    ['no-stream-options', 'Adelie', 'local-model'],
+  ] as const) {
+    test(`${persona}: the calls still run and the answer is validated`, async () => {
+      const page = shared().page;
+      await askWith(page, persona, species, model);
+      await expectValidatedAnswer(page, species);
+      await expect(chat(page).answers.last()).not.toContainText('"name"');
+    });
+  }
+});
