@@ -20,7 +20,10 @@ describe('privacy log helpers', () => {
       input: 105,
       output: 7,
       unreported: 1,
+      estimated: 0,
     });
+    expect(tokenTotals([entry({ usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5, estimated: true } })]).estimated).toBe(1);
+    expect(tokensLabel(entry({ usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5, estimated: true } }))).toBe('~3 in / ~2 out (estimated)');
   });
 
   it('labels status, tokens, size and kind', () => {

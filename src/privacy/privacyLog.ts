@@ -22,15 +22,18 @@ export interface TokenTotals {
   output: number;
   /** Requests whose usage the endpoint did not report. */
   unreported: number;
+  /** Requests whose usage is estimated (the endpoint sent a response but no token counts). */
+  estimated: number;
 }
 
 export function tokenTotals(entries: readonly PrivacyLogEntry[]): TokenTotals {
-  const t: TokenTotals = { input: 0, output: 0, unreported: 0 };
+  const t: TokenTotals = { input: 0, output: 0, unreported: 0, estimated: 0 };
   for (const e of entries) {
     if (!e.usage) {
       t.unreported++;
       continue;
     }
+    if (e.usage.estimated) t.estimated++;
     t.input += e.usage.prompt_tokens ?? 0;
     t.output += e.usage.completion_tokens ?? 0;
   }
@@ -54,8 +57,9 @@ export function statusLabel(e: PrivacyLogEntry): string {
 
 export function tokensLabel(e: PrivacyLogEntry): string {
   if (!e.usage) return 'tokens not reported';
-  const n = (v: number | null) => (v === null ? '?' : v.toLocaleString('en-US'));
-  return `${n(e.usage.prompt_tokens)} in / ${n(e.usage.completion_tokens)} out`;
+  const approx = e.usage.estimated ? '~' : '';
+  const n = (v: number | null) => (v === null ? '?' : `${approx}${v.toLocaleString('en-US')}`);
+  return `${n(e.usage.prompt_tokens)} in / ${n(e.usage.completion_tokens)} out${e.usage.estimated ? ' (estimated)' : ''}`;
 }
 
 export function sizeLabel(body: string): string {

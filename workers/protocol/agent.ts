@@ -38,6 +38,8 @@ export interface TokenUsage {
   prompt_tokens: number | null;
   completion_tokens: number | null;
   total_tokens: number | null;
+  /** True when the endpoint reported nothing and these are estimates (about four characters a token). */
+  estimated?: boolean;
 }
 
 /** One request a thread sent to the model endpoint, as the privacy log shows it (never headers). */
@@ -57,6 +59,8 @@ export interface PrivacyLogEntry {
   usage: TokenUsage | null;
   /** Why there is no status or no usage, when something went wrong. */
   error?: string;
+  /** The model's reasoning received with the response (any of the three shapes), when there was some. */
+  reasoning?: string;
 }
 
 export const AGENT_MODES = ['agent', 'pipeline'] as const;

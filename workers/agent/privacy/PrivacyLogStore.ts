@@ -80,6 +80,10 @@ export class PrivacyLogStore {
       const next: RequestRow = { ...row, status: outcome.status, usage: outcome.usage };
       if (outcome.error) next.error = outcome.error;
       else delete next.error;
+      if (outcome.reasoning) {
+        next.reasoning = outcome.reasoning;
+        next.bytes += outcome.reasoning.length * 2;
+      }
       await tx.store.put(next);
     }
     await tx.done;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HumanMessage } from '@langchain/core/messages';
 import { createChatModel } from '../llm/chatModel';
-import { createRecordingFetch, usageFromBody, type RequestOutcome, type SentRequest } from './recordingFetch';
+import { receivedText, createRecordingFetch, usageFromBody, type RequestOutcome, type SentRequest } from './recordingFetch';
 
 const KEY = 'sk-secret-never-logged-42';
 
@@ -77,14 +77,16 @@ describe('createRecordingFetch', () => {
     expect(JSON.stringify(rec.log)).not.toContain(KEY);
   });
 
-  it('says the usage was not reported when the stream has no usage chunk', async () => {
+  it('estimates the usage, and says so, when the stream has no usage chunk', async () => {
     const { fake } = fakeEndpoint({ usage: false });
     const rec = recorder();
     const f = createRecordingFetch(fake, rec.sink);
     const res = await f('https://llm.example/v1/chat/completions', { method: 'POST', body: '{"stream":true}' });
     expect(await res.text()).toContain('Hello ');
     await rec.done;
-    expect(rec.log[0]?.outcome).toEqual({ status: 200, usage: null });
+    const usage = rec.log[0]?.outcome?.usage;
+    expect(usage).toMatchObject({ estimated: true, prompt_tokens: 4 });
+    expect(usage?.completion_tokens).toBeGreaterThan(0);
     expect(rec.log[0]?.body).toBe('{"stream":true}');
   });
 
@@ -136,5 +138,15 @@ describe('usageFromBody', () => {
     expect(usageFromBody('data: {"choices":[]}\n\n', '')).toBeNull();
     expect(usageFromBody('{"usage":null}', 'application/json')).toBeNull();
     expect(usageFromBody('<html>', 'text/html')).toBeNull();
+  });
+});
+
+describe('receivedText', () => {
+  it('lists reasoning received in each of the three shapes, apart from the answer', () => {
+    const sse = (deltas: object[]) => deltas.map((d) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: d }] })}\n\n`).join('') + 'data: [DONE]\n\n';
+    expect(receivedText(sse([{ reasoning_content: 'a' }, { content: 'X' }]), 'text/event-stream')).toEqual({ content: 'X', reasoning: 'a' });
+    expect(receivedText(sse([{ reasoning: 'b' }, { content: 'Y' }]), 'text/event-stream')).toEqual({ content: 'Y', reasoning: 'b' });
+    expect(receivedText(sse([{ content: '<think>c</think>' }, { content: 'Z' }]), 'text/event-stream')).toEqual({ content: 'Z', reasoning: 'c' });
+    expect(receivedText(JSON.stringify({ choices: [{ message: { content: '<think>d</think>W' } }] }), 'application/json')).toEqual({ content: 'W', reasoning: 'd' });
   });
 });

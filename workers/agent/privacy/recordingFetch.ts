@@ -6,6 +6,7 @@
  * the SDK still gets the whole (streamed) body.
  */
 import type { TokenUsage } from '../../protocol/agent';
+import { splitThink } from '../llm/wire/thinkSplitter';
 
 export interface SentRequest {
   /** ISO 8601 time the request was handed to fetch. */
@@ -19,6 +20,8 @@ export interface RequestOutcome {
   status: number | null;
   usage: TokenUsage | null;
   error?: string;
+  /** Reasoning text the response carried (received text the privacy log lists). */
+  reasoning?: string;
 }
 
 /** Told about each request as it is sent; returns where to report how it ended. */
@@ -87,6 +90,60 @@ export function usageFromBody(text: string, contentType: string): TokenUsage | n
   }
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The text a response delivered: answer, reasoning (any shape) and tool-call arguments. */
+export function receivedText(text: string, contentType: string): { content: string; reasoning: string } {
+  const objects: unknown[] = [];
+  if (/text\/event-stream/i.test(contentType) || /^\s*data:/.test(text)) {
+    for (const line of text.split(/\r?\n/)) {
+      const m = /^data:\s?(.*)$/.exec(line);
+      const data = m?.[1]?.trim();
+      if (!data || data === '[DONE]') continue;
+      try {
+        objects.push(JSON.parse(data));
+      } catch {
+        // A keep-alive or other non-JSON line.
+      }
+    }
+  } else {
+    try {
+      objects.push(JSON.parse(text));
+    } catch {
+      return { content: '', reasoning: '' };
+    }
+  }
+  let content = '';
+  let reasoning = '';
+  for (const o of objects) {
+    if (!isObject(o) || !Array.isArray(o.choices)) continue;
+    for (const ch of o.choices) {
+      if (!isObject(ch)) continue;
+      const d = isObject(ch.delta) ? ch.delta : isObject(ch.message) ? ch.message : {};
+      if (typeof d.content === 'string') content += d.content;
+      for (const k of ['reasoning_content', 'reasoning'] as const) if (typeof d[k] === 'string') reasoning += d[k];
+      if (Array.isArray(d.tool_calls)) {
+        for (const tc of d.tool_calls) {
+          const args = isObject(tc) && isObject(tc.function) ? tc.function.arguments : undefined;
+          content += typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args);
+        }
+      }
+    }
+  }
+  const split = splitThink(content);
+  return { content: split.content, reasoning: reasoning + split.reasoning };
+}
+
+/** About four characters a token: enough to show an order of magnitude, never 0 for real text. */
+const estimateTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
+
+/** The endpoint reported no usage: estimate it from what was sent and received, and say so. */
+export function estimatedUsage(sentBody: string, received: { content: string; reasoning: string }): TokenUsage {
+  const prompt = estimateTokens(sentBody);
+  const completion = estimateTokens(received.content + received.reasoning);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, estimated: true };
+}
+
 const messageOf = (e: unknown) => (e instanceof Error ? e.message || e.name : String(e));
 
 export function createRecordingFetch(inner: typeof fetch, sink: RequestSink, options: RecordingFetchOptions = {}): typeof fetch {
@@ -94,7 +151,8 @@ export function createRecordingFetch(inner: typeof fetch, sink: RequestSink, opt
   const recording = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const at = now().toISOString();
     const method = (init?.method ?? (typeof input === 'object' && !(input instanceof URL) ? input.method : undefined) ?? 'GET').toUpperCase();
-    const finish = sink({ at, url: urlOf(input), method, body: await bodyText(input, init) });
+    const body = await bodyText(input, init);
+    const finish = sink({ at, url: urlOf(input), method, body });
     let res: Response;
     try {
       res = await inner(input, init);
@@ -109,7 +167,13 @@ export function createRecordingFetch(inner: typeof fetch, sink: RequestSink, opt
     // Read a tee of the body in the background: the caller gets the response at once.
     const copy = res.clone();
     void copy.text().then(
-      (text) => finish({ status: res.status, usage: usageFromBody(text, res.headers.get('content-type') ?? '') }),
+      (text) => {
+        const type = res.headers.get('content-type') ?? '';
+        const received = receivedText(text, type);
+        const reported = usageFromBody(text, type);
+        const usage = reported ?? (/\/chat\/completions/.test(urlOf(input)) ? estimatedUsage(body, received) : null);
+        finish({ status: res.status, usage, ...(received.reasoning ? { reasoning: received.reasoning } : {}) });
+      },
       (e: unknown) => finish({ status: res.status, usage: null, error: `the response was cut off (${messageOf(e)})` }),
     );
     return res;
