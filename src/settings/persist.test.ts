@@ -73,6 +73,21 @@ describe('endpoint persistence', () => {
 
   it('offers the providers of the issue, each with a base URL the worker accepts', () => {
     expect(PRESETS.map((p) => baseUrlProblem(p.baseUrl))).toEqual(PRESETS.map(() => undefined));
-    expect(PRESETS.map((p) => p.name)).toEqual(['OpenAI', 'OpenRouter', 'Groq', 'Together', 'Ollama', 'LM Studio']);
+    expect(PRESETS.map((p) => p.name)).toEqual([
+      'OpenAI',
+      'Azure OpenAI',
+      'OpenRouter',
+      'Groq',
+      'DeepSeek',
+      'Together',
+      'Mistral',
+      'xAI',
+      'Google Gemini',
+      'Anthropic',
+      'Ollama',
+      'LM Studio',
+      'llama.cpp',
+      'vLLM',
+    ]);
   });
 });

@@ -28,6 +28,8 @@ export interface TurnOptions {
   onEvent(event: AgentEvent): void;
   /** Graph steps before LangGraph stops the run (each node is one step). */
   recursionLimit?: number;
+  /** Added to a network failure's message: what to do for this provider (e.g. CORS). */
+  networkAdvice?: string;
 }
 
 export interface TurnResult {
@@ -67,7 +69,8 @@ export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnReques
       }
     }
   } catch (e) {
-    const failure = classifyLlmError(e);
+    const classified = classifyLlmError(e);
+    const failure = classified.kind === 'network' && opts.networkAdvice ? { ...classified, message: `${classified.message} ${opts.networkAdvice}` } : classified;
     result.failure = failure;
     opts.onEvent({
       type: 'error',

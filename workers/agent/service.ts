@@ -30,6 +30,7 @@ import { createPipelineGraph } from './pipeline';
 import { baseUrlProblem, createChatModel, normaliseBaseUrl } from './llm/chatModel';
 import { PrivacyLogStore } from './privacy/PrivacyLogStore';
 import { createRecordingFetch } from './privacy/recordingFetch';
+import { networkAdvice, providerRequest } from '../protocol/endpointPresets';
 import { IdbEndpointProfileStore, type EndpointProfileStore } from './llm/endpointProfile';
 import { withholdHistory } from './privacy/withholdHistory';
 import { runTurn } from './run';
@@ -172,7 +173,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       });
     };
     const done = build()
-      .then((graph) => runTurn(graph, { thread_id: threadId, run_id: runId, mode, ...(question ? { message: question } : {}) }, { signal: ctrl.signal, onEvent: deps.emit }))
+      .then((graph) => runTurn(graph, { thread_id: threadId, run_id: runId, mode, ...(question ? { message: question } : {}) }, { signal: ctrl.signal, onEvent: deps.emit, networkAdvice: networkAdvice(settings.baseUrl) }))
       .then(() => undefined)
       .finally(() => {
         if (current?.runId === runId) current = undefined;
@@ -283,9 +284,10 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       const doFetch = deps.fetch ?? fetch;
       let outcome: ModelListOutcome;
       try {
-        const headers: Record<string, string> = {};
-        if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
-        const res = await doFetch(`${normaliseBaseUrl(settings.baseUrl)}/models`, { headers });
+        const headers = new Headers();
+        if (settings.apiKey) headers.set('authorization', `Bearer ${settings.apiKey}`);
+        const url = providerRequest(`${normaliseBaseUrl(settings.baseUrl)}/models`, headers, settings.baseUrl);
+        const res = await doFetch(url, { headers });
         if (!res.ok) {
           outcome = { ok: false, status: res.status, message: res.status === 401 || res.status === 403 ? 'The key was refused by the endpoint.' : `The endpoint answered HTTP ${res.status}.` };
         } else {
@@ -294,7 +296,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
           outcome = { ok: true, models: models.sort() };
         }
       } catch (e) {
-        outcome = { ok: false, message: `The endpoint could not be reached (${e instanceof Error ? e.message : String(e)}). Check the URL, and CORS for local servers.` };
+        outcome = { ok: false, message: `The endpoint could not be reached (${e instanceof Error ? e.message : String(e)}). ${networkAdvice(settings.baseUrl)}` };
       }
       return { result: outcome };
     },

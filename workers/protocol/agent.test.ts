@@ -65,7 +65,7 @@ describe('agent events', () => {
 
   it('covers exactly the contract event types', () => {
     const types = AgentEventSchema.options.map((o) => o.shape.type.value).sort();
-    expect(types).toEqual(['error', 'final', 'node', 'run_end', 'run_start', 'status', 'token', 'tool_end', 'tool_error', 'tool_start']);
+    expect(types).toEqual(['error', 'final', 'node', 'reasoning', 'run_end', 'run_start', 'status', 'token', 'tool_end', 'tool_error', 'tool_start']);
   });
 });
 

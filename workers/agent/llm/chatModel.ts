@@ -9,6 +9,7 @@ import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
 import { ChatOpenAICompletions } from '@langchain/openai';
 import type { EndpointSettings, ErrorKind } from '../../protocol/agent';
+import { providerRequest } from '../../protocol/endpointPresets';
 import type { WireObservations } from './wire/normalise';
 import { createWireFetch, type WireMemory } from './wire/wireFetch';
 
@@ -65,8 +66,18 @@ class PreparedChatModel extends ChatOpenAICompletions {
 
 export { ENDPOINT_PRESETS } from '../../protocol/endpointPresets';
 
+/** The base URL the SDK appends paths to: no query (Azure's api-version is added per request), no trailing slash. */
 export function normaliseBaseUrl(url: string): string {
-  return url.trim().replace(/\/+$/, '');
+  return url.trim().replace(/[?#].*$/, '').replace(/\/+$/, '');
+}
+
+/** A fetch that sends the key the way the provider of `baseUrl` expects it (endpointPresets.ts). */
+export function providerFetch(inner: typeof fetch, baseUrl: string): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    const url = providerRequest(input instanceof Request ? input.url : String(input), headers, baseUrl);
+    return inner(url, { ...init, headers });
+  };
 }
 
 /** Why a base URL will not work, or undefined. Every preset ends in a version segment. */
@@ -80,7 +91,7 @@ export function baseUrlProblem(url: string): string | undefined {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'The base URL must start with http:// or https://.';
   if (/\/chat\/completions$/.test(parsed.pathname)) return 'Give the base URL without /chat/completions (e.g. …/v1).';
-  if (!/\/v\d+[a-z]*$/.test(parsed.pathname) && !/\/openai$/.test(parsed.pathname)) {
+  if (!/\/v\d+[a-z]*$/.test(parsed.pathname) && !/\/openai$/.test(parsed.pathname) && !/\/openai\/deployments\/[^/]+$/.test(parsed.pathname)) {
     return 'The base URL usually ends with the API version, e.g. /v1.';
   }
   return undefined;
@@ -141,7 +152,7 @@ export function createChatModel(settings: EndpointSettings, options: ChatModelOp
       dangerouslyAllowBrowser: true,
       // Every request goes through the wire adapter: parameters the endpoint takes, refusals
       // retried once and remembered, reasoning and tool calls brought to one shape.
-      fetch: createWireFetch(options.fetch ?? ((input, init) => fetch(input, init)), {
+      fetch: createWireFetch(providerFetch(options.fetch ?? ((input, init) => fetch(input, init)), settings.baseUrl), {
         model: settings.model,
         memory: options.memory ?? transientMemory(),
         ...(options.onAdapt ? { onAdapt: options.onAdapt } : {}),
