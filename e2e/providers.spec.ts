@@ -127,3 +127,31 @@ test.describe('providers', () => {
     });
   }
 });
+
+test.describe('Test connection', () => {
+  for (const [persona, expected] of [
+    ['deepseek', 'Tools: yes · Structured output: via function calling (JSON schema refused) · Images: not tested · Reasoning: reasoning_content field'],
+    ['json-in-text', 'Tools: yes · Structured output: yes (JSON schema) · Images: not tested · Reasoning: none seen'],
+  ] as const) {
+    test(`tells what the model can do in plain words (${persona})`, async () => {
+      const page = shared().page;
+      await mock.reset();
+      await mock.script(
+        [
+          { type: 'tool_calls', calls: [{ name: 'add_numbers', arguments: { a: 2, b: 3 } }], reasoning: 'two plus three' },
+          { type: 'structured', value: { answer: 5 } },
+        ],
+        { persona, models: ['probe-model'] },
+      );
+      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
+      await dialog.getByRole('textbox', { name: 'API key' }).fill(KEY);
+      await dialog.getByRole('textbox', { name: 'Model' }).fill('probe-model');
+      await dialog.getByRole('button', { name: 'Test connection' }).click();
+      await expect(dialog.getByRole('status', { name: 'Capabilities' })).toContainText(expected, { timeout: 60_000 });
+      await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect(dialog).toBeHidden();
+    });
+  }
+});

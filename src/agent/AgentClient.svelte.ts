@@ -18,6 +18,7 @@ import {
   type EndpointSettings,
   type ImageAttachment,
   type ModelListOutcome,
+  type CapabilityReport,
 } from '../../workers/protocol/agent';
 import { applyEvent, newTurn, turnsFromThread, type ChatTurn } from './turns';
 
@@ -348,6 +349,12 @@ export class AgentClient {
   async listModels(settings: Omit<EndpointSettings, 'model'>): Promise<ModelListOutcome> {
     const rpc = await this.start();
     return rpc.call('listModels', { settings });
+  }
+
+  /** What the chosen model can do (tools, structured output, images, reasoning), stored for its runs. */
+  async checkCapabilities(settings: EndpointSettings, images = false): Promise<CapabilityReport> {
+    const rpc = await this.start();
+    return rpc.call('checkCapabilities', { settings, images });
   }
 
   dispose(): void {

@@ -50,6 +50,7 @@ const handlers: Handlers<AgentRequests> = {
   renameThread: (p) => need().renameThread(p),
   searchThreads: (p) => need().searchThreads(p),
   privacyLog: (p) => need().privacyLog(p),
+  checkCapabilities: (p) => need().checkCapabilities(p),
 };
 
 const server = serve<AgentRequests, AgentEvent>(self as unknown as Endpoint, handlers);

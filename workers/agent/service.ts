@@ -31,6 +31,8 @@ import { baseUrlProblem, createChatModel, normaliseBaseUrl } from './llm/chatMod
 import { PrivacyLogStore } from './privacy/PrivacyLogStore';
 import { createRecordingFetch } from './privacy/recordingFetch';
 import { networkAdvice, providerRequest } from '../protocol/endpointPresets';
+import { checkCapabilities } from './llm/capabilities';
+import type { WireObservations } from './llm/wire/normalise';
 import { IdbEndpointProfileStore, type EndpointProfileStore } from './llm/endpointProfile';
 import { withholdHistory } from './privacy/withholdHistory';
 import { runTurn } from './run';
@@ -301,6 +303,30 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       return { result: outcome };
     },
     privacyLog: async ({ thread_id }) => ({ result: await privacyLog.list(thread_id) }),
+    checkCapabilities: async ({ settings, images }) => {
+      checkSettings(settings);
+      const profile = await profiles.get(settings.baseUrl, settings.model).catch(() => undefined);
+      const refused = new Set(profile?.refusedParams ?? []);
+      const observed: WireObservations = { reasoning: 'none', recoveredCalls: 0 };
+      const model = createChatModel(settings, {
+        maxRetries: 0,
+        timeoutMs: 60_000,
+        ...(deps.fetch ? { fetch: deps.fetch } : {}),
+        memory: {
+          refused,
+          remember: (param) => {
+            refused.add(param);
+            void profiles.update(settings.baseUrl, settings.model, { refusedParams: [param] }).catch(() => undefined);
+          },
+        },
+        observed,
+      });
+      const report = await checkCapabilities(model, observed, { images: images === true });
+      await profiles
+        .update(settings.baseUrl, settings.model, { capabilities: report, ...(report.structured !== 'none' ? { structuredRung: report.structured } : {}) })
+        .catch(() => undefined);
+      return { result: report };
+    },
     idle: async () => {
       await current?.done;
     },

@@ -168,6 +168,20 @@ export const MAX_THREAD_NAME = 200;
 
 export type ModelListOutcome = { ok: true; models: string[] } | { ok: false; status?: number; message: string };
 
+/** What `Test connection` found the chosen model can do (stored per endpoint + model). */
+export interface CapabilityReport {
+  tools: boolean;
+  /** The structured-output method that worked, or `none`. */
+  structured: 'json_schema' | 'function_calling' | 'json_object' | 'text' | 'none';
+  images: boolean | 'untested';
+  reasoning: 'reasoning_content' | 'reasoning' | 'inline_tags' | 'none';
+  /** The findings in plain words, e.g. "Tools: yes · Structured output: via function calling (JSON schema refused) · …". */
+  summary: string;
+  /** Why a probe failed, in the endpoint's words, per capability. */
+  problems: string[];
+  checkedAt: number;
+}
+
 export type AgentRequests = {
   /**
    * Hands the agent worker ports to the data worker and (optionally) the Python worker, and the
@@ -199,6 +213,11 @@ export type AgentRequests = {
   listModels: { req: { settings: Omit<EndpointSettings, 'model'> }; res: ModelListOutcome };
   /** Every request the thread sent to the model endpoint, oldest first (additive). */
   privacyLog: { req: { thread_id: string }; res: PrivacyLogEntry[] };
+  /**
+   * Tiny requests to the chosen model (a tool call, a structured output, optionally an image)
+   * and what they showed; stored so runs start from it (additive).
+   */
+  checkCapabilities: { req: { settings: EndpointSettings; images?: boolean }; res: CapabilityReport };
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -13,15 +13,8 @@ export type StructuredRung = (typeof STRUCTURED_RUNGS)[number];
 /** How a model's reasoning arrives, when it has any. */
 export type ReasoningShape = 'reasoning_content' | 'reasoning' | 'inline_tags' | 'none';
 
-export interface CapabilityReport {
-  tools: boolean;
-  structured: StructuredRung | 'none';
-  images: boolean | 'untested';
-  reasoning: ReasoningShape;
-  /** The plain-words summary shown to the user. */
-  summary: string;
-  checkedAt: number;
-}
+export type { CapabilityReport } from '../../protocol/agent';
+import type { CapabilityReport } from '../../protocol/agent';
 
 export interface EndpointProfile {
   /** Request parameters the endpoint refused (e.g. `temperature`, `stream_options`). */
