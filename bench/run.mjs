@@ -16,6 +16,7 @@ import { printTable } from './table.mjs';
 import { startStaticServer } from './static-server.mjs';
 import { runWasm } from './wasm.mjs';
 import { appRows } from './app.mjs';
+import { providerRows } from './providers.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
@@ -27,6 +28,8 @@ const HARNESS_PREFIX = '/__bench/';
 const driverArg = process.argv.find((a) => a.startsWith('--driver='))?.slice('--driver='.length) ?? 'auto';
 // --only=app measures just the whole-app rows (cold load, shell, streaming): a quick pass.
 const onlyApp = process.argv.includes('--only=app');
+// --only=providers measures just the extra requests each provider persona costs (no browser).
+const onlyProviders = process.argv.includes('--only=providers');
 
 function row(name, value, unit, baseline) {
   const r = { name, value: round(value), unit };
@@ -143,6 +146,11 @@ async function main() {
   const began = performance.now();
   const meta = { date: new Date().toISOString(), driver: '', chromium: '', duckdbWasm: packageVersion('@duckdb/duckdb-wasm'), duckdbNative: '', nativeThreads: '', before: machineNote(), after: machineNote() };
   console.log(`machine: ${meta.before.cores} cores, load average ${meta.before.loadavg1m} (a busy machine slows both engines, unevenly)`);
+  if (onlyProviders) {
+    const rows = await providerRows();
+    printTable(rows);
+    return;
+  }
   if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no build at ${DIST}; run vite build first (or set BENCH_DIST)`);
   if (onlyApp) {
     const rows = [];
@@ -203,6 +211,12 @@ async function main() {
     console.log('native DuckDB, second pass…');
     passes.push(await nativePass(csvPath));
     rows.push(...rowsFor(wasm, nativeMedians(passes), csvMB, via), ...python, ...app);
+    try {
+      rows.push(...(await providerRows()));
+    } catch (e) {
+      console.error(`provider rows failed: ${e instanceof Error ? e.message : String(e)}`);
+      process.exitCode = 1;
+    }
   } finally {
     const outDir = join(BENCH_DIR, 'results');
     mkdirSync(outDir, { recursive: true });
