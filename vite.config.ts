@@ -3,21 +3,16 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { samplesPlugin } from './scripts/vite-samples-plugin';
 import { swPlugin } from './src/sw/swPlugin';
 import { iconsPlugin } from './scripts/icons-plugin';
+import { securityHeadersPlugin } from './src/sw/securityHeadersPlugin';
 
-// Cross-origin isolation lets Pyodide use a SharedArrayBuffer interrupt and DuckDB use its
-// threaded build. Static hosts that cannot set these get them from the service worker.
-const isolationHeaders = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-};
+// Cross-origin isolation lets Pyodide use a SharedArrayBuffer interrupt, and a content security
+// policy per worker keeps model-written code and SQL off the network (src/sw/securityPolicy.ts).
+// Static hosts that cannot set these headers get them from the service worker.
 
 export default defineConfig({
   // Relative base so the same build works from any sub-path (GitHub Pages project sites).
   base: './',
-  plugins: [svelte(), samplesPlugin(), iconsPlugin(), swPlugin()],
-  server: { headers: isolationHeaders },
-  preview: { headers: isolationHeaders },
+  plugins: [svelte(), samplesPlugin(), iconsPlugin(), swPlugin(), securityHeadersPlugin()],
   worker: { format: 'es' },
   optimizeDeps: { exclude: ['@duckdb/duckdb-wasm', 'pyodide', 'parquet-wasm'] },
   build: { target: 'es2022', chunkSizeWarningLimit: 4000 },

@@ -2,6 +2,7 @@
  * The one main-thread owner of the data worker (DuckDB-WASM). Components read its `$state`
  * fields and call its methods; nothing else posts messages to the worker.
  */
+import { fetchSource } from '../../workers/data/sourceFetch';
 import { RpcClient, WorkerGoneError } from '../../workers/protocol/rpcClient';
 import type {
   DataEvent,
@@ -165,6 +166,21 @@ export class DataClient {
     this.loads.push({ loadId, fileName, phase: 'reading' });
     let ok = false;
     try {
+      if (source.kind === 'url') {
+        // The page downloads a URL, never the data worker: the workers' content security policy
+        // allows them no network at all, so neither SQL nor code can send the user's rows out.
+        const fetched = await fetchSource(source.url, (fraction, received) => {
+          const load = this.loads.find((l) => l.loadId === loadId);
+          if (!load) return;
+          load.fraction = fraction;
+          load.detail = `${received} bytes`;
+        });
+        if (!fetched.ok) {
+          this.#addError(fetched.fileName || fileName, fetched.message, fetched.suggestion);
+          return [];
+        }
+        source = { kind: 'file', file: new File([fetched.blob], fetched.fileName, { type: fetched.blob.type }) };
+      }
       const rpc = await this.#client();
       const outcome = await rpc.call('load', { source, options: { loadId, ...(sheets ? { sheets } : {}) } });
       if (outcome.ok) {

@@ -56,7 +56,15 @@ export interface PythonClientOptions {
   packageBaseUrl?: string;
   timeLimitMs?: number;
   createWorker?: () => Worker;
+  /**
+   * Start Python only on a page whose headers are in force (cross-origin isolation comes with the
+   * content security policy that keeps model-written code off the network, securityPolicy.ts).
+   */
+  requireProtection?: boolean;
 }
+
+export const UNPROTECTED_MESSAGE =
+  'Python is off on this page: its security policy is not in force yet (it comes with the service worker or with a server that sends Dataseer’s headers). Reload the page; if this message stays, this browser cannot run the service worker here.';
 
 type Rpc = RpcClient<PythonRequests, PythonEvent>;
 
@@ -110,6 +118,11 @@ export class PythonClient {
 
   /** Starts the worker if it is not up; resolves when Python is ready. */
   start(): Promise<void> {
+    if (this.#options.requireProtection && globalThis.crossOriginIsolated !== true) {
+      this.status = 'failed';
+      this.startError = UNPROTECTED_MESSAGE;
+      return Promise.reject(new Error(UNPROTECTED_MESSAGE));
+    }
     this.#session ??= this.#spawn();
     return this.#session.ready;
   }

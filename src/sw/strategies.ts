@@ -56,10 +56,10 @@ function store(deps: StrategyDeps, name: string, key: string, response: Response
 
 async function navigation(request: Request, deps: StrategyDeps): Promise<Response> {
   try {
-    return withIsolationHeaders(await deps.fetch(request));
+    return withIsolationHeaders(await deps.fetch(request), request.url, true);
   } catch (error) {
     const hit = (await cached(deps, [deps.names.shell, deps.names.assets], cacheKey(request.url))) ?? (await cached(deps, [deps.names.shell], deps.shellUrl));
-    if (hit) return withIsolationHeaders(hit);
+    if (hit) return withIsolationHeaders(hit, request.url, true);
     throw error;
   }
 }
@@ -67,10 +67,10 @@ async function navigation(request: Request, deps: StrategyDeps): Promise<Respons
 async function immutable(request: Request, deps: StrategyDeps): Promise<Response> {
   const key = cacheKey(request.url);
   const hit = await cached(deps, [deps.names.shell, deps.names.assets], key);
-  if (hit) return withIsolationHeaders(hit);
+  if (hit) return withIsolationHeaders(hit, request.url);
   const response = await deps.fetch(request);
   if (storable(response, 'basic')) store(deps, deps.names.assets, key, response.clone());
-  return withIsolationHeaders(response);
+  return withIsolationHeaders(response, request.url);
 }
 
 async function fresh(request: Request, deps: StrategyDeps): Promise<Response> {
@@ -78,10 +78,10 @@ async function fresh(request: Request, deps: StrategyDeps): Promise<Response> {
   try {
     const response = await deps.fetch(request);
     if (storable(response, 'basic')) store(deps, deps.names.assets, key, response.clone());
-    return withIsolationHeaders(response);
+    return withIsolationHeaders(response, request.url);
   } catch (error) {
     const hit = await cached(deps, [deps.names.shell, deps.names.assets], key);
-    if (hit) return withIsolationHeaders(hit);
+    if (hit) return withIsolationHeaders(hit, request.url);
     throw error;
   }
 }
@@ -105,7 +105,7 @@ export function respond(route: Exclude<Route, { kind: 'passthrough' }>, request:
     case 'fresh':
       return fresh(request, deps);
     case 'range':
-      return deps.fetch(request).then(withIsolationHeaders);
+      return deps.fetch(request).then((r) => withIsolationHeaders(r, request.url));
     case 'cdn-package':
       return cdnPackage(request, deps);
   }

@@ -12,6 +12,7 @@ import { pyodideAssets } from './assets';
 import { decodeColumns } from './arrowColumns';
 import { parseOutcome } from './outcome';
 import { importIndex, isLockfile, networkMessage, onDemandPackages, packagesFor, type LockfileLike } from './packages';
+import { closeEmscriptenEscapes } from './escapes';
 import { capWasmMemory, guardedFetch, safeJsGlobals, sealScope } from './sandbox';
 import { OutputStream } from './stdio';
 import preludeSource from './prelude.py?raw';
@@ -124,6 +125,8 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     await runner.run.callPromising('pass', []);
 
     sealScope(scope, fetchImpl);
+    closeEmscriptenEscapes(scope, pyodide as unknown as Record<string, unknown>);
+    pyodide.runPython('import _dataseer\n_dataseer._block_modules()');
 
     const pythonVersion = String(pyodide.runPython('import sys; sys.version.split()[0]'));
     const info = {

@@ -342,3 +342,23 @@ def importable(names):
         except (ImportError, ValueError):
             pass
     return json.dumps(ok)
+
+
+class _BlockedModules:
+    """A meta path finder that refuses modules reaching the interpreter's own memory and the
+    worker's JavaScript: ctypes can call any exported C function (emscripten_run_script among
+    them), and pyodide_js hands out the Emscripten module."""
+
+    BLOCKED = {"ctypes", "_ctypes", "pyodide_js"}
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in self.BLOCKED:
+            raise ImportError(f"{name} is not available in Dataseer's Python sandbox")
+        return None
+
+
+def _block_modules():
+    for name in list(sys.modules):
+        if name.split(".")[0] in _BlockedModules.BLOCKED:
+            del sys.modules[name]
+    sys.meta_path.insert(0, _BlockedModules())

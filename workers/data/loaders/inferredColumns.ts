@@ -149,6 +149,15 @@ export function planSchema(plan: readonly ColumnPlan[]): Schema {
 }
 
 /**
+ * Arrow builds its null check with `new Function` when given `nullValues`, which the data
+ * worker's content security policy (no 'unsafe-eval') refuses: the same check, as a closure.
+ */
+function withNullCheck<B extends object>(builder: B): B {
+  (builder as unknown as { _isValid: (value: unknown) => boolean })._isValid = (value) => value !== null;
+  return builder;
+}
+
+/**
  * One Arrow IPC stream (schema, one record batch, end marker) holding `rows`; zero rows still
  * give a valid stream, so an empty sheet or file can create its table.
  */
@@ -162,7 +171,7 @@ export function rowsToIPC<Row>(
     if (column.kind === 'int' || column.kind === 'float' || column.kind === 'timestamp') {
       return numericData(column.kind, rows.map((row) => cell(row, index)));
     }
-    const builder = makeBuilder({ type: arrowType(column.kind), nullValues: [null] });
+    const builder = withNullCheck(makeBuilder({ type: arrowType(column.kind), nullValues: [] }));
     for (const row of rows) builder.append(encode(column.kind, cell(row, index)));
     return builder.finish().flush();
   });
