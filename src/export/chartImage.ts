@@ -2,6 +2,7 @@
  * A figure drawn to a static SVG by plotly.js (loaded on demand) for the HTML report, on a light
  * background so it reads the same printed or in a dark viewer.
  */
+import { sanitiseFigure } from '../../workers/protocol/figureSafety';
 import type { PlotlyFigure } from '../../workers/protocol/agent';
 import type { JsonValue } from '../../workers/protocol/python';
 import { loadPlotly, themedLayout } from '../charts/plotly';
@@ -9,7 +10,8 @@ import { loadPlotly, themedLayout } from '../charts/plotly';
 const LIGHT = { dark: false, fg: '#17202a', muted: '#5a6472', grid: '#d5dbe3', font: 'system-ui, sans-serif' };
 
 /** `data:image/svg+xml,…` for the figure, or null when plotly cannot draw it. */
-export async function figureSvgUrl(fig: PlotlyFigure, size = { width: 800, height: 450 }): Promise<string | null> {
+export async function figureSvgUrl(figure: PlotlyFigure, size = { width: 800, height: 450 }): Promise<string | null> {
+  const fig = sanitiseFigure(figure);
   try {
     const plotly = await loadPlotly();
     const layout = themedLayout((fig.layout ?? {}) as Record<string, JsonValue>, LIGHT);

@@ -4,6 +4,7 @@
  * text/plain + text/html, stdout as a stream, errors as error outputs, charts as Plotly JSON),
  * and the answer. Code is written to re-run in a plain Jupyter kernel (see notebookCode.ts).
  */
+import { sanitiseFigure } from '../../workers/protocol/figureSafety';
 import type { PlotlyFigure } from '../../workers/protocol/agent';
 import { chartCellCode, pythonCellCode, setupCode, sqlCellCode } from './notebookCode';
 import { answerMarkdown, figureLabel, outlineTurn, questionQuote, type OutlineItem, type OutlineTurn, type TableData } from './outline';
@@ -56,7 +57,8 @@ function tableBundle(t: TableData): MimeBundle {
 }
 
 function figureBundle(fig: PlotlyFigure): MimeBundle {
-  return { [PLOTLY_MIME]: fig, 'text/plain': [`<Figure: ${figureLabel(fig)}>`] };
+  // Jupyter, VS Code and GitHub draw this with Plotly too: what it would fetch is taken out.
+  return { [PLOTLY_MIME]: sanitiseFigure(fig), 'text/plain': [`<Figure: ${figureLabel(fig)}>`] };
 }
 
 /** What Python's repr would print for a JSON-like `result`. */

@@ -2,6 +2,7 @@
  * Turns the runner's JSON report into the boundary's `RunOutcome`, validating every field:
  * the report is built by Python from user values, so nothing in it is trusted by shape.
  */
+import { sanitiseFigure } from '../protocol/figureSafety';
 import type { JsonValue, PlotlyFigure, PyError, PyResult, RunOutcome } from '../protocol/python';
 import { trimTraceback } from './traceback';
 
@@ -56,7 +57,7 @@ export function parseFigure(v: unknown): PlotlyFigure | string {
   };
   if (isRecord(fig.config) && isJson(fig.config)) out.config = fig.config as Record<string, JsonValue>;
   if (Array.isArray(fig.frames) && isJson(fig.frames)) out.frames = fig.frames;
-  return out;
+  return sanitiseFigure(out);
 }
 
 export function parseError(v: unknown): PyError {

@@ -3,6 +3,7 @@
  * Python involved. Returns the figure for the UI and a short summary for the model (the model
  * never needs the points themselves).
  */
+import { sanitiseFigure } from '../../protocol/figureSafety';
 import type { ChartType, CreateChartArgs, PlotlyFigure } from '../../protocol/agent';
 
 export interface ChartTable {
@@ -98,7 +99,8 @@ export function buildChartFigure(table: ChartTable, spec: CreateChartArgs['chart
   const series = groups.size > 1 ? ` in ${groups.size} series by ${spec.color}` : '';
   return {
     ok: true,
-    figure: { data, layout },
+    // Cells become titles and labels: a link or image URL in the data must not reach Plotly.
+    figure: sanitiseFigure({ data, layout }),
     points,
     summary: `${spec.type} chart of ${points} rows${series}: x=${spec.x}${spec.y ? `, y=${spec.y}` : ''}.`,
   };
