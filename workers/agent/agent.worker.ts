@@ -9,11 +9,16 @@ import type { Endpoint } from '../protocol/rpc';
 import { RpcClient } from '../protocol/rpcClient';
 import { serve, type Handlers } from '../protocol/rpcServer';
 import { IdbSaver } from './checkpoint/IdbSaver';
+import { ScrubbingSerde } from './checkpoint/scrubbingSerde';
+import { PrivacyLogStore } from './privacy/PrivacyLogStore';
+import { SecretScrubber } from '../protocol/secrets';
 import { ExampleLibrary } from './examples/retrieval';
 import { createAgentService, type AgentService } from './service';
 import { PythonOutput } from './tools/workerHost';
 
 let service: AgentService | undefined;
+/** The keys in use: scrubbed from every checkpoint write, log entry and error text. */
+const secrets = new SecretScrubber();
 
 function need(): AgentService {
   if (!service) throw new Error('The agent worker is not connected to the data worker yet.');
@@ -33,7 +38,9 @@ const handlers: Handlers<AgentRequests> = {
     service = createAgentService({
       data: dataClient,
       python: py,
-      saver: new IdbSaver(),
+      saver: new IdbSaver({ serde: new ScrubbingSerde((t) => secrets.scrub(t)) }),
+      privacyLog: new PrivacyLogStore({ scrub: (t) => secrets.scrub(t) }),
+      secrets,
       library: new ExampleLibrary(),
       emit: (e) => server.emit(e),
     });

@@ -33,6 +33,7 @@ import { createRecordingFetch } from './privacy/recordingFetch';
 import { networkAdvice, providerRequest } from '../protocol/endpointPresets';
 import { checkCapabilities } from './llm/capabilities';
 import type { WireObservations } from './llm/wire/normalise';
+import { SecretScrubber } from '../protocol/secrets';
 import { IdbEndpointProfileStore, type EndpointProfileStore } from './llm/endpointProfile';
 import { withholdHistory } from './privacy/withholdHistory';
 import { runTurn } from './run';
@@ -58,6 +59,8 @@ export interface AgentServiceDeps {
   privacyLog?: PrivacyLogStore;
   /** Retries of a failed model request (each is reported as a `retrying` status). */
   maxRetries?: number;
+  /** The keys in use, scrubbed from error texts and status details (default: a fresh one). */
+  secrets?: SecretScrubber;
   /** What was learned per endpoint + model (refused parameters, structured-output rung; default: IndexedDB). */
   profiles?: EndpointProfileStore;
   newId?: () => string;
@@ -92,6 +95,14 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   const examplesReady = loadUserExamples(userExamples, deps.library);
   const privacyLog = deps.privacyLog ?? new PrivacyLogStore();
   const profiles = deps.profiles ?? new IdbEndpointProfileStore();
+  const secrets = deps.secrets ?? new SecretScrubber();
+  // Errors and status details can quote an endpoint's reply, which may echo the key.
+  const emit = (e: AgentEvent): void => {
+    if (e.type === 'error') deps.emit({ ...e, message: secrets.scrub(e.message) });
+    else if (e.type === 'status') deps.emit({ ...e, detail: secrets.scrub(e.detail) });
+    else if (e.type === 'tool_error') deps.emit({ ...e, error: secrets.scrub(e.error) });
+    else deps.emit(e);
+  };
 
   async function stored(threadId: string): Promise<StoredThread | undefined> {
     const tuple = await deps.saver.getTuple({ configurable: { thread_id: threadId } });
@@ -111,11 +122,12 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   /** `question`: the new question's message; undefined resumes the thread from its last checkpoint. */
   function launch(settings: EndpointSettings, threadId: string, mode: 'agent' | 'pipeline', question: BaseMessage | undefined) {
     checkSettings(settings);
+    secrets.addEndpoint(settings);
     if (current) throw new Error('A run is already in progress; stop it first.');
     const runId = newId();
     const ctrl = new AbortController();
     const rowPolicy = rowPolicyOf(settings, DEFAULT_ROWS_PER_TOOL_OUTPUT);
-    const adapt = (detail: string) => deps.emit({ type: 'status', kind: 'provider_adjusted', detail });
+    const adapt = (detail: string) => emit({ type: 'status', kind: 'provider_adjusted', detail });
     const build = async () => {
       // What this endpoint + model refused before is left out from the first request on.
       const profile = await profiles.get(settings.baseUrl, settings.model).catch(() => undefined);
@@ -137,7 +149,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         },
         onAdapt: adapt,
         onRetry: (r) =>
-          deps.emit({
+          emit({
             type: 'status',
             kind: 'retrying',
             detail: `The endpoint answered ${r.status ?? 'with an error'}; retry ${r.attempt}${r.retryAfterMs !== undefined ? ` after ${Math.ceil(r.retryAfterMs / 1000)} s` : ''}.`,
@@ -175,7 +187,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       });
     };
     const done = build()
-      .then((graph) => runTurn(graph, { thread_id: threadId, run_id: runId, mode, ...(question ? { message: question } : {}) }, { signal: ctrl.signal, onEvent: deps.emit, networkAdvice: networkAdvice(settings.baseUrl) }))
+      .then((graph) => runTurn(graph, { thread_id: threadId, run_id: runId, mode, ...(question ? { message: question } : {}) }, { signal: ctrl.signal, onEvent: emit, networkAdvice: networkAdvice(settings.baseUrl) }))
       .then(() => undefined)
       .finally(() => {
         if (current?.runId === runId) current = undefined;
@@ -283,6 +295,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     },
     searchThreads: async ({ query }) => ({ result: await catalog.search(query) }),
     listModels: async ({ settings }) => {
+      secrets.addEndpoint(settings);
       const doFetch = deps.fetch ?? fetch;
       let outcome: ModelListOutcome;
       try {
@@ -305,6 +318,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     privacyLog: async ({ thread_id }) => ({ result: await privacyLog.list(thread_id) }),
     checkCapabilities: async ({ settings, images }) => {
       checkSettings(settings);
+      secrets.addEndpoint(settings);
       const profile = await profiles.get(settings.baseUrl, settings.model).catch(() => undefined);
       const refused = new Set(profile?.refusedParams ?? []);
       const observed: WireObservations = { reasoning: 'none', recoveredCalls: 0 };

@@ -23,12 +23,15 @@ export interface PrivacyLogStoreOptions {
   dbName?: string;
   maxEntries?: number;
   maxBytes?: number;
+  /** Removes secrets from what is stored (bodies, error texts, reasoning). */
+  scrub?: (text: string) => string;
 }
 
 export class PrivacyLogStore {
   readonly dbName: string;
   readonly maxEntries: number;
   readonly maxBytes: number;
+  readonly #scrub: (text: string) => string;
   #db: Promise<IDBPDatabase<PrivacyDb>> | undefined;
   /** Writes not yet committed, per thread: reading a log waits for them, so it is complete. */
   #pending = new Map<string, Set<Promise<unknown>>>();
@@ -37,6 +40,7 @@ export class PrivacyLogStore {
     this.dbName = options.dbName ?? PRIVACY_LOG_DB;
     this.maxEntries = options.maxEntries ?? MAX_ENTRIES_PER_THREAD;
     this.maxBytes = options.maxBytes ?? MAX_BYTES_PER_THREAD;
+    this.#scrub = options.scrub ?? ((t) => t);
   }
 
   #open(): Promise<IDBPDatabase<PrivacyDb>> {
@@ -65,9 +69,9 @@ export class PrivacyLogStore {
   async #add(threadId: string, req: SentRequest): Promise<number> {
     const db = await this.#open();
     const tx = db.transaction(['requests', 'bodies'], 'readwrite');
-    const row: RequestRow = { thread_id: threadId, at: req.at, url: req.url, method: req.method, status: null, usage: null, bytes: req.body.length * 2 };
+    const row: RequestRow = { thread_id: threadId, at: req.at, url: this.#scrub(req.url), method: req.method, status: null, usage: null, bytes: req.body.length * 2 };
     const id = await tx.objectStore('requests').add(row);
-    await tx.objectStore('bodies').put({ id, body: req.body });
+    await tx.objectStore('bodies').put({ id, body: this.#scrub(req.body) });
     await tx.done;
     return id;
   }
@@ -78,10 +82,10 @@ export class PrivacyLogStore {
     const row = await tx.store.get(id);
     if (row) {
       const next: RequestRow = { ...row, status: outcome.status, usage: outcome.usage };
-      if (outcome.error) next.error = outcome.error;
+      if (outcome.error) next.error = this.#scrub(outcome.error);
       else delete next.error;
       if (outcome.reasoning) {
-        next.reasoning = outcome.reasoning;
+        next.reasoning = this.#scrub(outcome.reasoning);
         next.bytes += outcome.reasoning.length * 2;
       }
       await tx.store.put(next);
