@@ -6,7 +6,7 @@
 import { version as pyodideVersion } from 'pyodide/package.json';
 import PythonWorker from '../../workers/python/python.worker.ts?worker';
 import { RpcClient, WorkerGoneError } from '../../workers/protocol/rpcClient';
-import type { PackageReport, PythonEvent, PythonRequests, RunOutcome } from '../../workers/protocol/python';
+import type { PackageReport, PythonEvent, PythonRequests, RunOutcome, SqlPolicy } from '../../workers/protocol/python';
 import { explainRestart, haltedOutcome, type HaltReason } from './halt';
 
 export const DEFAULT_PACKAGE_BASE_URL = `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`;
@@ -48,6 +48,8 @@ export interface RunOptions {
   background?: boolean;
   /** The run's id (default: a fresh UUID); `stop(runId)` targets it. */
   runId?: string;
+  /** What the run's `sql()` may do (default: anything but changing a dataset). */
+  sqlPolicy?: SqlPolicy;
 }
 
 export interface PythonClientOptions {
@@ -154,7 +156,7 @@ export class PythonClient {
     }
     this.#active.set(record.runId, record);
     const next = this.#queue
-      .then(() => this.#runNow(record, opts.timeLimitMs ?? this.timeLimitMs))
+      .then(() => this.#runNow(record, opts.timeLimitMs ?? this.timeLimitMs, opts.sqlPolicy))
       .then((outcome) => ({ ...record, outcome }))
       .finally(() => {
         this.pending--;
@@ -256,7 +258,7 @@ export class PythonClient {
     }
   }
 
-  async #runNow(record: RunRecord, limitMs: number): Promise<RunOutcome> {
+  async #runNow(record: RunRecord, limitMs: number, sqlPolicy?: SqlPolicy): Promise<RunOutcome> {
     const started = performance.now();
     const { runId, code } = record;
     const finish = (outcome: RunOutcome): RunOutcome => {
@@ -294,7 +296,7 @@ export class PythonClient {
 
     let outcome: RunOutcome;
     try {
-      outcome = await session.rpc.call('run', { runId, code });
+      outcome = await session.rpc.call('run', { runId, code, ...(sqlPolicy ? { sqlPolicy } : {}) });
     } catch (e) {
       const elapsedMs = Math.round(performance.now() - started);
       outcome = { ok: false, error: { type: 'WorkerError', message: e instanceof Error ? e.message : String(e), traceback: '' }, elapsedMs, restarted: true };

@@ -45,7 +45,8 @@ export function servePythonPort(python: PythonRunner): PythonPort {
           }, STOP_POLL_MS)
         : null;
       try {
-        const done = await python.run(code, { runId, background: true });
+        // The agent's code is the model's: its sql() gets the same read-only guard as run_sql.
+        const done = await python.run(code, { runId, background: true, sqlPolicy: 'read-only' });
         // Sent before the reply, on the same port, so the agent has the output when the reply lands.
         for (const chunk of done.output) emit({ type: chunk.stream, runId, text: chunk.text });
         return { result: done.outcome };

@@ -69,9 +69,16 @@ export type PythonRequests = {
   init: { req: PythonInit; res: { pyodideVersion: string; pythonVersion: string; startupMs: number; packages: PackageReport } };
   /** Hands the worker a port on which it sends `DataRequests` (for `sql()` and `datasets`). */
   connectData: { req: { port: MessagePort }; res: Record<string, never> };
-  run: { req: { runId: string; code: string }; res: RunOutcome };
+  /**
+   * `sqlPolicy`: what `sql()` may run. `read-only` (the agent's runs): the model-SQL guard, no
+   * change of any kind; otherwise (the console): anything but changes to a dataset, which only the
+   * SQL console makes, after asking.
+   */
+  run: { req: { runId: string; code: string; sqlPolicy?: SqlPolicy }; res: RunOutcome };
   packages: { req: Record<string, never>; res: PackageReport };
 };
+
+export type SqlPolicy = 'read-only' | 'no-dataset-changes';
 
 export type PythonEvent =
   | { type: 'stdout'; runId: string; text: string }

@@ -7,7 +7,8 @@ import type { PyCallable, PyProxy } from 'pyodide/ffi';
 import { RpcClient } from '../protocol/rpcClient';
 import type { Handlers } from '../protocol/rpcServer';
 import type { DataEvent, DataRequests } from '../protocol/data';
-import type { PackageReport, PythonEvent, PythonInit, PythonRequests, RunOutcome } from '../protocol/python';
+import type { PackageReport, PythonEvent, PythonInit, PythonRequests, RunOutcome, SqlPolicy } from '../protocol/python';
+import { readOnlyProblem } from '../data/readOnly';
 import { pyodideAssets } from './assets';
 import { decodeColumns } from './arrowColumns';
 import { parseOutcome } from './outcome';
@@ -62,6 +63,8 @@ function pythonErrorOutcome(type: string, message: string, elapsedMs: number, re
 export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonRequests> {
   let runtime: Promise<Runtime> | null = null;
   let data: RpcClient<DataRequests, DataEvent> | null = null;
+  /** What `sql()` may run during the current run. */
+  let sqlPolicy: SqlPolicy = 'no-dataset-changes';
   let running = false;
   let runId = '';
   const stdout = new OutputStream({ emit: (text) => emit({ type: 'stdout', runId, text }) });
@@ -70,10 +73,25 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
   async function query(sql: string): Promise<SqlReply> {
     const empty = { columns: [], types: [], values: [], rowCount: 0, truncated: false };
     if (!data) return { ...empty, error: 'no data engine is connected' };
+    const refusal = await sqlRefusal(sql);
+    if (refusal) return { ...empty, error: refusal };
     const outcome = await data.call('query', { sql, maxRows: SQL_MAX_ROWS });
     if (!outcome.ok) return { ...empty, error: outcome.message };
     const decoded = decodeColumns(outcome.result.ipc, outcome.result.columns.map((c) => c.type));
     return { ...decoded, error: '', truncated: outcome.result.truncated };
+  }
+
+  /** Why `sql()` may not run this under the current run's policy (see PythonRequests.run). */
+  async function sqlRefusal(sql: string): Promise<string | undefined> {
+    if (sqlPolicy === 'read-only') {
+      const problem = readOnlyProblem(sql);
+      return problem ? `refused: ${problem}` : undefined;
+    }
+    const risk = await data?.call('assess', { sql });
+    if (risk?.destructive) {
+      return `refused: this would change the dataset(s) ${risk.datasets.join(', ')}. Python does not change datasets; run the statement in the SQL console, which asks first.`;
+    }
+    return undefined;
   }
 
   async function start(init: PythonInit): Promise<Runtime> {
@@ -227,12 +245,13 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
       data = new RpcClient<DataRequests, DataEvent>(port);
       return { result: {} };
     },
-    async run({ runId: id, code }) {
+    async run({ runId: id, code, sqlPolicy: policy }) {
       if (!runtime) throw new Error('Python is not started');
       if (running) throw new Error('a Python run is already in progress');
       const rt = await runtime;
       running = true;
       runId = id;
+      sqlPolicy = policy ?? 'no-dataset-changes';
       try {
         const outcome = await run(rt, code);
       return { result: { ...outcome, heapBytes: rt.heapBytes() } };

@@ -3,6 +3,7 @@
  * Python through the Python worker. Statements that would drop, alter or delete from a user's
  * dataset are refused before they reach DuckDB.
  */
+import { readOnlyProblem } from '../../data/readOnly';
 import { decodeIpc } from '../../../src/data/arrowDecode';
 import type { DataEvent, DataRequests } from '../../protocol/data';
 import type { PythonEvent, PythonRequests, PyResult, RunOutcome } from '../../protocol/python';
@@ -75,12 +76,13 @@ export function createWorkerHost(opts: WorkerHostOptions): ToolHost {
   return {
     async runSql(sql, maxRows) {
       try {
+        // One guard for model SQL (also applied to sql() in the agent's Python): read-only, no
+        // session changes, no files or URLs.
+        const problem = readOnlyProblem(sql);
+        if (problem) return { ok: false, message: `refused: ${problem}.` };
         const risk = await data.call('assess', { sql });
         if (risk.destructive) {
-          return {
-            ok: false,
-            message: `refused: this statement would change the user's dataset(s) ${risk.datasets.join(', ')}. Only read-only queries (SELECT, WITH, SUMMARIZE, DESCRIBE, temporary views) are allowed.`,
-          };
+          return { ok: false, message: `refused: this statement would change the user's dataset(s) ${risk.datasets.join(', ')}. Only read-only queries are allowed.` };
         }
         return await query(sql, maxRows);
       } catch (e) {
