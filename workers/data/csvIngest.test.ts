@@ -15,17 +15,36 @@ describe('csvIngest', { timeout: 60_000 }, () => {
   });
   it('creates the table atomically and drops the registration', async () => {
     const engine = await NodeEngine.open();
-    const ok = await ingestCsv({ engine, blob: new Blob(['a;b\n1;x\n']), fileName: 'semi.csv', tsv: false, encoding: { encoding: 'utf-8', bom: 0 }, table: 'semi', path: 'src_1.csv' });
+    const ok = await ingestCsv({ engine, blob: new Blob(['a;b\n1;x\n']), fileName: 'semi.csv', tsv: false, encoding: { encoding: 'utf-8', bom: 0 }, table: 'semi', path: '/dataseer/src_1.csv' });
     expect(ok).toEqual({ ok: true, warnings: [] });
     expect(rowsOf(await engine.query('SELECT * FROM "semi"'))).toEqual([{ a: 1, b: 'x' }]);
     // (`semi` is a reserved word: generated SQL quotes every name.)
     // A file DuckDB cannot make sense of fails with the file's name and leaves no table.
-    const bad = await ingestCsv({ engine, blob: new Blob(['a,"b\n1,"2\n"x']), fileName: 'broken.csv', tsv: false, encoding: { encoding: 'utf-8', bom: 0 }, table: 'broken', path: 'src_2.csv' });
+    const bad = await ingestCsv({ engine, blob: new Blob(['a,"b\n1,"2\n"x']), fileName: 'broken.csv', tsv: false, encoding: { encoding: 'utf-8', bom: 0 }, table: 'broken', path: '/dataseer/src_2.csv' });
     if (bad.ok) {
       expect(rowsOf(await engine.query("SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'broken'"))).toEqual([{ n: 1 }]);
     } else {
       expect(bad.message).toMatch(/^Could not read broken\.csv as CSV: /);
       expect(rowsOf(await engine.query("SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'broken'"))).toEqual([{ n: 0 }]);
+    }
+  });
+});
+
+describe('the engine after its set-up', () => {
+  it('reads only registered files and cannot be unlocked', async () => {
+    const engine = await NodeEngine.open();
+    await engine.registerBlob('/dataseer/ok.csv', new Blob(['a\n1\n']));
+    await engine.registerBlob('elsewhere.csv', new Blob(['a\n1\n']));
+    expect(rowsOf(await engine.query("SELECT count(*) AS n FROM read_csv('/dataseer/ok.csv')"))).toEqual([{ n: 1 }]);
+    for (const sql of [
+      "SELECT * FROM read_csv('elsewhere.csv')",
+      "SELECT * FROM read_text('http://127.0.0.1:9/leak')",
+      "ATTACH 'http://127.0.0.1:9/x.db' AS x",
+      'SET enable_external_access = true',
+      'SET lock_configuration = false',
+      "COPY (SELECT 1) TO 'http://127.0.0.1:9/out.csv'",
+    ]) {
+      await expect(engine.query(sql), sql).rejects.toThrow();
     }
   });
 });

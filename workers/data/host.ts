@@ -3,6 +3,7 @@ import type { DataEvent, DataFormat, DataRequests, DatasetInfo, LoadOutcome, Loa
 import { assessSql, renameIn, statementTargets } from './assess';
 import { describeTable, memoryUsed, tableNames } from './catalog';
 import { ingestCsv } from './csvIngest';
+import { REGISTERED_DIR } from './engine';
 import { ingestArrowStreams } from './arrowIngest';
 import { Serial, type Engine } from './engine';
 import { checkFootprint } from './footprint';
@@ -238,7 +239,7 @@ export class DataHost {
         const table = nameFor(undefined, 1);
         this.#progress(loadId, fileName, 'parsing', 0);
         this.#progressSink = (pct) => this.#progress(loadId, fileName, 'parsing', Math.min(1, pct / 100));
-        const r = await ingestCsv({ engine, blob, fileName, tsv: format === 'tsv', encoding, table, path: `dataseer_src_${seq}.${format}` });
+        const r = await ingestCsv({ engine, blob, fileName, tsv: format === 'tsv', encoding, table, path: `${REGISTERED_DIR}src_${seq}.${format}` });
         if (!r.ok) return await fail(r.message, r.suggestion);
         made.push(table);
         warnings.push(...r.warnings);
