@@ -254,6 +254,12 @@ export class DataClient {
     this.#setDatasets(await rpc.call('rename', { from, to }));
   }
 
+  /** Interrupts the statement DuckDB is running (the console's Cancel, a halted Python run). */
+  async cancelQuery(): Promise<void> {
+    const rpc = await this.#client();
+    await rpc.call('cancel', {});
+  }
+
   /** Runs a console query; DuckDB errors come back as values, worker failures too. */
   async query(sql: string, maxRows = 10_000): Promise<QueryRowsOutcome> {
     const start = performance.now();

@@ -69,6 +69,7 @@ function harness(overrides: Partial<Handlers<DataRequests>> = {}) {
     page: () => ({ result: { columns: [{ name: 'a', type: 'DOUBLE' }], ipc: ipc(), rowCount: 2, truncated: false, elapsedMs: 1 } }),
     profile: ({ name }) => ({ result: { name, rowCount: 2, columns: [], elapsedMs: 1 } }),
     assess: ({ sql }) => ({ result: { destructive: /drop/i.test(sql), datasets: [], statement: sql } }),
+    cancel: () => ({ result: { cancelled: true } }),
     connect: () => ({ result: {} }),
     ...overrides,
   };

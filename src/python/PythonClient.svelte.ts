@@ -63,6 +63,8 @@ export interface PythonClientOptions {
    * content security policy that keeps model-written code off the network, securityPolicy.ts).
    */
   requireProtection?: boolean;
+  /** Called when a run is halted (time limit, Stop): e.g. to cancel the DuckDB query its sql() started. */
+  onHalt?: () => void;
 }
 
 export const UNPROTECTED_MESSAGE =
@@ -281,6 +283,8 @@ export class PythonClient {
     const halt = (reason: HaltReason) => {
       if (haltReason) return;
       haltReason = reason;
+      // sql() waits on the data worker, which an interrupt cannot reach: stop its query too.
+      this.#options.onHalt?.();
       haltAt = performance.now();
       if (session.interrupt) Atomics.store(session.interrupt, 0, 2);
       // Not honoured in time (a C loop, a swallowed KeyboardInterrupt) or no interrupt at all:

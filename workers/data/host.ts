@@ -131,6 +131,11 @@ export class DataHost {
       },
       remove: async ({ name }) => ({ result: await this.remove(name) }),
       rename: async ({ from, to }) => ({ result: await this.rename(from, to) }),
+      cancel: async () => {
+        const engine = await this.#engineReady();
+        await engine.cancel().catch(() => undefined);
+        return { result: { cancelled: true } };
+      },
       query: async ({ sql, maxRows }) => {
         const outcome = await this.query(sql, maxRows ?? DEFAULT_MAX_ROWS);
         return { result: outcome, transfer: outcome.ok ? [outcome.result.ipc.buffer] : [] };

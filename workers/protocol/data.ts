@@ -104,6 +104,11 @@ export type DataRequests = {
   remove: { req: { name: string }; res: DatasetInfo[] };
   rename: { req: { from: string; to: string }; res: DatasetInfo[] };
   query: { req: { sql: string; maxRows?: number }; res: QueryOutcome };
+  /**
+   * Interrupts the statement DuckDB is running (the SQL console's Cancel, Python's time limit,
+   * the agent's Stop); its `query` then answers with an error. Not queued behind it.
+   */
+  cancel: { req: Record<string, never>; res: { cancelled: boolean } };
   /** A window of a dataset's rows, for the virtualised preview grid. */
   page: { req: { name: string; offset: number; limit: number; /** Only the first N columns (wide tables). */ maxColumns?: number }; res: QueryResult };
   profile: { req: { name: string }; res: DatasetProfile };

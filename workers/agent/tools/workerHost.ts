@@ -74,7 +74,10 @@ export function createWorkerHost(opts: WorkerHostOptions): ToolHost {
   }
 
   return {
-    async runSql(sql, maxRows) {
+    async runSql(sql, maxRows, signal) {
+      // Stop interrupts the statement in DuckDB too, not only the wait for it.
+      const onAbort = () => void data.call('cancel', {}).catch(() => undefined);
+      signal?.addEventListener('abort', onAbort, { once: true });
       try {
         // One guard for model SQL (also applied to sql() in the agent's Python): read-only, no
         // session changes, no files or URLs.
@@ -87,6 +90,8 @@ export function createWorkerHost(opts: WorkerHostOptions): ToolHost {
         return await query(sql, maxRows);
       } catch (e) {
         return { ok: false, message: errorText(e) };
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
       }
     },
 
