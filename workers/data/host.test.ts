@@ -277,3 +277,27 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     await expect(call('rename', { from: 'a', to: 'b' })).rejects.toThrow('A table named b already exists.');
   });
 });
+
+describe("another worker's port", { timeout: 60_000 }, () => {
+  it('is a narrow query channel: reads work, loads and dataset changes do not', async () => {
+    const { host, call, loadBytes } = makeHost();
+    await call('init', {});
+    okDatasets(await loadBytes('t.csv', 'a\n1\n2\n'));
+    const channel = new MessageChannel();
+    await call('connect', { port: channel.port2 });
+    const other = new RpcClient<DataRequests, DataEvent>(channel.port1);
+    try {
+      expect(rows(await other.call('query', { sql: 'SELECT sum(a) AS s FROM t' }))).toEqual([{ s: 3 }]);
+      expect((await other.call('list', {})).map((d) => d.name)).toEqual(['t']);
+      const drop = await other.call('query', { sql: 'DROP TABLE t' });
+      expect(drop.ok).toBe(false);
+      await expect(other.call('load', { source: { kind: 'url', url: 'http://127.0.0.1:9/x.csv' }, options: { loadId: 'x' } })).rejects.toThrow(/not available on this port/);
+      await expect(other.call('remove', { name: 't' })).rejects.toThrow(/not available/);
+      expect(rows(await call('query', { sql: 'SELECT count(*) AS n FROM t' }))).toEqual([{ n: 2 }]);
+    } finally {
+      other.dispose('done');
+      channel.port1.close();
+      void host;
+    }
+  });
+});

@@ -159,10 +159,40 @@ export class DataHost {
       },
       assess: ({ sql }) => ({ result: assessSql(sql, [...this.#datasets.keys()]) }),
       connect: ({ port }) => {
-        // Other workers talk to the same host over their own port, and hear the same events.
-        const { emit } = serve<DataRequests, DataEvent>(port, this.handlers());
+        // Other workers (the agent, Python) talk to the same host over their own port and hear the
+        // same events, but only through a narrow query channel (readChannel).
+        const { emit } = serve<DataRequests, DataEvent>(port, this.readChannel());
         this.addListener(emit);
         return { result: {} };
+      },
+    };
+  }
+
+  /**
+   * What another worker's port may ask: list, describe and query the datasets, and cancel its
+   * query — nothing that loads, removes, renames or connects, and no query that would change a
+   * dataset (only the page's SQL console does that, after asking). Code that escaped into a
+   * worker's JavaScript would find nothing more on the port.
+   */
+  readChannel(): Handlers<DataRequests> {
+    const all = this.handlers();
+    const refuse = (what: string) => () => {
+      throw new Error(`${what} is not available on this port: only the page loads and changes datasets`);
+    };
+    return {
+      ...all,
+      init: refuse('init'),
+      load: refuse('load'),
+      excelSheets: refuse('excelSheets'),
+      remove: refuse('remove'),
+      rename: refuse('rename'),
+      connect: refuse('connect'),
+      query: async (req) => {
+        const risk = assessSql(req.sql, [...this.#datasets.keys()]);
+        if (risk.destructive) {
+          return { result: { ok: false, message: `refused: this would change the dataset(s) ${risk.datasets.join(', ')}, which only the SQL console may do (it asks first)` } };
+        }
+        return all.query(req);
       },
     };
   }
