@@ -165,6 +165,7 @@ export function turnsFromThread(view: ThreadView, idPrefix = view.thread_id): Ch
     if (!turn) continue;
     if (m.role === 'assistant') {
       setAside(turn);
+      if (m.reasoning) turn.steps.push({ kind: 'thinking', text: m.reasoning });
       if (m.tool_calls?.length) {
         if (m.content.trim()) turn.steps.push({ kind: 'note', text: m.content.trim() });
         for (const c of m.tool_calls) {

@@ -29,3 +29,10 @@ describe('threadTitle', () => {
     expect(threadTitle([])).toBe('New conversation');
   });
 });
+
+describe('reasoning in a stored thread', () => {
+  it('comes back with its assistant message, apart from the answer', () => {
+    const view = toThreadMessages([new HumanMessage('q'), new AIMessage({ content: 'It is 5.', additional_kwargs: { reasoning_content: 'two plus three' } })]);
+    expect(view[1]).toEqual({ role: 'assistant', content: 'It is 5.', reasoning: 'two plus three' });
+  });
+});

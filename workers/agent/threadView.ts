@@ -22,10 +22,12 @@ export function toThreadMessages(messages: readonly BaseMessage[]): ThreadMessag
     else if (type === 'ai') {
       const ai = m as BaseMessage & { tool_calls?: { id?: string; name: string; args: Record<string, unknown> }[] };
       const msg: ThreadMessage = { role: 'assistant', content: m.text };
+      const reasoning = m.additional_kwargs?.reasoning_content;
+      if (typeof reasoning === 'string' && reasoning.trim()) msg.reasoning = reasoning;
       if (ai.tool_calls && ai.tool_calls.length > 0) {
         msg.tool_calls = ai.tool_calls.map((c, i) => ({ id: c.id ?? `call_${i}`, name: c.name, args: c.args }));
       }
-      if (msg.content !== '' || msg.tool_calls) out.push(msg);
+      if (msg.content !== '' || msg.tool_calls || msg.reasoning) out.push(msg);
     } else if (type === 'tool') {
       const t = m as BaseMessage & { tool_call_id?: string };
       const msg: ThreadMessage = { role: 'tool', content: m.text };

@@ -135,6 +135,8 @@ export interface ThreadMessage {
   images?: string[];
   /** The stored message's id (additive; set on questions): what `replaces` and ratings name. */
   id?: string;
+  /** The model's reasoning for this assistant message, when it sent some (additive). */
+  reasoning?: string;
 }
 
 export interface ThreadView {
