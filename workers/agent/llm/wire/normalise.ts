@@ -18,8 +18,16 @@ export interface WireObservations {
   recoveredCalls: number;
 }
 
-let idSeq = 0;
-const newCallId = () => `call_ds${Date.now().toString(36)}${(++idSeq).toString(36)}`;
+const ID_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/**
+ * An id for a call the provider sent without one: nine letters and digits, the strictest form a
+ * provider is known to require when the id comes back (Mistral: "must be a-z, A-Z, 0-9, with a
+ * length of 9").
+ */
+function newCallId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(9));
+  return Array.from(bytes, (b) => ID_CHARS[b % ID_CHARS.length]).join('');
+}
 
 interface ChoiceState {
   splitter: ThinkSplitter;

@@ -49,3 +49,16 @@ describe('refusedParam', () => {
     expect(refusedParam(400, JSON.stringify({ error: { message: "Unsupported parameter: 'top_p'" } }), sent)).toBeUndefined();
   });
 });
+
+describe('refusals in other shapes', () => {
+  it("reads Gemini's array-wrapped `Unknown name` body", () => {
+    const gemini = JSON.stringify([{ error: { code: 400, message: 'Invalid JSON payload received. Unknown name "parallel_tool_calls": Cannot find field.', status: 'INVALID_ARGUMENT' } }]);
+    expect(refusedParam(400, gemini, { parallel_tool_calls: false })?.param).toBe('parallel_tool_calls');
+  });
+
+  it('leaves a plain tool_choice out once refused, but not a forced call', () => {
+    expect(shapeRequest({ tool_choice: 'required' }, 'm', new Set(['tool_choice'])).body).not.toHaveProperty('tool_choice');
+    const forced = { tool_choice: { type: 'function', function: { name: 'validation_report' } } };
+    expect(shapeRequest(forced, 'm', new Set(['tool_choice'])).body).toHaveProperty('tool_choice');
+  });
+});

@@ -75,7 +75,8 @@ export function shapeRequest(body: Record<string, unknown>, model: string, refus
     delete out.max_tokens;
   }
   for (const p of refused) {
-    if (KNOWN.has(p) && p in out && !(STRUCTURAL_PARAMS as readonly string[]).includes(p)) {
+    const plainToolChoice = p === 'tool_choice' && typeof out.tool_choice === 'string';
+    if (KNOWN.has(p) && p in out && (!(STRUCTURAL_PARAMS as readonly string[]).includes(p) || plainToolChoice)) {
       delete out[p];
       changed.push(p);
     }
@@ -122,7 +123,8 @@ export function errorFields(text: string): { message: string; param?: string; co
   return { message, ...(param ? { param } : {}), ...(code ? { code } : {}) };
 }
 
-const REFUSAL_WORDS = /unsupported|not supported|does not support|is not allowed|not allowed|unrecognized|unknown (?:parameter|field|argument)|extra (?:inputs|fields)|unavailable|invalid (?:parameter|value)|not permitted|only the default/i;
+// Gemini's compatibility layer: `Invalid JSON payload received. Unknown name "x": Cannot find field.`
+const REFUSAL_WORDS = /unsupported|not supported|does not support|is not allowed|not allowed|unrecogni[sz]ed|unknown (?:parameter|field|argument|name)|cannot find field|extra (?:inputs|fields)|unavailable|invalid (?:parameter|value)|not permitted|only the default|additional properties|unexpected (?:keyword|field|property)/i;
 
 /** The parameter a 400 refuses, when it names one this app sends; undefined otherwise. */
 export function refusedParam(status: number, text: string, sent: Record<string, unknown>): Refusal | undefined {

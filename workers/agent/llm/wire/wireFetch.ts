@@ -150,7 +150,10 @@ export function createWireFetch(inner: typeof fetch, options: WireOptions): type
           return recoveredResponse(generation, toolNames, body.stream === true, res, options.observed);
         }
         const refusal = refusedParam(res.status, text, body);
-        if (refusal && DROPPABLE.has(refusal.param) && !droppedHere.has(refusal.param)) {
+        // A forced call or a response format belongs to a structured call: the ladder's next rung
+        // is its retry. A plain `tool_choice` ("required", "auto") can simply be left out.
+        const droppable = refusal && (DROPPABLE.has(refusal.param) || (refusal.param === 'tool_choice' && typeof body.tool_choice === 'string'));
+        if (refusal && droppable && !droppedHere.has(refusal.param)) {
           droppedHere.add(refusal.param);
           options.memory.remember(refusal.param);
           options.onAdapt?.(`The endpoint refused the parameter \`${refusal.param}\` (“${refusal.message.slice(0, 160)}”); sent again without it, and it will not be sent to this model again.`);
