@@ -62,3 +62,13 @@ describe('refusals in other shapes', () => {
     expect(shapeRequest(forced, 'm', new Set(['tool_choice'])).body).toHaveProperty('tool_choice');
   });
 });
+
+describe('an error inside a 200 JSON body', () => {
+  it('gets the status it names', async () => {
+    const { createWireFetch } = await import('./wireFetch');
+    const inner = (async () => new Response(JSON.stringify({ error: { code: 429, message: 'busy' } }), { status: 200, headers: { 'content-type': 'application/json' } })) as typeof fetch;
+    const f = createWireFetch(inner, { model: 'm', memory: { refused: new Set(), remember: () => undefined } });
+    const res = await f('https://x.example/v1/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'm', messages: [] }) });
+    expect(res.status).toBe(429);
+  });
+});

@@ -167,6 +167,13 @@ export function createWireFetch(inner: typeof fetch, options: WireOptions): type
         return new Response(sseStream(normaliseEvents(res.body, toolNames, options.observed)), { status: res.status, statusText: res.statusText, headers: passHeaders(res) });
       }
       const json: unknown = await res.json();
+      // Some servers answer a failure with HTTP 200 and an error body: give it the status it
+      // names, so it is classified like any HTTP error (rate limit, server error…).
+      if (isObject(json) && json.error !== undefined && !Array.isArray(json.choices)) {
+        const err = isObject(json.error) ? json.error : {};
+        const code = [err.code, err.status_code, err.status].find((v): v is number => typeof v === 'number' && v >= 400 && v < 600);
+        return new Response(JSON.stringify(json), { status: code ?? 502, headers: passHeaders(res) });
+      }
       return new Response(JSON.stringify(normaliseCompletion(json, toolNames, options.observed)), { status: res.status, statusText: res.statusText, headers: passHeaders(res) });
     }
   };
