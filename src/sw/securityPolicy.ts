@@ -4,7 +4,8 @@
  *  - the Python worker runs model-written code: scripts from 'self' (and WebAssembly), network
  *    only to the Pyodide package CDN, no nested workers, no eval — `emscripten_run_script` and
  *    `import('http://…')` fail even if Python escaped into JavaScript;
- *  - the data worker and DuckDB's engine worker: 'self' only — SQL cannot fetch a URL;
+ *  - the data worker and DuckDB's engine worker: network to 'self' only — SQL cannot fetch a URL
+ *    (the engine worker also allows eval, which DuckDB-WASM's embind bindings need);
  *  - the agent worker talks to the user's endpoint (any host) but runs no model code;
  *  - the page: scripts from 'self' only (model output and data never become code); it downloads
  *    the URLs a user loads and the agent's endpoint list, so it may connect out.
@@ -42,7 +43,10 @@ const POLICIES: Record<PolicyTarget, string[]> = {
     "worker-src 'none'",
   ],
   'data-worker': ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "connect-src 'self'", "worker-src 'self'"],
-  'duckdb-worker': ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "connect-src 'self'", "worker-src 'none'"],
+  // DuckDB-WASM's engine calls JavaScript through Emscripten's embind, which builds its method
+  // callers with `new Function`: this worker needs 'unsafe-eval'. It runs no model-written
+  // JavaScript, and its network stays 'self', so SQL still cannot fetch a URL.
+  'duckdb-worker': ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'", "connect-src 'self'", "worker-src 'none'"],
   'agent-worker': ["default-src 'self'", "script-src 'self'", "connect-src 'self' https: http:", "worker-src 'none'"],
 };
 

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { contentSecurityPolicy, policyHeaderFor, workerTarget } from './securityPolicy';
+
+describe('content security policy', () => {
+  it('finds each worker by its built or dev script name', () => {
+    expect(workerTarget('/assets/python.worker-zTML7NxN.js')).toBe('python-worker');
+    expect(workerTarget('/workers/python/python.worker.ts')).toBe('python-worker');
+    expect(workerTarget('/sub/assets/data.worker-CoSSKCKw.js')).toBe('data-worker');
+    expect(workerTarget('/assets/agent.worker-D0lWUrfH.js')).toBe('agent-worker');
+    expect(workerTarget('/assets/duckdb-browser-eh.worker-hQa-dcAV.js')).toBe('duckdb-worker');
+    expect(workerTarget('/assets/index-lXOrIx4A.js')).toBeUndefined();
+  });
+
+  it('keeps model-written code off the network and away from eval', () => {
+    const python = contentSecurityPolicy('python-worker');
+    expect(python).toContain("connect-src 'self' https://cdn.jsdelivr.net/pyodide/");
+    expect(python).toContain("worker-src 'none'");
+    expect(python).not.toContain("'unsafe-eval'");
+    expect(python).not.toMatch(/script-src[^;]*(data:|blob:|https:)/);
+    for (const target of ['data-worker', 'duckdb-worker'] as const) expect(contentSecurityPolicy(target)).toContain("connect-src 'self';");
+    const page = contentSecurityPolicy('page');
+    expect(page).toContain("script-src 'self' 'wasm-unsafe-eval';");
+    expect(page).toContain("img-src 'self' data: blob:");
+    expect(page).not.toContain("'unsafe-eval'");
+  });
+
+  it('gives documents the page policy and plain assets none', () => {
+    expect(policyHeaderFor('/', true)).toBe(contentSecurityPolicy('page'));
+    expect(policyHeaderFor('/index.html', false)).toBe(contentSecurityPolicy('page'));
+    expect(policyHeaderFor('/assets/duckdb-eh-9ubY-jlA.wasm', false)).toBeUndefined();
+  });
+});
