@@ -100,13 +100,13 @@ export const QUESTIONS: readonly GauntletQuestion[] = [
     question: 'What is the average body mass of male and of female penguins (leave out those with no recorded sex)?',
     sql: `SELECT "Sex", avg(${MASS}) FROM ${P} WHERE "Sex" IN ('MALE', 'FEMALE') GROUP BY 1 ORDER BY 1`, tolerance: { abs: 0.5 } },
   { id: 'cmp_ttest_adelie_chinstrap', category: 'comparison', difficulty: 'hard', tables: [P], kind: 'yesno', python: true,
-    question: "Is the body mass of Adelie penguins significantly different from Chinstrap penguins at the 5% level? Use Welch's t-test and report the t statistic (Adelie minus Chinstrap).",
+    question: "Is the body mass of Adelie penguins significantly different from Chinstrap penguins at the 5% level? Answer yes or no, using Welch's t-test, and report the t statistic (Adelie minus Chinstrap).",
     sql: `WITH a AS (SELECT avg(${MASS}) m, var_samp(${MASS}) v, count(${MASS}) n FROM ${P} WHERE "Species" = 'Adelie'),
           c AS (SELECT avg(${MASS}) m, var_samp(${MASS}) v, count(${MASS}) n FROM ${P} WHERE "Species" = 'Chinstrap'),
           t AS (SELECT (a.m - c.m) / sqrt(a.v / a.n + c.v / c.n) AS t FROM a, c)
           SELECT abs(t) > 1.97 AS answer, t AS statistic FROM t`, tolerance: { abs: 0.02 } },
   { id: 'cmp_ttest_sun_rain', category: 'comparison', difficulty: 'hard', tables: [W], kind: 'yesno', python: true,
-    question: "Are maximum temperatures on 'sun' days significantly different from 'rain' days at the 5% level? Use Welch's t-test and report the t statistic (sun minus rain).",
+    question: "Are maximum temperatures on 'sun' days significantly different from 'rain' days at the 5% level? Answer yes or no, using Welch's t-test, and report the t statistic (sun minus rain).",
     sql: `WITH s AS (SELECT avg(temp_max) m, var_samp(temp_max) v, count(*) n FROM ${W} WHERE weather = 'sun'),
           r AS (SELECT avg(temp_max) m, var_samp(temp_max) v, count(*) n FROM ${W} WHERE weather = 'rain'),
           t AS (SELECT (s.m - r.m) / sqrt(s.v / s.n + r.v / r.n) AS t FROM s, r)
@@ -173,7 +173,7 @@ export const QUESTIONS: readonly GauntletQuestion[] = [
     question: 'In which model year did the average Miles_per_Gallon of the cars first exceed 30?',
     sql: `SELECT CAST(min(y) AS VARCHAR) FROM (SELECT year(CAST("Year" AS DATE)) AS y FROM ${C} GROUP BY 1 HAVING avg("Miles_per_Gallon") > 30)` },
   { id: 'amb_warmer', category: 'pattern', difficulty: 'hard', tables: [W], kind: 'yesno', needsCaveat: true,
-    question: 'Has Seattle got warmer over the period of the weather data? Give the change in average temp_max between the first and the last year.',
+    question: 'Has Seattle got warmer over the period of the weather data? Answer yes or no and give the change in average temp_max between the first and the last year.',
     sql: `SELECT avg(temp_max) FILTER (WHERE year(CAST("date" AS DATE)) = 2015) - avg(temp_max) FILTER (WHERE year(CAST("date" AS DATE)) = 2012) AS statistic,
           statistic > 0 AS answer FROM ${W}`, tolerance: { abs: 0.01, rel: 0.01 } },
 
