@@ -82,6 +82,8 @@ export class AgentClient {
   /** Orders search replies: only the newest query's answer is shown. */
   #searchSeq = 0;
   #newId: () => string;
+  /** A run started by `runDetached` (the gauntlet): its events go to its listener, not a turn. */
+  #detached: { onEvent: (event: AgentEvent) => void; done: (error: string | null) => void } | null = null;
 
   constructor(options: AgentClientOptions) {
     this.#options = options;
@@ -143,6 +145,18 @@ export class AgentClient {
 
   #handle(event: AgentEvent): void {
     if (event.type === 'run_start') this.#setRunId(event.run_id);
+    const detached = this.#detached;
+    if (detached) {
+      detached.onEvent(event);
+      if (event.type === 'run_end') {
+        this.#detached = null;
+        this.#runId = null;
+        this.#stopRequested = false;
+        this.running = false;
+        detached.done(null);
+      }
+      return;
+    }
     const turn = this.#turn;
     if (turn) applyEvent(turn, event);
     if (event.type === 'run_end') {
@@ -156,6 +170,11 @@ export class AgentClient {
 
   /** Ends the current run on the main side when the worker cannot (start refused, crash). */
   #endRun(error: { message: string; retryable: boolean }): void {
+    const detached = this.#detached;
+    if (detached) {
+      this.#detached = null;
+      detached.done(error.message);
+    }
     const turn = this.#turn;
     if (turn && turn.state === 'running') {
       turn.error = error;
@@ -318,6 +337,36 @@ export class AgentClient {
       await this.#rpc.call('abort', { run_id: runId });
     } catch {
       // The worker is gone: #crashed has already ended the run.
+    }
+  }
+
+  /**
+   * Runs one question in its own conversation without showing it in the chat (the gauntlet):
+   * the same worker, tools, guard and checkpointer as a chat run, so the thread opens as an
+   * ordinary conversation afterwards. Resolves at `run_end` with null, or with the reason the
+   * run could not start or finish; `signal` stops it as Stop would.
+   */
+  async runDetached(request: StartRunRequest, onEvent: (event: AgentEvent) => void, signal?: AbortSignal): Promise<string | null> {
+    if (this.running) return 'Another run is in progress; wait for it to finish.';
+    if (signal?.aborted) return 'Stopped.';
+    this.running = true;
+    this.#stopRequested = false;
+    const finished = new Promise<string | null>((resolve) => {
+      this.#detached = { onEvent, done: resolve };
+    });
+    const onAbort = () => void this.stop();
+    signal?.addEventListener('abort', onAbort);
+    try {
+      const rpc = await this.start();
+      const { run_id } = await rpc.call('start', request);
+      if (this.#detached && this.#runId === null) this.#setRunId(run_id);
+    } catch (e) {
+      if (this.#detached) this.#endRun({ message: messageOf(e), retryable: true });
+    }
+    try {
+      return await finished;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 
