@@ -19,6 +19,9 @@ import {
   type ImageAttachment,
   type ModelListOutcome,
   type CapabilityReport,
+  type FinalOutput,
+  type PrivacyLogEntry,
+  type StartRunRequest,
 } from '../../workers/protocol/agent';
 import { applyEvent, newTurn, turnsFromThread, type ChatTurn } from './turns';
 
@@ -368,6 +371,18 @@ export class AgentClient {
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** Saves a (corrected) answer to the user's example library, as a thumbs-up does. */
+  async saveExample(threadId: string, question: string, final: FinalOutput): Promise<{ saved: boolean; examples: number }> {
+    const rpc = await this.start();
+    return rpc.call('rateAnswer', { thread_id: threadId, question, final, rating: 'up' });
+  }
+
+  /** Every request the thread sent to the endpoint (tokens and requests for the gauntlet). */
+  async privacyLog(threadId: string): Promise<PrivacyLogEntry[]> {
+    const rpc = await this.start();
+    return rpc.call('privacyLog', { thread_id: threadId });
   }
 
   newConversation(): void {

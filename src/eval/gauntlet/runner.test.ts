@@ -56,7 +56,7 @@ describe('runGauntlet', () => {
 
   it('scores each item, stores it, and reports accuracy by mode', async () => {
     const d = deps((req) => [{ type: 'final', output: final(req.question.includes('How many penguins') ? 'There are 344.' : req.question.includes('Which penguin') ? 'Gentoo.' : 'About 800.') }]);
-    const run = newRun('r1', settings, planItems(qs, ['agent', 'pipeline'], 1), new Date(0));
+    const run = newRun('r1', settings, planItems(qs, ['agent', 'pipeline'], 1), 0);
     const done = await runGauntlet(run, settings, d, new AbortController().signal);
     expect(done.status).toBe('done');
     expect(done.items.map((i) => i.correct)).toEqual([true, true, false, false, true, true]);
@@ -79,7 +79,7 @@ describe('runGauntlet', () => {
       if (calls === 2) stop.abort();
       return [{ type: 'final', output: final('344 Gentoo 838') }];
     });
-    const run = newRun('r2', settings, planItems(qs, ['agent'], 1), new Date(0));
+    const run = newRun('r2', settings, planItems(qs, ['agent'], 1), 0);
     const stopped = await runGauntlet(run, settings, d, stop.signal);
     expect(stopped.status).toBe('stopped');
     expect(stopped.items.map((i) => i.id)).toEqual(['desc_penguin_count']);
@@ -92,7 +92,7 @@ describe('runGauntlet', () => {
   it('a run that could not start is a provider error with its reason', async () => {
     const d = deps(() => []);
     d.run = async () => 'The agent could not start: boom';
-    const done = await runGauntlet(newRun('r3', settings, planItems(qs.slice(0, 1), ['agent'], 1), new Date(0)), settings, d, new AbortController().signal);
+    const done = await runGauntlet(newRun('r3', settings, planItems(qs.slice(0, 1), ['agent'], 1), 0), settings, d, new AbortController().signal);
     expect(done.items[0]).toMatchObject({ correct: false, failure: 'provider_error', reason: 'The agent could not start: boom' });
   });
 });

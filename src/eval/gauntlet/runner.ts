@@ -7,7 +7,7 @@ import type { AgentEvent, AgentMode, EndpointSettings, PrivacyLogEntry, StartRun
 import { tokenTotals } from '../../privacy/privacyLog';
 import { checkRun } from './check';
 import type { ExpectedAnswer } from './expected';
-import { QUESTIONS, type GauntletQuestion } from './questions';
+import { QUESTIONS, SAMPLE_TABLES, type GauntletQuestion, type SampleTable } from './questions';
 import { traceOf } from './record';
 import type { GauntletStore } from './store';
 import type { GauntletRun, ItemResult, PlannedItem } from './types';
@@ -35,6 +35,8 @@ export function selectQuestions(selection: Selection, random: () => number = Mat
   }
 }
 
+const questionById = new Map(QUESTIONS.map((q) => [q.id, q]));
+
 /** Items in the order they run: each question in every mode, repetition by repetition. */
 export function planItems(questions: readonly GauntletQuestion[], modes: readonly AgentMode[], repetitions: number): PlannedItem[] {
   const plan: PlannedItem[] = [];
@@ -44,8 +46,14 @@ export function planItems(questions: readonly GauntletQuestion[], modes: readonl
   return plan;
 }
 
-export function newRun(id: string, settings: Pick<EndpointSettings, 'model' | 'baseUrl'>, plan: PlannedItem[], started: Date): GauntletRun {
-  return { id, model: settings.model, base_url: settings.baseUrl, started: started.toISOString(), status: 'running', plan, items: [] };
+export function newRun(id: string, settings: Pick<EndpointSettings, 'model' | 'baseUrl'>, plan: PlannedItem[], startedMs: number): GauntletRun {
+  return { id, model: settings.model, base_url: settings.baseUrl, started: new Date(startedMs).toISOString(), status: 'running', plan, items: [] };
+}
+
+/** The sample tables a plan's questions read. */
+export function tablesFor(plan: readonly PlannedItem[]): SampleTable[] {
+  const needed = new Set(plan.flatMap((p) => questionById.get(p.question_id)?.tables ?? []));
+  return SAMPLE_TABLES.filter((t) => needed.has(t));
 }
 
 export interface GauntletDeps {
@@ -64,8 +72,6 @@ export interface GauntletProgress {
   onItemEvent?(index: number, event: AgentEvent): void;
   onItemDone?(result: ItemResult, run: GauntletRun): void;
 }
-
-const questionById = new Map(QUESTIONS.map((q) => [q.id, q]));
 
 /** The index of the next item to run, or -1 when every item has a score. */
 export function nextIndex(run: GauntletRun): number {
