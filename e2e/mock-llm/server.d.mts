@@ -19,8 +19,15 @@ export type ScriptedReply = (
   | { type: 'cut'; content: string; after_chunks?: number }
 ) & { delay_ms?: number; chunk_delay_ms?: number; when?: string; reasoning?: string };
 
+/** Replies for the requests whose user messages contain `match` (see server.mjs). */
+export interface ScriptedRoute {
+  match: string;
+  replies: ScriptedReply[];
+}
+
 export interface MockLlmState {
   replies: ScriptedReply[];
+  routes: ScriptedRoute[];
   requests: RecordedRequest[];
   models: string[];
   embeddings: boolean;

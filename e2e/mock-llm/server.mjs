@@ -28,6 +28,10 @@
  *                                           a call of the forced tool
  *   { type: 'error', status, message?, code?, retry_after? }  e.g. 401, 429 (+ Retry-After), 500
  *   { type: 'cut', content, after_chunks? }  streams part of the text then drops the connection
+ * Routes (`POST /__script { routes: [{ match, replies }] }`, replacing earlier routes): a request
+ * whose user messages contain `match` takes its reply from that route's own queue first (same
+ * `when` rules), so a script can say how each question is answered whatever order they come in
+ * (the gauntlet). A route whose queue is empty falls back to the shared queue.
  * Every reply may add `delay_ms` (before answering), `chunk_delay_ms` (between SSE chunks),
  * `reasoning` (text the model "thought"; how it goes on the wire is the persona's business, and
  * without a persona it is not sent) and `when` (see above). With the queue empty the server
@@ -48,7 +52,7 @@ const EMBEDDING_DIMS = 64;
 
 /** Fresh mutable state; one per server. */
 function freshState() {
-  return { replies: [], requests: [], models: [...DEFAULT_MODELS], embeddings: true, requireKey: undefined, seq: 0, persona: undefined, memo: {} };
+  return { replies: [], routes: [], requests: [], models: [...DEFAULT_MODELS], embeddings: true, requireKey: undefined, seq: 0, persona: undefined, memo: {} };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -109,12 +113,31 @@ export function structuredNameOf(body) {
   return undefined;
 }
 
+function takeFrom(queue, name) {
+  let i = name ? queue.findIndex((r) => r.when === name) : -1;
+  if (i < 0) i = queue.findIndex((r) => r.when === undefined);
+  if (i < 0) return undefined;
+  return queue.splice(i, 1)[0];
+}
+
+/** The text of the request's user messages (string or content parts). */
+function userText(body) {
+  const messages = Array.isArray(body?.messages) ? body.messages : [];
+  return messages
+    .filter((m) => m?.role === 'user')
+    .map((m) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => (typeof p?.text === 'string' ? p.text : '')).join(' ') : ''))
+    .join('\n');
+}
+
 function takeReply(state, body) {
   const name = structuredNameOf(body);
-  let i = name ? state.replies.findIndex((r) => r.when === name) : -1;
-  if (i < 0) i = state.replies.findIndex((r) => r.when === undefined);
-  if (i < 0) return undefined;
-  return state.replies.splice(i, 1)[0];
+  if (state.routes.length > 0) {
+    const text = userText(body);
+    const route = state.routes.find((r) => r.replies.length > 0 && text.includes(r.match));
+    const reply = route && takeFrom(route.replies, name);
+    if (reply) return reply;
+  }
+  return takeFrom(state.replies, name);
 }
 
 /** Splits a string into pieces of `size` characters (at least one piece). */
@@ -358,6 +381,7 @@ async function handle(req, res, state) {
     const cfg = json ?? {};
     if (cfg.replace) state.replies = [];
     if (Array.isArray(cfg.replies)) state.replies.push(...cfg.replies);
+    if (Array.isArray(cfg.routes)) state.routes = cfg.routes.map((r) => ({ match: String(r.match), replies: Array.isArray(r.replies) ? [...r.replies] : [] }));
     if (Array.isArray(cfg.models)) state.models = cfg.models.map(String);
     if (typeof cfg.embeddings === 'boolean') state.embeddings = cfg.embeddings;
     if ('require_key' in cfg) state.requireKey = cfg.require_key ?? undefined;

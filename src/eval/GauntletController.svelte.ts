@@ -23,6 +23,8 @@ export interface GauntletData {
   start(): Promise<void>;
   readonly datasets: readonly { name: string }[];
   loadSample(file: string): Promise<string[]>;
+  /** Any query: it answers only once saved datasets are restored. */
+  query(sql: string, maxRows?: number): Promise<unknown>;
 }
 
 export type ItemState = { state: 'pending' } | { state: 'running'; steps: number; threadId: string } | { state: 'done' };
@@ -64,6 +66,9 @@ export class GauntletController {
 
   async #ensureTables(tables: readonly SampleTable[]): Promise<void> {
     await this.data.start();
+    // Saved datasets are restored after the engine starts; wait for them, or a sample that is
+    // already there would load again as `penguins_2`.
+    await this.data.query('SELECT 1', 1);
     for (const t of tables) {
       if (this.data.datasets.some((d) => d.name === t)) continue;
       const names = await this.data.loadSample(SAMPLE_FILE[t]);
@@ -85,7 +90,8 @@ export class GauntletController {
   async resume(runId: string, settings: EndpointSettings): Promise<void> {
     const run = this.runs.find((r) => r.id === runId);
     if (!run) return;
-    await this.#go(run, settings);
+    // A plain copy: IndexedDB cannot clone the view's reactive proxies.
+    await this.#go($state.snapshot(run), settings);
   }
 
   stop(): void {
@@ -138,7 +144,7 @@ export class GauntletController {
       this.#upsert(final);
     } catch (e) {
       this.error = `The gauntlet stopped: ${e instanceof Error ? e.message : String(e)}`;
-      const stopped = { ...(this.runs.find((r) => r.id === run.id) ?? run), status: 'stopped' as const };
+      const stopped = { ...$state.snapshot(this.runs.find((r) => r.id === run.id) ?? run), status: 'stopped' as const };
       this.#upsert(stopped);
       await this.#store.put(stopped).catch(() => undefined);
     } finally {

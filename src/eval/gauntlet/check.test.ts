@@ -70,6 +70,8 @@ describe('checkRun', () => {
     const amb = q({ needsCaveat: true, tolerance: { abs: 0.5 } });
     expect(checkRun(amb, typical, run(final('About 2,822.5 lbs (median).', { caveats: ['Typical read as the median.'] })))).toMatchObject({ correct: true });
     expect(checkRun(amb, typical, run(final('The median is 2822.5 lbs.')))).toMatchObject({ correct: false, failure: 'missing_caveat' });
+    // The app's own caveats are not about what the question means.
+    expect(checkRun(amb, typical, run(final('The median is 2822.5 lbs.', { caveats: ['Not found in any tool output: 2822.5'] })))).toMatchObject({ failure: 'missing_caveat' });
     expect(checkRun(amb, typical, run(final('Assuming typical means the mean, 2979.4 lbs.')))).toMatchObject({ correct: true });
   });
 

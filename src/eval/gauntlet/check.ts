@@ -98,7 +98,7 @@ export function decisionIn(text: string): boolean | null {
 }
 
 const REFUSAL = /\b(I can(?:no|')t (?:help|assist|answer|do)|I(?: am|'m) (?:unable|not able) to|I won't|cannot (?:help|assist) with)\b/i;
-const CAVEAT_WORDS = /\b(assum\w*|ambigu\w*|depends|interpret\w*|definition|defined as|could mean|taken to mean|by (?:mass|weight|size|length))\b/i;
+const CAVEAT_WORDS = /\b(assum\w*|ambigu\w*|depends|interpret\w*|definition|defined as|could mean|taken (?:to mean|as)|read as|by (?:mass|weight|size|length))\b/i;
 
 // ---------------------------------------------------------------------------------- content
 
@@ -192,8 +192,12 @@ function judgeContent(q: GauntletQuestion, expected: ExpectedAnswer, final: Fina
   }
 }
 
+/**
+ * The answer names the assumption it made. The app's own caveats (unvalidated results, numbers
+ * no tool produced) are not about the question's meaning, so only such wording counts.
+ */
 export function hasCaveat(final: FinalOutput): boolean {
-  return final.caveats.length > 0 || CAVEAT_WORDS.test(final.answer);
+  return [final.answer, ...final.caveats].some((t) => CAVEAT_WORDS.test(t));
 }
 
 /** Scores one run of `q`. */
