@@ -210,3 +210,53 @@ test('a stopped gauntlet survives a reload and resumes without losing or repeati
   for (const id of ids) await expect(table.getByRole('rowheader', { name: id, exact: true })).toHaveCount(1);
   await expect(table.getByRole('row', { name: new RegExp(second.id) })).toContainText('no figure');
 });
+
+test('npm run gauntlet runs the same gauntlet headless and writes the JSON; with no key it refuses', async ({ baseURL }) => {
+  test.setTimeout(180_000);
+  const { spawn } = await import('node:child_process');
+  // Asynchronous: the scripted endpoint runs in this process and must keep answering.
+  const run = (args: string[], env: Record<string, string>) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (status) => done({ status, stdout, stderr }));
+    });
+  const { mkdtempSync, readdirSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const script = 'scripts/gauntlet.mjs';
+
+  const refused = await run(['--base-url', `${mock.url}/v1`, '--model', 'mock-model'], { DATASEER_API_KEY: '' });
+  expect(refused.status).toBe(2);
+  expect(refused.stderr).toContain('no API key: set DATASEER_API_KEY');
+
+  await mock.script([], {
+    routes: [
+      { match: question('desc_penguin_count').question, replies: [text(await rightAnswer('desc_penguin_count'))] },
+      { match: question('desc_islands').question, replies: [text('Only Biscoe.')] },
+    ],
+  });
+  const out = mkdtempSync(join(tmpdir(), 'gauntlet-'));
+  const KEY = 'sk-headless-Qx7';
+  const res = await run(
+    ['--app-url', baseURL ?? '', '--base-url', `${mock.url}/v1`, '--model', 'mock-model', '--key-env', 'E2E_GAUNTLET_KEY', '--mode', 'agent', '--only', 'desc_penguin_count,desc_islands', '--out', out],
+    { E2E_GAUNTLET_KEY: KEY },
+  );
+  expect(res.status, res.stderr).toBe(0);
+  expect(res.stdout).toMatch(/^gauntlet mock-model: 1\/2 correct \(50%\) · agent 1\/2 · .*failures: wrong_figure 1/m);
+  const files = readdirSync(out);
+  expect(files).toEqual([expect.stringMatching(/^gauntlet-mock-model-\d{4}-\d{2}-\d{2}\.json$/)]);
+  const body = readFileSync(join(out, files[0] as string), 'utf8');
+  expect(body).not.toContain(KEY);
+  const exported = JSON.parse(body) as ExportedRun;
+  expect(exported.items.map((i) => [i.id, i.mode, i.correct, i.failure])).toEqual([
+    ['desc_penguin_count', 'agent', true, null],
+    ['desc_islands', 'agent', false, 'wrong_figure'],
+  ]);
+  for (const i of exported.items) expect(Object.keys(i)).toEqual(expect.arrayContaining(['category', 'difficulty', 'reason', 'tokens_in', 'tokens_out', 'requests', 'ms']));
+  // The key did reach the endpoint, the way the app sends it.
+  expect((await mock.chatRequests()).every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+});

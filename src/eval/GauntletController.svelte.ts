@@ -79,7 +79,7 @@ export class GauntletController {
   async start(selection: Selection, modes: AgentMode[], repetitions: number, settings: EndpointSettings): Promise<void> {
     const questions = selectQuestions(selection);
     if (questions.length === 0 || modes.length === 0) {
-      this.error = 'Pick at least one question and one mode.';
+      this.error = selection.kind === 'ids' ? `No gauntlet question has these ids: ${selection.ids.join(', ') || '(none given)'}.` : 'Pick at least one question and one mode.';
       return;
     }
     const run = newRun(crypto.randomUUID(), settings, planItems(questions, modes, repetitions), Date.now());

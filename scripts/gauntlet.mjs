@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// `npm run gauntlet -- --base-url URL --model NAME [--key-env NAME | --no-key] [--mode agent|pipeline|both]
+//                     [--only ids-or-category] [--reps N] [--app-url URL] [--out DIR]`
+//
+// Runs the gauntlet headless through the real app (the production build in Chromium), exactly
+// as a person would from the Evaluate view, then writes bench/results/gauntlet-<model>-<date>.json
+// and prints a one-line summary. The key is read from the environment variable named by
+// --key-env (default DATASEER_API_KEY), typed into Settings in the page, and never written.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { launchOptions } from './browser.mjs';
+import { startStaticServer } from '../bench/static-server.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CATEGORIES = {
+  comparison: 'Comparisons',
+  relationship: 'Relationships',
+  description: 'Descriptions',
+  pattern: 'Patterns over time',
+  visualization: 'Visualisations',
+  data_operation: 'Data operations',
+};
+
+const USAGE = `usage: npm run gauntlet -- --base-url URL --model NAME [--key-env NAME | --no-key]
+       [--mode agent|pipeline|both] [--only id,id,…|category|random10] [--reps N] [--app-url URL] [--out DIR]`;
+
+function fail(message, code = 2) {
+  console.error(`gauntlet: ${message}`);
+  process.exit(code);
+}
+
+export function parseArgs(argv) {
+  const opts = { mode: 'both', reps: 1, keyEnv: 'DATASEER_API_KEY', noKey: false, out: join(ROOT, 'bench/results') };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = () => inline ?? argv[++i] ?? fail(`${flag} needs a value\n${USAGE}`);
+    switch (flag) {
+      case '--base-url': opts.baseUrl = value(); break;
+      case '--model': opts.model = value(); break;
+      case '--key-env': opts.keyEnv = value(); break;
+      case '--no-key': opts.noKey = true; break;
+      case '--mode': opts.mode = value(); break;
+      case '--only': opts.only = value(); break;
+      case '--reps': opts.reps = Number(value()); break;
+      case '--app-url': opts.appUrl = value(); break;
+      case '--out': opts.out = resolve(value()); break;
+      case '--help': case '-h': console.log(USAGE); process.exit(0); break;
+      default: fail(`unknown option ${a}\n${USAGE}`);
+    }
+  }
+  if (!opts.baseUrl || !opts.model) fail(`--base-url and --model are required\n${USAGE}`);
+  if (!['agent', 'pipeline', 'both'].includes(opts.mode)) fail(`--mode must be agent, pipeline or both, not ${opts.mode}`);
+  if (!Number.isInteger(opts.reps) || opts.reps < 1 || opts.reps > 5) fail('--reps must be 1 to 5');
+  return opts;
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const key = opts.noKey ? '' : (process.env[opts.keyEnv] ?? '');
+  if (!opts.noKey && !key) {
+    fail(`no API key: set ${opts.keyEnv} (or name another variable with --key-env); a local endpoint that needs none takes --no-key`);
+  }
+
+  if (!opts.appUrl) {
+    // The app under test is this checkout's production build (with --app-url: a server already running).
+    execFileSync(process.execPath, [join(ROOT, 'scripts/ensure-browser.mjs')], { stdio: 'inherit' });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  }
+  const server = opts.appUrl ? null : await startStaticServer(new Map([['/', join(ROOT, 'dist')]]), 0);
+  const appUrl = opts.appUrl ?? server.url;
+  const browser = await chromium.launch(launchOptions());
+  const started = Date.now();
+  try {
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+    await page.goto(appUrl);
+
+    // Settings, as a user fills them.
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Base URL' }).fill(opts.baseUrl);
+    await dialog.getByRole('textbox', { name: 'API key' }).fill(key);
+    await dialog.getByRole('textbox', { name: 'Model' }).fill(opts.model);
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const region = page.getByRole('region', { name: 'Evaluate' });
+    await region.scrollIntoViewIfNeeded();
+    const questions = region.getByRole('combobox', { name: 'Questions' });
+    if (!opts.only) await questions.selectOption('all');
+    else if (opts.only === 'random10') await questions.selectOption('random10');
+    else if (opts.only in CATEGORIES) await questions.selectOption(opts.only);
+    else {
+      await questions.selectOption('ids');
+      await region.getByLabel('Question ids').fill(opts.only);
+    }
+    await region.getByRole('combobox', { name: 'Modes' }).selectOption(opts.mode);
+    await region.getByRole('spinbutton', { name: 'Repetitions' }).fill(String(opts.reps));
+    await region.getByRole('button', { name: 'Run gauntlet' }).click();
+
+    const status = region.getByRole('status').filter({ hasText: 'items scored' });
+    const alert = region.getByRole('alert');
+    let last = '';
+    for (;;) {
+      if (await alert.count()) fail(`the app says: ${await alert.first().innerText()}`, 1);
+      const text = (await status.count()) ? await status.innerText() : '';
+      if (text !== last) {
+        last = text;
+        if (text) process.stderr.write(`\r${text}   `);
+      }
+      if (/· done$/.test(text)) break;
+      if (/· stopped$/.test(text)) fail(`the run stopped: ${text}`, 1);
+      await page.waitForTimeout(1000);
+    }
+    process.stderr.write('\n');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), region.getByRole('button', { name: 'Export JSON' }).click()]);
+    const run = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    mkdirSync(opts.out, { recursive: true });
+    const safeModel = opts.model.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'model';
+    const file = join(opts.out, `gauntlet-${safeModel}-${run.started.slice(0, 10)}.json`);
+    writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
+
+    const s = run.summary;
+    const byMode = s.byMode.map((g) => `${g.key} ${g.correct}/${g.n}`).join(' · ');
+    const failures = s.failures.map((f) => `${f.failure} ${f.n}`).join(', ') || 'none';
+    console.log(
+      `gauntlet ${run.model}: ${s.correct}/${s.n} correct (${Math.round(100 * s.accuracy)}%) · ${byMode} · median ${(s.medianMs / 1000).toFixed(1)} s · p90 ${(s.p90Ms / 1000).toFixed(1)} s · tokens ${s.tokensIn} in / ${s.tokensOut} out · failures: ${failures} · ${((Date.now() - started) / 1000).toFixed(0)} s → ${file}`,
+    );
+  } finally {
+    await browser.close();
+    await server?.close();
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((e) => fail(e instanceof Error ? e.message : String(e), 1));
+}
