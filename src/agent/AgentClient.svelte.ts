@@ -157,6 +157,7 @@ export class AgentClient {
         this.#stopRequested = false;
         this.running = false;
         detached.done(null);
+        void this.refreshThreads();
       }
       return;
     }
