@@ -30,6 +30,28 @@ describe('csvIngest', { timeout: 60_000 }, () => {
   });
 });
 
+describe('quoted newlines', { timeout: 60_000 }, () => {
+  // DuckDB-WASM's reader refuses this combination on some files (native DuckDB 1.5 reads them):
+  // "The parallel scanner does not support null_padding in conjunction with quoted new lines".
+  it('retries with one scanner when the parallel one refuses null_padding with quoted newlines', async () => {
+    const engine = await NodeEngine.open();
+    const send = engine.send.bind(engine);
+    const sent: string[] = [];
+    engine.send = async (sql: string) => {
+      sent.push(sql);
+      if (sql.includes('read_csv') && !sql.includes('parallel = false')) {
+        throw new Error('Invalid Input Error: The parallel scanner does not support null_padding in conjunction with quoted new lines. Please disable the parallel csv reader with parallel=false');
+      }
+      return send(sql);
+    };
+    const text = 'id,note\n1,"two\nlines"\n2,"one line"\n';
+    const r = await ingestCsv({ engine, blob: new Blob([text]), fileName: 'notes.csv', tsv: false, encoding: { encoding: 'utf-8', bom: 0 }, table: 'notes', path: '/dataseer/notes.csv' });
+    expect(r).toEqual({ ok: true, warnings: [] });
+    expect(sent.filter((s) => s.includes('read_csv'))).toHaveLength(2);
+    expect(rowsOf(await engine.query('SELECT id, note FROM notes ORDER BY id'))).toEqual([{ id: 1, note: 'two\nlines' }, { id: 2, note: 'one line' }]);
+  });
+});
+
 describe('the engine after its set-up', () => {
   it('reads only registered files and cannot be unlocked', async () => {
     const engine = await NodeEngine.open();

@@ -34,12 +34,15 @@ interface ReadOptions {
   encoding: 'utf-8' | 'utf-16' | 'latin-1';
   tsv: boolean;
   fullSample: boolean;
+  /** Read with one scanner: DuckDB's parallel one refuses null_padding with quoted newlines. */
+  serial?: boolean;
 }
 
 export function readCsvSql(path: string, opts: ReadOptions): string {
   const args = [quoteLiteral(path), `encoding = ${quoteLiteral(opts.encoding)}`, 'null_padding = true'];
   if (opts.tsv) args.push("delim = '\\t'");
   if (opts.fullSample) args.push('sample_size = -1');
+  if (opts.serial) args.push('parallel = false');
   return `read_csv(${args.join(', ')})`;
 }
 
@@ -67,6 +70,9 @@ export function briefError(e: unknown): string {
 
 const isConversion = (msg: string) => /Could not convert|Conversion Error|CSV Error on Line/i.test(msg);
 const isUnicode = (msg: string) => /Invalid unicode|byte sequence/i.test(msg);
+// "The parallel scanner does not support null_padding in conjunction with quoted new lines.
+// Please disable the parallel csv reader with parallel=false" (DuckDB's CSV reader).
+const isQuotedNewlines = (msg: string) => /null_padding/i.test(msg) && /quoted new ?lines|parallel\s*=\s*false/i.test(msg);
 
 export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult> {
   const { engine, fileName, table, path } = input;
@@ -94,10 +100,13 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
         break;
       } catch (e) {
         const msg = briefSqlError(e);
-        if (tries < 2 && isUnicode(msg) && opts.encoding === 'utf-8') {
+        if (tries < 3 && isQuotedNewlines(msg) && !opts.serial) {
+          // Not a problem with the file: fields with line breaks inside quotes are valid CSV.
+          opts.serial = true;
+        } else if (tries < 3 && isUnicode(msg) && opts.encoding === 'utf-8') {
           opts.encoding = 'latin-1';
           warnings.push(`${fileName} has bytes that are not valid UTF-8 beyond its start; read it as Latin-1 (ISO-8859-1).`);
-        } else if (tries < 2 && isConversion(msg) && !opts.fullSample) {
+        } else if (tries < 3 && isConversion(msg) && !opts.fullSample) {
           opts.fullSample = true;
           warnings.push(`${fileName}: column types were re-detected from the whole file (a value late in the file did not fit the type guessed from its start).`);
         } else {

@@ -37,7 +37,9 @@ function planSheet(data: readonly Row[]): { plan: ColumnPlan[]; rows: Row[] } | 
   if (headerIndex === -1) return undefined;
   const header = data[headerIndex]!;
   const rows = data.slice(headerIndex + 1).filter((row) => row.some((cell) => !isBlank(cell)));
-  const width = Math.max(header.length, ...rows.map((row) => row.length));
+  // A loop, not Math.max(...rows): spreading 150,000+ rows overflows the call stack.
+  let width = header.length;
+  for (const row of rows) if (row.length > width) width = row.length;
   const trackers = Array.from({ length: width }, () => new KindTracker());
   for (const row of rows) row.forEach((cell, column) => trackers[column]!.observe(isBlank(cell) ? null : cell));
   const names = uniqueColumnNames(Array.from({ length: width }, (_, column) => {
