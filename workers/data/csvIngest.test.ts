@@ -70,3 +70,26 @@ describe('the engine after its set-up', () => {
     }
   });
 });
+
+describe('a few bad bytes in a UTF-8 file', { timeout: 60_000 }, () => {
+  it('keeps the UTF-8 rows and replaces only the bad bytes', async () => {
+    const engine = await NodeEngine.open();
+    const enc = new TextEncoder();
+    const head = enc.encode(`city,n\n${'Zürich,1\n'.repeat(50_000)}`);
+    const bad = new Uint8Array([0x42, 0x61, 0xff, 0x64, 0x2c, 0x32, 0x0a]); // "Ba\xFFd,2\n"
+    const tail = enc.encode('Café,3\n');
+    const r = await ingestCsv({ engine, blob: new Blob([head, bad, tail]), fileName: 'cities.csv', tsv: false, encoding: { encoding: 'utf-8', bom: 0 }, table: 'cities', path: '/dataseer/cities.csv' });
+    expect(r).toEqual({ ok: true, warnings: ['cities.csv has 1 invalid UTF-8 byte sequence; each was replaced with \uFFFD and the rest was read as UTF-8.'] });
+    expect(rowsOf(await engine.query("SELECT city, n FROM cities WHERE n > 1 ORDER BY n"))).toEqual([{ city: 'Ba\uFFFDd', n: 2 }, { city: 'Café', n: 3 }]);
+    expect(rowsOf(await engine.query("SELECT count(*) AS z FROM cities WHERE city = 'Zürich'"))).toEqual([{ z: 50_000 }]);
+  });
+
+  it('still reads a Latin-1 file (no valid UTF-8 beyond ASCII) as Latin-1', async () => {
+    const engine = await NodeEngine.open();
+    const ascii = new TextEncoder().encode(`city,n\n${'Paris,1\n'.repeat(50_000)}`);
+    const latin1 = new Uint8Array([0x43, 0x61, 0x66, 0xe9, 0x2c, 0x32, 0x0a]); // "Caf\xE9,2\n"
+    const r = await ingestCsv({ engine, blob: new Blob([ascii, latin1]), fileName: 'l1.csv', tsv: false, encoding: { encoding: 'utf-8', bom: 0 }, table: 'l1', path: '/dataseer/l1.csv' });
+    expect(r.ok && r.warnings[0]).toMatch(/read it as Latin-1/);
+    expect(rowsOf(await engine.query('SELECT city FROM l1 WHERE n = 2'))).toEqual([{ city: 'Café' }]);
+  });
+});

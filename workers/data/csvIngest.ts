@@ -12,8 +12,8 @@ import { briefSqlError } from './sqlError';
  * get their own columns) — without it DuckDB's sniffer silently collapses a ragged file into one
  * text column. Rows are never skipped silently (`ignore_errors` stays off): a value that breaks
  * the sniffed types triggers one retry that sniffs the whole file (`sample_size=-1`), and bytes
- * that are not valid UTF-8 past the sniffed head trigger one retry as Latin-1; both say so in a
- * warning.
+ * that are not valid UTF-8 past the sniffed head trigger one retry: with those bytes replaced by
+ * U+FFFD when the rest is UTF-8, else as Latin-1; both say so in a warning.
  */
 
 export interface CsvIngestInput {
@@ -59,6 +59,30 @@ export async function transcodeUtf16be(blob: Blob, bom: number): Promise<Blob> {
   return new Blob(parts as BlobPart[]);
 }
 
+/**
+ * A copy of `blob` as valid UTF-8, each invalid byte sequence replaced by U+FFFD, streamed; with
+ * how many were replaced and how many valid non-ASCII characters the file has (zero means it
+ * is more likely Latin-1 than UTF-8 with a few bad bytes).
+ */
+export async function repairUtf8(blob: Blob): Promise<{ blob: Blob; replaced: number; validNonAscii: number }> {
+  const parts: Uint8Array[] = [];
+  let replaced = 0;
+  let validNonAscii = 0;
+  const encoder = new TextEncoder();
+  const reader = blob.stream().pipeThrough(new TextDecoderStream('utf-8')).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    for (let i = 0; i < value.length; i++) {
+      const c = value.charCodeAt(i);
+      if (c === 0xfffd) replaced++;
+      else if (c > 0x7f) validNonAscii++;
+    }
+    parts.push(encoder.encode(value));
+  }
+  return { blob: new Blob(parts as BlobPart[]), replaced, validNonAscii };
+}
+
 /** DuckDB's errors carry a long list of "possible fixes"; the first lines say what went wrong. */
 export function briefError(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
@@ -92,6 +116,7 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
       // Draining the one-row "Count" result completes the statement.
     }
   };
+  let repaired = false;
   try {
     const opts: ReadOptions = { encoding, tsv: input.tsv, fullSample: false };
     for (let tries = 0; ; tries++) {
@@ -103,9 +128,19 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
         if (tries < 3 && isQuotedNewlines(msg) && !opts.serial) {
           // Not a problem with the file: fields with line breaks inside quotes are valid CSV.
           opts.serial = true;
-        } else if (tries < 3 && isUnicode(msg) && opts.encoding === 'utf-8') {
-          opts.encoding = 'latin-1';
-          warnings.push(`${fileName} has bytes that are not valid UTF-8 beyond its start; read it as Latin-1 (ISO-8859-1).`);
+        } else if (tries < 3 && isUnicode(msg) && opts.encoding === 'utf-8' && !repaired) {
+          // Mostly UTF-8 with a few bad bytes: keep the UTF-8 text and mark the bad bytes, rather
+          // than reading every accented letter wrong as Latin-1.
+          repaired = true;
+          const fixed = await repairUtf8(blob);
+          if (fixed.validNonAscii > 0 && fixed.replaced > 0) {
+            await engine.dropFile(path).catch(() => undefined);
+            await engine.registerBlob(path, fixed.blob);
+            warnings.push(`${fileName} has ${fixed.replaced.toLocaleString('en-US')} invalid UTF-8 byte sequence${fixed.replaced === 1 ? '' : 's'}; each was replaced with \uFFFD and the rest was read as UTF-8.`);
+          } else {
+            opts.encoding = 'latin-1';
+            warnings.push(`${fileName} has bytes that are not valid UTF-8 beyond its start; read it as Latin-1 (ISO-8859-1).`);
+          }
         } else if (tries < 3 && isConversion(msg) && !opts.fullSample) {
           opts.fullSample = true;
           warnings.push(`${fileName}: column types were re-detected from the whole file (a value late in the file did not fit the type guessed from its start).`);
