@@ -5,7 +5,7 @@ import globals from 'globals';
 import svelteConfig from './svelte.config.js';
 
 export default ts.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/results/', 'e2e/fixtures/', 'test-results/', 'playwright-report/', 'public/samples/'] },
+  { ignores: ['dist/', 'dist-*/', 'node_modules/', 'bench/results/', 'e2e/fixtures/', 'test-results/', 'playwright-report/', 'public/samples/'] },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs.recommended,
