@@ -142,3 +142,26 @@ describe('convertJson', () => {
     await expect(convertJson(new Blob(['[]']), {})).rejects.toThrow(/no records/);
   });
 });
+
+describe('a dictionary-shaped object', () => {
+  it('with a million keys loads as one row per key within seconds, not as a million columns', async () => {
+    const big: Record<string, number> = {};
+    for (let i = 0; i < 1_000_000; i++) big[`k${i}`] = i;
+    const text = JSON.stringify(big);
+    expect(text.length).toBeGreaterThan(15_000_000);
+    const started = performance.now();
+    await load('dict_big', text);
+    console.log(`1M-key object → rows in ${(performance.now() - started).toFixed(0)} ms`);
+    expect(columns('dict_big').map((c) => c.column_name)).toEqual(['key', 'value']);
+    expect(queryRows(conn, "select count(*)::int n, max(value)::int m from dict_big")).toEqual([{ n: 1_000_000, m: 999_999 }]);
+  }, 60_000);
+
+  it('with object entries gets the key plus their fields; a small object stays one row', async () => {
+    const people: Record<string, { age: number }> = {};
+    for (let i = 0; i < 1_500; i++) people[`p${i}`] = { age: i % 90 };
+    await load('dict_people', JSON.stringify(people));
+    expect(columns('dict_people').map((c) => c.column_name)).toEqual(['key', 'age']);
+    await load('one_row', JSON.stringify({ a: 1, b: 'x' }));
+    expect(queryRows(conn, 'select count(*)::int n from one_row')).toEqual([{ n: 1 }]);
+  }, 60_000);
+});

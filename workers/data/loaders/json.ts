@@ -1,7 +1,8 @@
 /**
  * JSON → Arrow IPC streams with inferred column types. Accepts a top-level array of objects,
  * NDJSON (one object per line) or a single object (one row, or its one array of objects when
- * that is plainly the table). Nested values become JSON text; missing keys become nulls.
+ * that is plainly the table, or one row per key when it has more keys than a table has columns).
+ * Nested values become JSON text; missing keys become nulls.
  */
 import { uniqueColumnNames } from './columnNames';
 import { KindTracker, rowsToIPC, type ColumnPlan } from './inferredColumns';
@@ -52,6 +53,19 @@ function encoder(keys: readonly string[], plan: readonly ColumnPlan[]) {
     rowsToIPC(plan, rows, (row, column) => (Object.hasOwn(row, keys[column]!) ? row[keys[column]!] : null));
 }
 
+/**
+ * Past this many keys a single object is a dictionary (`{"id1": …, "id2": …}`), not one wide
+ * row: a row of a million columns would hang the engine, so it loads as one row per key.
+ */
+export const MAX_OBJECT_COLUMNS = 1_000;
+
+/** One row per key: `key` then the entry's fields when every entry is an object, else `value`. */
+function dictionaryRecords(value: JsonRecord): JsonRecord[] {
+  const entries = Object.entries(value);
+  const nested = entries.every(([, v]) => isRecord(v));
+  return entries.map(([key, v]) => (nested ? { key, ...(v as JsonRecord) } : { key, value: v }));
+}
+
 /** The rows of a parsed JSON document. */
 function documentRecords(value: unknown): JsonRecord[] {
   if (Array.isArray(value)) return value.map(asRecord);
@@ -60,6 +74,7 @@ function documentRecords(value: unknown): JsonRecord[] {
       (child): child is unknown[] => Array.isArray(child) && child.length > 0 && child.every(isRecord),
     );
     if (tables.length === 1) return tables[0]!.map(asRecord);
+    if (Object.keys(value).length > MAX_OBJECT_COLUMNS) return dictionaryRecords(value);
     return [value];
   }
   return [{ value }];
