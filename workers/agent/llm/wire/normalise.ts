@@ -173,6 +173,11 @@ export class ChunkNormaliser {
       } else if (typeof d.reasoning_content === 'string' && d.reasoning_content) {
         this.#note('reasoning_content');
       }
+      if (typeof d.refusal === 'string' && d.refusal) {
+        // OpenAI's `refusal` (the model declined): shown as the answer, not dropped silently.
+        d.content = `${typeof d.content === 'string' ? d.content : ''}${d.refusal}`;
+        delete d.refusal;
+      }
       if (typeof d.content === 'string' && d.content) {
         const piece = s.splitter.push(d.content);
         if (piece.reasoning) {
@@ -243,6 +248,10 @@ export function normaliseCompletion(body: unknown, toolNames: readonly string[],
   const choices = body.choices.map((raw: unknown) => {
     if (!isObject(raw) || !isObject(raw.message)) return raw;
     const m: Json = { ...raw.message };
+    if (typeof m.refusal === 'string' && m.refusal && !m.content) {
+      m.content = m.refusal;
+      delete m.refusal;
+    }
     if (typeof m.reasoning === 'string') {
       if (observed && observed.reasoning === 'none') observed.reasoning = 'reasoning';
       if (typeof m.reasoning_content !== 'string') m.reasoning_content = m.reasoning;
