@@ -4,9 +4,11 @@
  */
 import {
   Bool,
+  DateDay,
   Field,
   Float64,
   Int64,
+  List,
   RecordBatch,
   Schema,
   Struct,
@@ -20,11 +22,33 @@ import {
   type DataType,
 } from 'apache-arrow';
 
-export type ColumnKind = 'bool' | 'int' | 'float' | 'timestamp' | 'string';
+export type ColumnKind = 'bool' | 'int' | 'float' | 'timestamp' | 'date' | 'string' | 'struct' | 'list';
 
-export interface ColumnPlan {
-  name: string;
+/** A column's type; `struct` has `fields`, `list` has `element` (JSON objects and arrays). */
+export interface ColumnType {
   kind: ColumnKind;
+  fields?: { name: string; type: ColumnType }[];
+  element?: ColumnType;
+}
+
+export interface ColumnPlan extends ColumnType {
+  name: string;
+}
+
+export interface TrackerOptions {
+  /** Objects become STRUCT and arrays LIST columns (else JSON text). */
+  nested?: boolean;
+  /** ISO-8601 dates and zone-less timestamps in strings become DATE / TIMESTAMP, as DuckDB's read_json types them. */
+  isoStrings?: boolean;
+}
+
+/** Past this many distinct keys an object column stays JSON text (a dictionary, not a record). */
+const MAX_STRUCT_FIELDS = 1_000;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?$/;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
 /** Watches one column's values and settles on the narrowest type that holds them all. */
@@ -34,6 +58,13 @@ export class KindTracker {
   private float = false;
   private date = false;
   private text = false;
+  private strings = false;
+  private allIsoDates = true;
+  private allIsoTimestamps = true;
+  private fields: Map<string, KindTracker> | null = null;
+  private element: KindTracker | null = null;
+
+  constructor(private readonly options: TrackerOptions = {}) {}
 
   observe(value: unknown): void {
     if (value === null || value === undefined) return;
@@ -48,27 +79,62 @@ export class KindTracker {
       case 'bigint':
         this.int = true;
         return;
+      case 'string':
+        this.strings = true;
+        if (this.options.isoStrings && (this.allIsoDates || this.allIsoTimestamps)) {
+          const date = ISO_DATE.test(value);
+          if (!date) this.allIsoDates = false;
+          if (!date && !(ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(`${value.replace(' ', 'T')}Z`)))) this.allIsoTimestamps = false;
+        }
+        return;
       default:
         if (value instanceof Date) this.date = true;
-        else this.text = true;
+        else if (this.options.nested && Array.isArray(value)) {
+          this.element ??= new KindTracker(this.options);
+          for (const item of value) this.element.observe(item);
+        } else if (this.options.nested && isPlainObject(value)) {
+          this.fields ??= new Map();
+          for (const [key, child] of Object.entries(value)) {
+            let tracker = this.fields.get(key);
+            if (!tracker) {
+              tracker = new KindTracker(this.options);
+              this.fields.set(key, tracker);
+            }
+            tracker.observe(child);
+          }
+        } else this.text = true;
     }
   }
 
-  get kind(): ColumnKind {
+  get type(): ColumnType {
     const numeric = this.int || this.float;
-    const families = Number(this.bool) + Number(numeric) + Number(this.date);
+    const families = Number(this.bool) + Number(numeric) + Number(this.date) + Number(this.strings) + Number(this.fields !== null) + Number(this.element !== null);
     // Mixed families (say 1 and true) cannot share a typed column without losing what was written.
-    if (this.text || families > 1) return 'string';
-    if (this.bool) return 'bool';
-    if (this.date) return 'timestamp';
-    if (this.float) return 'float';
-    if (this.int) return 'int';
-    return 'string';
+    if (this.text || families > 1) return { kind: 'string' };
+    if (this.bool) return { kind: 'bool' };
+    if (this.date) return { kind: 'timestamp' };
+    if (this.float) return { kind: 'float' };
+    if (this.int) return { kind: 'int' };
+    if (this.strings) {
+      if (this.options.isoStrings && this.allIsoDates) return { kind: 'date' };
+      if (this.options.isoStrings && this.allIsoTimestamps) return { kind: 'timestamp' };
+      return { kind: 'string' };
+    }
+    if (this.fields) {
+      if (this.fields.size === 0 || this.fields.size > MAX_STRUCT_FIELDS) return { kind: 'string' };
+      return { kind: 'struct', fields: [...this.fields].map(([name, t]) => ({ name, type: t.type })) };
+    }
+    if (this.element) return { kind: 'list', element: this.element.type };
+    return { kind: 'string' };
+  }
+
+  get kind(): ColumnKind {
+    return this.type.kind;
   }
 }
 
-function arrowType(kind: ColumnKind): DataType {
-  switch (kind) {
+function arrowType(type: ColumnType): DataType {
+  switch (type.kind) {
     case 'bool':
       return new Bool();
     case 'int':
@@ -78,8 +144,49 @@ function arrowType(kind: ColumnKind): DataType {
     case 'timestamp':
       // Microseconds: DuckDB's plain TIMESTAMP (milliseconds would become TIMESTAMP_MS).
       return new TimestampMicrosecond();
+    case 'date':
+      return new DateDay();
     case 'string':
       return new Utf8();
+    case 'struct':
+      return new Struct((type.fields ?? []).map((f) => new Field(f.name, arrowType(f.type), true)));
+    case 'list':
+      return new List(new Field('element', arrowType(type.element ?? { kind: 'string' }), true));
+  }
+}
+
+/** Epoch milliseconds of an ISO date or zone-less timestamp, read as UTC wall time; or of a Date. */
+function epochMs(value: unknown): number | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime();
+  if (typeof value !== 'string') return null;
+  const ms = Date.parse(ISO_DATE.test(value) ? `${value}T00:00:00Z` : `${value.replace(' ', 'T')}Z`);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** A value in the shape the Arrow builder of `type` appends. */
+function builderValue(type: ColumnType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type.kind) {
+    case 'string':
+      return asText(value);
+    case 'int':
+      return typeof value === 'bigint' ? value : typeof value === 'number' && Number.isFinite(value) ? BigInt(Math.trunc(value)) : null;
+    case 'date': {
+      const ms = epochMs(value);
+      return ms === null ? null : new Date(ms);
+    }
+    case 'timestamp':
+      return epochMs(value);
+    case 'struct': {
+      if (!isPlainObject(value)) return null;
+      const out: Record<string, unknown> = {};
+      for (const f of type.fields ?? []) out[f.name] = builderValue(f.type, value[f.name]);
+      return out;
+    }
+    case 'list':
+      return Array.isArray(value) ? value.map((v) => builderValue(type.element ?? { kind: 'string' }, v)) : null;
+    default:
+      return value;
   }
 }
 
@@ -89,16 +196,6 @@ export function asText(value: unknown): string {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
-}
-
-function encode(kind: ColumnKind, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  switch (kind) {
-    case 'string':
-      return asText(value);
-    default:
-      return value;
-  }
 }
 
 /** Validity bitmap (bit set = value present) and null count for a column's raw values. */
@@ -129,7 +226,8 @@ function numericData(kind: 'int' | 'float' | 'timestamp', values: readonly unkno
   // Safe integers are written as two little-endian 32-bit halves, avoiding a BigInt per value.
   const halves = new Int32Array(data.buffer);
   values.forEach((raw, i) => {
-    const value = raw instanceof Date ? raw.getTime() * 1000 : raw;
+    const ms = kind === 'timestamp' ? epochMs(raw) : null;
+    const value = ms !== null ? ms * 1000 : kind === 'timestamp' ? null : raw;
     if (typeof value === 'bigint') data[i] = value;
     else if (typeof value === 'number' && Number.isSafeInteger(value)) {
       const high = Math.floor(value / 4294967296);
@@ -145,7 +243,7 @@ function numericData(kind: 'int' | 'float' | 'timestamp', values: readonly unkno
 }
 
 export function planSchema(plan: readonly ColumnPlan[]): Schema {
-  return new Schema(plan.map((column) => new Field(column.name, arrowType(column.kind), true)));
+  return new Schema(plan.map((column) => new Field(column.name, arrowType(column), true)));
 }
 
 /**
@@ -153,7 +251,10 @@ export function planSchema(plan: readonly ColumnPlan[]): Schema {
  * worker's content security policy (no 'unsafe-eval') refuses: the same check, as a closure.
  */
 function withNullCheck<B extends object>(builder: B): B {
-  (builder as unknown as { _isValid: (value: unknown) => boolean })._isValid = (value) => value !== null;
+  const b = builder as unknown as { _isValid: (value: unknown) => boolean; children?: object[] };
+  b._isValid = (value) => value !== null && value !== undefined;
+  // Nested builders (STRUCT fields, LIST elements) each check their own values.
+  for (const child of b.children ?? []) withNullCheck(child);
   return builder;
 }
 
@@ -171,8 +272,8 @@ export function rowsToIPC<Row>(
     if (column.kind === 'int' || column.kind === 'float' || column.kind === 'timestamp') {
       return numericData(column.kind, rows.map((row) => cell(row, index)));
     }
-    const builder = withNullCheck(makeBuilder({ type: arrowType(column.kind), nullValues: [] }));
-    for (const row of rows) builder.append(encode(column.kind, cell(row, index)));
+    const builder = withNullCheck(makeBuilder({ type: arrowType(column), nullValues: [] }));
+    for (const row of rows) builder.append(builderValue(column, cell(row, index)));
     return builder.finish().flush();
   });
   const data = makeData({

@@ -70,11 +70,16 @@ describe('convertJson', () => {
     expect(queryRows(conn, numeric('penguins_json', 'Beak Length (mm)', 'Body Mass (g)'))).toEqual(
       await nativeRows(numeric(`read_json('${vegaDataset('penguins.json')}')`, 'Beak Length (mm)', 'Body Mass (g)')),
     );
-    // ISO dates stay text; the engine may cast them.
-    expect(columns('cars_json').find((c) => c.column_name === 'Year')?.data_type).toBe('VARCHAR');
+    // ISO dates are typed as DuckDB's read_json types them.
+    const nativeYear = (await nativeRows(`select column_type from (describe select * from read_json('${vegaDataset('cars.json')}')) where column_name = 'Year'`))[0]?.column_type;
+    expect(nativeYear).toBe('DATE');
+    expect(columns('cars_json').find((c) => c.column_name === 'Year')?.data_type).toBe('DATE');
+    expect(queryRows(conn, 'select min("Year")::varchar lo, max("Year")::varchar hi from cars_json')).toEqual(
+      await nativeRows(`select min("Year")::varchar lo, max("Year")::varchar hi from read_json('${vegaDataset('cars.json')}')`),
+    );
   });
 
-  it('reads NDJSON: first-seen key order, missing keys as nulls, nested values as JSON text, mixed types as text', async () => {
+  it('reads NDJSON: first-seen key order, missing keys as nulls, objects as STRUCT and arrays as LIST, mixed types as text', async () => {
     const text = [
       '{"id": 1, "name": "a", "score": 1.5, "ok": true, "tags": ["x"], "meta": {"k": 1}}',
       '',
@@ -87,14 +92,14 @@ describe('convertJson', () => {
       { column_name: 'name', data_type: 'VARCHAR' },
       { column_name: 'score', data_type: 'DOUBLE' },
       { column_name: 'ok', data_type: 'BOOLEAN' },
-      { column_name: 'tags', data_type: 'VARCHAR' },
-      { column_name: 'meta', data_type: 'VARCHAR' },
+      { column_name: 'tags', data_type: 'VARCHAR[]' },
+      { column_name: 'meta', data_type: 'STRUCT(k BIGINT)' },
       { column_name: 'extra', data_type: 'VARCHAR' },
       { column_name: 'mixed', data_type: 'VARCHAR' },
       { column_name: 'big', data_type: 'BIGINT' },
     ]);
-    expect(queryRows(conn, 'select id, name, score, ok, tags, meta, extra, mixed, big::varchar big from nd order by id')).toEqual([
-      { id: 1, name: 'a', score: 1.5, ok: true, tags: '["x"]', meta: '{"k":1}', extra: null, mixed: null, big: null },
+    expect(queryRows(conn, 'select id, name, score, ok, tags::varchar tags, meta::varchar meta, extra, mixed, big::varchar big from nd order by id')).toEqual([
+      { id: 1, name: 'a', score: 1.5, ok: true, tags: '[x]', meta: "{'k': 1}", extra: null, mixed: null, big: null },
       { id: 2, name: null, score: 2, ok: false, tags: null, meta: null, extra: 'late', mixed: '1', big: null },
       { id: 3, name: 'c', score: null, ok: null, tags: null, meta: null, extra: null, mixed: 'one', big: '12345678901234' },
     ]);
@@ -117,7 +122,32 @@ describe('convertJson', () => {
     await load('wrapped', JSON.stringify({ meta: { v: 1 }, rows: [{ a: 1 }, { a: 2, b: 'x' }] }));
     expect(queryRows(conn, 'select sum(a)::int s, count(b)::int b from wrapped')).toEqual([{ s: 3, b: 1 }]);
     await load('single', '{\n  "nodes": [{"id": 1}],\n  "links": [{"s": 1}],\n  "n": 2\n}');
-    expect(queryRows(conn, 'select nodes, links, n from single')).toEqual([{ nodes: '[{"id":1}]', links: '[{"s":1}]', n: 2 }]);
+    expect(queryRows(conn, 'select nodes[1].id::int nid, len(links)::int nl, links[1].s::int ls, n from single')).toEqual([{ nid: 1, nl: 1, ls: 1, n: 2 }]);
+  });
+
+  it('loads GeoJSON one row per feature with properties as a struct, queried like native DuckDB', async () => {
+    const path = vegaDataset('earthquakes.json');
+    await load('quakes', readFileSync(path));
+    expect(columns('quakes').find((c) => c.column_name === 'properties')?.data_type).toMatch(/^STRUCT\(/);
+    const q = (prefix: string, from: string) => `select count(*)::int n, round(sum(${prefix}properties.mag), 6)::varchar mag, max(${prefix}properties.place) place from ${from}`;
+    expect(queryRows(conn, q('', 'quakes'))).toEqual(await nativeRows(q('f.', `(select unnest(features) as f from read_json('${path}'))`)));
+    expect(queryRows(conn, "select count(*)::int n from quakes where geometry.type = 'Point' and len(geometry.coordinates) = 3")).toEqual([
+      { n: queryRows(conn, 'select count(*)::int n from quakes')[0]?.n },
+    ]);
+  });
+
+  it('types ISO dates and zone-less timestamps, and leaves other strings alone', async () => {
+    await load('when_json', JSON.stringify([{ d: '2024-01-31', t: '2024-01-31T12:34:56', z: '2024-01-31T12:34:56Z', s: 'x' }, { d: null, t: '2024-02-01 00:00:00.5', z: null, s: '2024-01-01' }]));
+    expect(columns('when_json')).toEqual([
+      { column_name: 'd', data_type: 'DATE' },
+      { column_name: 't', data_type: 'TIMESTAMP' },
+      { column_name: 'z', data_type: 'VARCHAR' },
+      { column_name: 's', data_type: 'VARCHAR' },
+    ]);
+    expect(queryRows(conn, 'select d::varchar d, t::varchar t from when_json order by t')).toEqual([
+      { d: '2024-01-31', t: '2024-01-31 12:34:56' },
+      { d: null, t: '2024-02-01 00:00:00.5' },
+    ]);
   });
 
   it('keeps unusual keys verbatim and renames blank or clashing ones', async () => {

@@ -2,7 +2,9 @@
  * JSON → Arrow IPC streams with inferred column types. Accepts a top-level array of objects,
  * NDJSON (one object per line) or a single object (one row, or its one array of objects when
  * that is plainly the table, or one row per key when it has more keys than a table has columns).
- * Nested values become JSON text; missing keys become nulls.
+ * Objects become STRUCT and arrays LIST columns (JSON text when their values disagree), ISO
+ * dates and zone-less timestamps DATE / TIMESTAMP as DuckDB's read_json types them; missing keys
+ * become nulls.
  */
 import { uniqueColumnNames } from './columnNames';
 import { KindTracker, rowsToIPC, type ColumnPlan } from './inferredColumns';
@@ -32,7 +34,7 @@ class SchemaInference {
     for (const key of Object.keys(record)) {
       let tracker = this.trackers.get(key);
       if (!tracker) {
-        tracker = new KindTracker();
+        tracker = new KindTracker({ nested: true, isoStrings: true });
         this.trackers.set(key, tracker);
       }
       tracker.observe(record[key]);
@@ -43,7 +45,7 @@ class SchemaInference {
     const keys = [...this.trackers.keys()];
     if (keys.length === 0) throw new Error('the JSON holds no records with fields to load');
     const names = uniqueColumnNames(keys);
-    const plan = keys.map((key, index) => ({ name: names[index] ?? key, kind: this.trackers.get(key)!.kind }));
+    const plan = keys.map((key, index) => ({ name: names[index] ?? key, ...this.trackers.get(key)!.type }));
     return { keys, plan };
   }
 }
