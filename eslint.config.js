@@ -16,6 +16,38 @@ export default ts.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // Layering (src/layering.test.ts checks the whole graph): the workers and shared code never
+  // import the page, and production code never imports test code.
+  {
+    files: ['workers/**/*.ts', 'shared/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/src/**'], message: 'workers/ and shared/ must not import the page (src/); put code both use in shared/.' },
+            { group: ['**/testing/**', '**/*.test', '**/*.test.ts', '**/e2e/**', 'vitest', '@playwright/test'], message: 'production code must not import test code.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'src/**/*.svelte'],
+    ignores: ['**/*.test.ts', '**/testing/**', 'src/main.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/testing/**', '**/*.test', '**/*.test.ts', '**/e2e/**', 'vitest', '@playwright/test'], message: 'production code must not import test code.' },
+            { group: ['**/App.svelte', '../main', '../main.ts'], message: 'a feature folder must not import the app shell.' },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: { parserOptions: { projectService: true, extraFileExtensions: ['.svelte'], parser: ts.parser, svelteConfig } },

@@ -11,7 +11,7 @@ import type { Download, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { ask, configureEndpoint, useMockLlm } from './support/mockLlm';
 import { REPO_ROOT, vega } from './support/paths';
-import { parseCsv } from '../src/export/testCsv';
+import { parseCsv } from '../src/export/testing/csv';
 
 const KEY = 'sk-e2e-export-Hq72LmZp';
 const SQL = `SELECT "Species", round(avg("Body Mass (g)"), 2) AS mean_mass FROM penguins GROUP BY "Species" ORDER BY "Species"`;

@@ -23,7 +23,8 @@ import {
   type PrivacyLogEntry,
   type StartRunRequest,
 } from '../../workers/protocol/agent';
-import { applyEvent, newTurn, turnsFromThread, type ChatTurn } from './turns';
+import { applyEvent, newTurn, turnsFromThread, type ChatTurn } from '../conversation/turns';
+import { messageOf } from '../../shared/errors';
 
 export type AgentStatus = 'idle' | 'starting' | 'ready' | 'failed';
 
@@ -48,9 +49,6 @@ function defaultWorker(): Worker {
   return new Worker(new URL('../../workers/agent/agent.worker.ts', import.meta.url), { type: 'module', name: 'agent' });
 }
 
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 export class AgentClient {
   status = $state<AgentStatus>('idle');

@@ -13,8 +13,9 @@ import type {
   LoadSource,
   SqlRisk,
 } from '../../workers/protocol/data';
-import type { DecodedRows } from './arrowDecode';
+import type { DecodedRows } from '../../shared/arrowDecode';
 import { sampleUrl, urlFileName } from './urls';
+import { messageOf } from '../../shared/errors';
 
 export interface LoadState {
   loadId: string;
@@ -267,7 +268,7 @@ export class DataClient {
       const rpc = await this.#client();
       const outcome = await rpc.call('query', { sql, maxRows });
       if (!outcome.ok) return outcome;
-      const { decodeResult } = await import('./arrowDecode');
+      const { decodeResult } = await import('../../shared/arrowDecode');
       const result = decodeResult(outcome.result);
       performance.measure('dataseer:query', {
         start,
@@ -284,7 +285,7 @@ export class DataClient {
   async page(name: string, offset: number, limit: number, maxColumns?: number): Promise<DecodedRows> {
     const rpc = await this.#client();
     const res = await rpc.call('page', { name, offset, limit, ...(maxColumns === undefined ? {} : { maxColumns }) });
-    const { decodeResult } = await import('./arrowDecode');
+    const { decodeResult } = await import('../../shared/arrowDecode');
     return decodeResult(res);
   }
 
@@ -305,6 +306,5 @@ export class DataClient {
   }
 }
 
-export function errorMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
+/** Kept under this name for the components that import it from here. */
+export const errorMessage = messageOf;

@@ -10,6 +10,7 @@ import type { SampleTable } from './gauntlet/questions';
 import { newRun, planItems, runGauntlet, selectQuestions, tablesFor, type Selection } from './gauntlet/runner';
 import { IdbGauntletStore, type GauntletStore } from './gauntlet/store';
 import type { GauntletRun } from './gauntlet/types';
+import { messageOf } from '../../shared/errors';
 
 const SAMPLE_FILE: Record<SampleTable, string> = { penguins: 'penguins.json', seattle_weather: 'seattle-weather.csv', cars: 'cars.json' };
 
@@ -59,7 +60,7 @@ export class GauntletController {
         this.runs = runs.map((r) => (r.status === 'running' ? { ...r, status: 'stopped' } : r));
       })
       .catch((e: unknown) => {
-        this.error = `Saved gauntlet runs could not be read: ${e instanceof Error ? e.message : String(e)}`;
+        this.error = `Saved gauntlet runs could not be read: ${messageOf(e)}`;
       });
     return this.#loaded;
   }
@@ -143,7 +144,7 @@ export class GauntletController {
       );
       this.#upsert(final);
     } catch (e) {
-      this.error = `The gauntlet stopped: ${e instanceof Error ? e.message : String(e)}`;
+      this.error = `The gauntlet stopped: ${messageOf(e)}`;
       const stopped = { ...$state.snapshot(this.runs.find((r) => r.id === run.id) ?? run), status: 'stopped' as const };
       this.#upsert(stopped);
       await this.#store.put(stopped).catch(() => undefined);

@@ -9,6 +9,7 @@ import { buildExportThread, type ExportInput, type ExportThread } from './thread
 import { downloadText, fileName, MIME } from './download';
 
 import { EXPORT_LABEL, type ExportFormat } from './formats';
+import { messageOf } from '../../shared/errors';
 
 export { EXPORT_LABEL, type ExportFormat };
 
@@ -44,6 +45,6 @@ export async function exportConversation(format: ExportFormat, input: ExportInpu
     downloadText(text, name, MIME[ext]);
     return { ok: true, fileName: name };
   } catch (e) {
-    return { ok: false, message: `The ${EXPORT_LABEL[format]} could not be made: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, message: `The ${EXPORT_LABEL[format]} could not be made: ${messageOf(e)}` };
   }
 }

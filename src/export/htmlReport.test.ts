@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../markdown/render';
 import { buildHtmlReport } from './htmlReport';
-import { FIGURE, HOSTILE, SQL, threads, type ThreadName } from './testThreads';
+import { FIGURE, HOSTILE, SQL, threads, type ThreadName } from './testing/threads';
 import { buildExportThread } from './thread';
 import type { PlotlyFigure } from '../../workers/protocol/agent';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildMarkdownReport, fence } from './markdownReport';
-import { SQL, threads, type ThreadName } from './testThreads';
+import { SQL, threads, type ThreadName } from './testing/threads';
 import { buildExportThread } from './thread';
 
 const md = (name: ThreadName) => buildMarkdownReport(buildExportThread(threads()[name]));

@@ -2,7 +2,7 @@ import Ajv from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import schema from './nbformat.v4.5.schema.json';
 import { buildNotebook, errorOutput, notebookJson, PLOTLY_MIME, toLines, type Notebook, type NotebookCell } from './notebook';
-import { FIGURE, HOSTILE, SQL, threads, type ThreadName } from './testThreads';
+import { FIGURE, HOSTILE, SQL, threads, type ThreadName } from './testing/threads';
 import { buildExportThread } from './thread';
 
 // nbformat's schema has annotations ajv's strict mode calls unknown keywords.

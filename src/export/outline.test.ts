@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlotlyFigure } from '../../workers/protocol/agent';
 import { answerMarkdown, outlineTurn, tableOf } from './outline';
-import { FIGURE, chartStep, final, sqlStep, turn } from './testThreads';
+import { FIGURE, chartStep, final, sqlStep, turn } from './testing/threads';
 
 const PY_FIG: PlotlyFigure = { data: [{ type: 'scatter', x: [1], y: [2] }], layout: {} };
 

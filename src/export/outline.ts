@@ -4,8 +4,8 @@
  * did not claim. The notebook, HTML and Markdown builders all read this one shape.
  */
 import type { CreateChartArgs, FinalOutput, PlotlyFigure } from '../../workers/protocol/agent';
-import { statusLabel } from '../agent/format';
-import type { ChatTurn, Step, TurnError, TurnState } from '../agent/turns';
+import { statusLabel } from '../conversation/format';
+import type { ChatTurn, Step, TurnError, TurnState } from '../conversation/turns';
 import { neutraliseHtml } from './markdownText';
 
 export interface TableData {

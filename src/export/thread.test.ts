@@ -3,7 +3,7 @@ import { renderMarkdown } from '../markdown/render';
 import { buildHtmlReport } from './htmlReport';
 import { buildMarkdownReport } from './markdownReport';
 import { notebookJson } from './notebook';
-import { FIGURE, KEY, PENGUINS, SETTINGS, chartStep, final, input, sqlStep, threads, turn } from './testThreads';
+import { FIGURE, KEY, PENGUINS, SETTINGS, chartStep, final, input, sqlStep, threads, turn } from './testing/threads';
 import { buildExportThread, datasetsUsed, defaultTitle, redact, REDACTED, secretsOf } from './thread';
 import type { DatasetInfo } from '../../workers/protocol/data';
 

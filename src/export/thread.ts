@@ -6,7 +6,7 @@
  */
 import type { DataFormat, DatasetInfo } from '../../workers/protocol/data';
 import type { EndpointSettings } from '../../workers/protocol/agent';
-import type { ChatTurn } from '../agent/turns';
+import type { ChatTurn } from '../conversation/turns';
 
 export interface ExportDataset {
   /** The SQL table name. */

@@ -1,4 +1,4 @@
-import type { CellValue } from '../data/arrowDecode';
+import type { CellValue } from '../../shared/arrowDecode';
 
 /** How a cell reads on screen. Always plain text: values are never parsed as HTML. */
 export function cellText(v: CellValue | undefined): string {

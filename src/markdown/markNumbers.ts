@@ -2,7 +2,7 @@
  * Flags ungrounded numbers inside rendered (already sanitised) markdown: text nodes are split and
  * the matches wrapped in <mark> through DOM calls, so no HTML is ever assembled from answer text.
  */
-import { markUngrounded } from '../agent/answerMarks';
+import { markUngrounded } from './answerMarks';
 
 export const UNGROUNDED_TITLE = 'This number was not found in any tool output';
 

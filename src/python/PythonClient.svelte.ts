@@ -8,6 +8,7 @@ import PythonWorker from '../../workers/python/python.worker.ts?worker';
 import { RpcClient, WorkerGoneError } from '../../workers/protocol/rpcClient';
 import type { PackageReport, PythonEvent, PythonRequests, RunOutcome, SqlPolicy } from '../../workers/protocol/python';
 import { explainRestart, haltedOutcome, type HaltReason } from './halt';
+import { messageOf } from '../../shared/errors';
 
 export const DEFAULT_PACKAGE_BASE_URL = `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`;
 export const DEFAULT_TIME_LIMIT_MS = 30_000;
@@ -222,7 +223,7 @@ export class PythonClient {
     })();
     session.ready.catch((e: unknown) => {
       if (this.#session !== session) return;
-      this.startError = e instanceof Error ? e.message : String(e);
+      this.startError = messageOf(e);
       this.status = 'failed';
       this.#kill('failed to start');
     });
@@ -271,7 +272,7 @@ export class PythonClient {
     try {
       await this.start();
     } catch (e) {
-      return finish({ ok: false, error: { type: 'StartupError', message: `Python could not start: ${e instanceof Error ? e.message : String(e)}`, traceback: '' }, elapsedMs: 0, restarted: false });
+      return finish({ ok: false, error: { type: 'StartupError', message: `Python could not start: ${messageOf(e)}`, traceback: '' }, elapsedMs: 0, restarted: false });
     }
     const session = this.#session;
     if (!session) return finish({ ok: false, error: { type: 'StartupError', message: 'Python is not running', traceback: '' }, elapsedMs: 0, restarted: false });
@@ -303,7 +304,7 @@ export class PythonClient {
       outcome = await session.rpc.call('run', { runId, code, ...(sqlPolicy ? { sqlPolicy } : {}) });
     } catch (e) {
       const elapsedMs = Math.round(performance.now() - started);
-      outcome = { ok: false, error: { type: 'WorkerError', message: e instanceof Error ? e.message : String(e), traceback: '' }, elapsedMs, restarted: true };
+      outcome = { ok: false, error: { type: 'WorkerError', message: messageOf(e), traceback: '' }, elapsedMs, restarted: true };
     } finally {
       clearTimeout(limit);
       if (grace) clearTimeout(grace);

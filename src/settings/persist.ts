@@ -4,6 +4,7 @@
  * the user stopped remembering does not linger on disk.
  */
 import type { EndpointSettings } from '../../workers/protocol/agent';
+import { messageOf } from '../../shared/errors';
 
 export const STORAGE_KEY = 'dataseer:endpoint';
 /** The most rows per tool output the setting accepts (what the protocol schema allows). */
@@ -76,6 +77,6 @@ export function saveEndpoint(areas: StorageAreas, saved: SavedEndpoint): { ok: t
     target.setItem(STORAGE_KEY, JSON.stringify(saved.settings));
     return { ok: true };
   } catch (e) {
-    return { ok: false, message: `The settings could not be stored (${e instanceof Error ? e.message : String(e)}); they last until the page is reloaded.` };
+    return { ok: false, message: `The settings could not be stored (${messageOf(e)}); they last until the page is reloaded.` };
   }
 }

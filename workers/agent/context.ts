@@ -4,11 +4,11 @@
  * the examples closest to the question.
  */
 import type { DataClient } from './tools/workerHost';
-import { quoteIdent } from '../data/sql';
+import { quoteIdent } from '../../shared/sql';
 import type { ExampleLibrary } from './examples/retrieval';
 import type { RunContext } from './graph';
 import type { DatasetContext } from './prompts';
-import { decodeIpc } from '../../src/data/arrowDecode';
+import { decodeIpc } from '../../shared/arrowDecode';
 
 export interface ContextSources {
   data: DataClient;

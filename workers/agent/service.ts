@@ -43,6 +43,7 @@ import { createThreadCatalog } from './threads/catalog';
 import { ThreadMetaStore } from './threads/ThreadMetaStore';
 import { createWorkerHost, type DataClient, type PythonClient, type PythonOutput } from './tools/workerHost';
 import { rowPolicyOf } from './tools/withholdRows';
+import { messageOf } from '../../shared/errors';
 
 export interface AgentServiceDeps {
   data: DataClient;
@@ -311,7 +312,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
           outcome = { ok: true, models: models.sort() };
         }
       } catch (e) {
-        outcome = { ok: false, message: `The endpoint could not be reached (${e instanceof Error ? e.message : String(e)}). ${networkAdvice(settings.baseUrl)}` };
+        outcome = { ok: false, message: `The endpoint could not be reached (${messageOf(e)}). ${networkAdvice(settings.baseUrl)}` };
       }
       return { result: outcome };
     },

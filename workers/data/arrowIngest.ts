@@ -1,6 +1,6 @@
 import type { ConvertedTable } from './loaders/types';
 import type { Engine } from './engine';
-import { quoteIdent } from './sql';
+import { quoteIdent } from '../../shared/sql';
 
 /**
  * Inserts a reader's Arrow IPC streams: the first creates the table, the rest append. Built under

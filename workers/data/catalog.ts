@@ -1,6 +1,6 @@
 import type { ColumnInfo } from '../protocol/data';
 import { rowsOf, type Engine } from './engine';
-import { quoteIdent, quoteLiteral } from './sql';
+import { quoteIdent, quoteLiteral } from '../../shared/sql';
 
 /** What DuckDB itself knows about its tables: the source of truth behind the dataset list. */
 

@@ -1,7 +1,8 @@
 import type { Engine } from './engine';
 import type { EncodingGuess } from './sniff';
-import { quoteIdent, quoteLiteral } from './sql';
+import { quoteIdent, quoteLiteral } from '../../shared/sql';
 import { briefSqlError } from './sqlError';
+import { messageOf } from '../../shared/errors';
 
 /**
  * CSV/TSV → a DuckDB table with DuckDB's own reader and sniffer. The File is registered with
@@ -85,7 +86,7 @@ export async function repairUtf8(blob: Blob): Promise<{ blob: Blob; replaced: nu
 
 /** DuckDB's errors carry a long list of "possible fixes"; the first lines say what went wrong. */
 export function briefError(e: unknown): string {
-  const text = e instanceof Error ? e.message : String(e);
+  const text = messageOf(e);
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const cut = lines.findIndex((l) => /^(Possible fixes|The search space used was|LINE \d+:)/.test(l));
   const kept = (cut < 0 ? lines : lines.slice(0, cut)).slice(0, 3);

@@ -8,7 +8,7 @@ import { RpcClient } from '../protocol/rpcClient';
 import { DataHost, type HostDeps, type Readers } from './host';
 import { convertJson } from './loaders/json';
 import { convertExcel, listExcelSheets } from './loaders/excel';
-import { makeXlsx } from './loaders/xlsxFixture';
+import { makeXlsx } from './loaders/testing/xlsxFixture';
 import { DatasetStorage } from './storage';
 import { NodeEngine } from './testing/nodeEngine';
 

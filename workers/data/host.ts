@@ -12,10 +12,11 @@ import { profileTable } from './profile';
 import { collectRows, runQuery, DEFAULT_MAX_ROWS } from './queryRunner';
 import { detectEncoding, detectFormat, readHead } from './sniff';
 import { fetchSource } from './sourceFetch';
-import { quoteIdent } from './sql';
+import { quoteIdent } from '../../shared/sql';
 import { splitStatements } from './sqlTokens';
 import { isQuotaError, type DatasetStorage, type ManifestEntry } from './storage';
 import { sanitizeName, tableNameFor, uniqueName } from './tableName';
+import { messageOf } from '../../shared/errors';
 
 /**
  * The data worker's request handlers: loading (any source, any format), the dataset list,
@@ -286,7 +287,7 @@ export class DataHost {
         try {
           converted = await convert(blob, { onProgress: (f) => this.#progress(loadId, fileName, 'parsing', f), ...(sheets ? { sheets } : {}) });
         } catch (e) {
-          return await fail(`Could not read ${fileName}: ${e instanceof Error ? e.message : String(e)}`);
+          return await fail(`Could not read ${fileName}: ${messageOf(e)}`);
         }
         if (converted.length === 0) return await fail(`${fileName} has no data to load (no non-empty sheet or table).`);
         for (const [i, ct] of converted.entries()) {
@@ -295,7 +296,7 @@ export class DataHost {
           try {
             await ingestArrowStreams(engine, ct, table, scratch, (n) => this.#progress(loadId, fileName, 'inserting', undefined, `${n} batch${n === 1 ? '' : 'es'}${ct.sheet ? ` of ${ct.sheet}` : ''}`));
           } catch (e) {
-            return await fail(`Could not load ${fileName}${ct.sheet ? ` (sheet ${ct.sheet})` : ''}: ${e instanceof Error ? e.message : String(e)}`);
+            return await fail(`Could not load ${fileName}${ct.sheet ? ` (sheet ${ct.sheet})` : ''}: ${messageOf(e)}`);
           }
           made.push(table);
           this.#progress(loadId, fileName, 'inserting', (i + 1) / converted.length);
@@ -304,7 +305,7 @@ export class DataHost {
         }
       }
     } catch (e) {
-      return await fail(`Could not load ${fileName}: ${e instanceof Error ? e.message : String(e)}`);
+      return await fail(`Could not load ${fileName}: ${messageOf(e)}`);
     } finally {
       this.#progressSink = undefined;
     }
@@ -336,7 +337,7 @@ export class DataHost {
     } catch (e) {
       for (const t of tables) await storage.remove(t.info.name).catch(() => undefined);
       await storage.sources.delete(key).catch(() => undefined);
-      const why = isQuotaError(e) ? 'the browser storage quota is full' : e instanceof Error ? e.message : String(e);
+      const why = isQuotaError(e) ? 'the browser storage quota is full' : messageOf(e);
       return { ok: false, warning: `${fileName} is loaded but will not survive a reload: ${why}.` };
     }
   }

@@ -1,6 +1,6 @@
 import type { ColumnInfo, ColumnProfile, DatasetProfile, HistogramBin } from '../protocol/data';
 import { rowsOf, type Engine } from './engine';
-import { quoteIdent } from './sql';
+import { quoteIdent } from '../../shared/sql';
 
 /**
  * Per-column profile of a table, computed in SQL with few queries regardless of width: one

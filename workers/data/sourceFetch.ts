@@ -3,6 +3,7 @@
  * and CORS failures (which browsers report only as "Failed to fetch") into a message that says
  * what probably happened.
  */
+import { messageOf } from '../../shared/errors';
 
 export type FetchOutcome = { ok: true; blob: Blob; fileName: string } | { ok: false; fileName: string; message: string; suggestion?: string };
 
@@ -35,7 +36,7 @@ export async function fetchSource(
     return {
       ok: false,
       fileName,
-      message: `Could not download ${url}: the server could not be reached or does not allow cross-origin (CORS) requests from this page (${e instanceof Error ? e.message : String(e)}).`,
+      message: `Could not download ${url}: the server could not be reached or does not allow cross-origin (CORS) requests from this page (${messageOf(e)}).`,
       suggestion: 'Check the address and your connection, or download the file and add it from disk.',
     };
   }
@@ -62,7 +63,7 @@ export async function fetchSource(
       onProgress(known ? Math.min(1, received / total) : undefined, received);
     }
   } catch (e) {
-    return { ok: false, fileName, message: `The download of ${url} broke off after ${received} bytes: ${e instanceof Error ? e.message : String(e)}`, suggestion: 'Try again.' };
+    return { ok: false, fileName, message: `The download of ${url} broke off after ${received} bytes: ${messageOf(e)}`, suggestion: 'Try again.' };
   }
   return { ok: true, blob: new Blob(parts as BlobPart[], { type: response.headers.get('content-type') ?? '' }), fileName };
 }

@@ -3,8 +3,9 @@
  * (`{"exception_type":"Parser","exception_message":…}`); DuckDB-WASM repeats the "LINE n:" caret
  * block, of which one is kept.
  */
+import { messageOf } from '../../shared/errors';
 export function briefSqlError(e: unknown): string {
-  let text = (e instanceof Error ? e.message : String(e)).trim();
+  let text = (messageOf(e)).trim();
   if (text.startsWith('{')) {
     try {
       const parsed: unknown = JSON.parse(text);

@@ -17,6 +17,7 @@ import { closeEmscriptenEscapes } from './escapes';
 import { capWasmMemory, guardedFetch, safeJsGlobals, sealScope } from './sandbox';
 import { OutputStream } from './stdio';
 import preludeSource from './prelude.py?raw';
+import { messageOf } from '../../shared/errors';
 
 /** The interpreter's memory ceiling: past it, allocations fail with MemoryError. */
 const HEAP_LIMIT_BYTES = 2 * 1024 ** 3;
@@ -177,7 +178,7 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
         checkIntegrity: true,
       });
     } catch (e) {
-      problems.push(e instanceof Error ? e.message : String(e));
+      problems.push(messageOf(e));
     }
     const loaded = new Set(Object.keys(rt.pyodide.loadedPackages));
     const missing = wanted.filter((p) => !loaded.has(p));
@@ -221,7 +222,7 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     } catch (e) {
       // Only the runner's own machinery throws here (user errors come back as a report), so the
       // interpreter is not to be trusted any more.
-      const message = e instanceof Error ? e.message : String(e);
+      const message = messageOf(e);
       return pythonErrorOutcome('InternalError', message.slice(-2000), Math.round(performance.now() - started), true);
     } finally {
       stdout.flush();

@@ -6,6 +6,7 @@
 import MiniSearch from 'minisearch';
 import type { ExampleRecord } from '../../protocol/agent';
 import { EXAMPLES } from './library';
+import { messageOf } from '../../../shared/errors';
 
 export interface ExampleHit {
   example: ExampleRecord;
@@ -159,7 +160,7 @@ export class ExampleLibrary {
     } catch (e) {
       if (signal?.aborted) throw e;
       // An endpoint without /embeddings fails every time: stop asking for this library.
-      this.embeddingFailure = e instanceof Error ? e.message : String(e);
+      this.embeddingFailure = messageOf(e);
       return { hits: this.searchBm25(query, topK), method: 'bm25', fallbackReason: this.embeddingFailure };
     }
   }

@@ -16,6 +16,7 @@ import { STRUCTURED_RUNGS, type StructuredRung } from './endpointProfile';
 import { classifyLlmError } from './chatModel';
 import { splitThink } from './wire/thinkSplitter';
 import { balancedJsonAt, parseLooseJson } from './wire/toolCallText';
+import { messageOf } from '../../../shared/errors';
 
 export interface LadderMemory {
   /** Where to start (the rung that worked last time), if known. */
@@ -69,7 +70,7 @@ function schemaPrompt(name: string, schema: z.ZodType): string {
 }
 
 function short(e: unknown): string {
-  const m = e instanceof Error ? e.message : String(e);
+  const m = messageOf(e);
   return m.replace(/\s+/g, ' ').slice(0, 200);
 }
 

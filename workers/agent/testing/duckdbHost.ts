@@ -6,6 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ProfileDataResult, RunSqlResult } from '../../protocol/agent';
 import type { ToolHost } from '../tools/execute';
+import { messageOf } from '../../../shared/errors';
 
 const plain = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v);
 
@@ -28,7 +29,7 @@ export function duckdbHost(conn: DuckDBConnection): ToolHost {
         };
         return { ok: true, value };
       } catch (e) {
-        return { ok: false, message: e instanceof Error ? e.message : String(e) };
+        return { ok: false, message: messageOf(e) };
       }
     },
     async profile(args) {

@@ -21,6 +21,7 @@ import type { ToolOutcome } from '../guard';
 import { formatToolOutputForModel, toJsonText, toolErrorText } from '../toolOutput';
 import { buildChartFigure } from './chartFigure';
 import { limitLines, withholdRows, type RowPolicy } from './withholdRows';
+import { messageOf } from '../../../shared/errors';
 
 export type HostResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -165,7 +166,7 @@ export async function executeTool(call: ToolCallInput, deps: ToolDeps, signal: A
     produced = await withTimeout(ms, signal, (s) => produce(tool, call.args, deps, s, call.id));
   } catch (e) {
     if (signal.aborted) throw e;
-    produced = { ok: false, message: e instanceof Error ? e.message : String(e) };
+    produced = { ok: false, message: messageOf(e) };
   }
   if (!produced.ok) return fail(produced.message);
   const { text } = formatToolOutputForModel(withholdRows(tool, produced.output, deps.rowPolicy), deps.modelBudget);

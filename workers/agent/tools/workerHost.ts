@@ -4,13 +4,14 @@
  * dataset are refused before they reach DuckDB.
  */
 import { readOnlyProblem } from '../../data/readOnly';
-import { decodeIpc } from '../../../src/data/arrowDecode';
+import { decodeIpc } from '../../../shared/arrowDecode';
 import type { DataEvent, DataRequests } from '../../protocol/data';
 import type { PythonEvent, PythonRequests, PyResult, RunOutcome } from '../../protocol/python';
 import type { ColumnQuality, PlotlyFigure, ProfileDataArgs, ProfileDataResult, RunPythonResult, RunSqlResult } from '../../protocol/agent';
 import type { RpcClient } from '../../protocol/rpcClient';
-import { quoteIdent } from '../../data/sql';
+import { quoteIdent } from '../../../shared/sql';
 import type { HostResult, ToolHost } from './execute';
+import { messageOf } from '../../../shared/errors';
 
 export type DataClient = Pick<RpcClient<DataRequests, DataEvent>, 'call'>;
 export type PythonClient = Pick<RpcClient<PythonRequests, PythonEvent>, 'call'>;
@@ -42,7 +43,7 @@ export interface WorkerHostOptions {
   python?: { client: PythonClient; output: PythonOutput; interrupt?: () => void };
 }
 
-const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const errorText = (e: unknown) => (messageOf(e));
 
 function pyResultToJson(r: PyResult | undefined): unknown {
   if (!r) return null;

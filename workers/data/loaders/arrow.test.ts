@@ -16,7 +16,7 @@ import {
 } from 'apache-arrow';
 import type { DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
 import { convertArrow } from './arrow';
-import { insertConverted, nativeRows, openWasmDuckDB, queryRows, vegaDataset } from './duckdbTestHarness';
+import { insertConverted, nativeRows, openWasmDuckDB, queryRows, vegaDataset } from './testing/duckdbHarness';
 
 let conn: DuckDBConnection;
 beforeAll(async () => {

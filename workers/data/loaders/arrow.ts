@@ -14,12 +14,13 @@ import {
 } from 'apache-arrow';
 import { uniqueColumnNames } from './columnNames';
 import type { ConvertOptions, ConvertedTable, Converter } from './types';
+import { messageOf } from '../../../shared/errors';
 
 /** Roughly this much Arrow data per IPC stream handed to DuckDB. */
 const TARGET_STREAM_BYTES = 32 * 1024 * 1024;
 
 function explain(error: unknown): Error {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   if (/compression/i.test(message)) {
     return new Error(
       'compressed Arrow IPC (LZ4/ZSTD buffers, the pyarrow Feather default) is not supported: ' +

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
 import { convertExcel, listExcelSheets } from './excel';
-import { insertConverted, openWasmDuckDB, queryRows } from './duckdbTestHarness';
-import { makeXlsx, type FixtureCell } from './xlsxFixture';
+import { insertConverted, openWasmDuckDB, queryRows } from './testing/duckdbHarness';
+import { makeXlsx, type FixtureCell } from './testing/xlsxFixture';
 
 // Excel serial day numbers (1900 system): 45292 is 2024-01-01.
 const JAN_1_2024 = 45292;

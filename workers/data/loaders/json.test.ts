@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
 import { convertJson } from './json';
-import { insertConverted, nativeRows, openWasmDuckDB, queryRows, vegaDataset } from './duckdbTestHarness';
+import { insertConverted, nativeRows, openWasmDuckDB, queryRows, vegaDataset } from './testing/duckdbHarness';
 
 const dir = mkdtempSync(join(tmpdir(), 'readers-json-'));
 let conn: DuckDBConnection;

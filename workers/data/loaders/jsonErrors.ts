@@ -3,8 +3,9 @@
  * differently (V8 sometimes gives only a snippet), so when the message has no position the
  * text is re-scanned to find the first offending character.
  */
+import { messageOf } from '../../../shared/errors';
 export function jsonErrorAt(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   // Firefox (and newer V8) already say "line N column M".
   const lineColumn = /line (\d+) column (\d+)/.exec(message);
   if (lineColumn) return `line ${lineColumn[1]}, column ${lineColumn[2]}: ${message}`;

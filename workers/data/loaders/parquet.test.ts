@@ -9,7 +9,7 @@ import { Field, Int32, RecordBatch, Schema, Struct, Table, makeData, tableToIPC 
 import { Table as WasmTable, writeParquet } from 'parquet-wasm/esm';
 import { convertParquet } from './parquet';
 import { setParquetWasmSource } from './parquetWasm';
-import { insertConverted, nativeRows, openWasmDuckDB, queryRows, vegaDataset } from './duckdbTestHarness';
+import { insertConverted, nativeRows, openWasmDuckDB, queryRows, vegaDataset } from './testing/duckdbHarness';
 
 const require = createRequire(import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'readers-parquet-'));

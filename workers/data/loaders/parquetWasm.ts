@@ -5,6 +5,7 @@
  */
 import init, { type InitInput } from 'parquet-wasm/esm';
 import defaultWasmUrl from 'parquet-wasm/esm/parquet_wasm_bg.wasm?url';
+import { messageOf } from '../../../shared/errors';
 
 let source: InitInput = defaultWasmUrl;
 let ready: Promise<void> | undefined;
@@ -28,5 +29,5 @@ export function initParquetWasm(): Promise<void> {
 }
 
 export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }

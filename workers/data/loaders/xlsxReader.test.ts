@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import readXlsxFile from 'read-excel-file/universal';
 import { XlsxWorkbook, unescapeXml } from './xlsxReader';
-import { makeXlsx, type FixtureCell } from './xlsxFixture';
+import { makeXlsx, type FixtureCell } from './testing/xlsxFixture';
 
 const rows: FixtureCell[][] = [
   [],

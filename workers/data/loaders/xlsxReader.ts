@@ -4,6 +4,7 @@
  * and overflows the stack on sheets of tens of thousands of rows, so it is not used.)
  */
 import { unzipSync } from 'fflate';
+import { messageOf } from '../../../shared/errors';
 
 /** A cell value: text, number, boolean, Date (date-formatted numbers) or null for empty. */
 export type XlsxCell = string | number | boolean | Date | null;
@@ -106,7 +107,7 @@ export class XlsxWorkbook {
           file.name === 'xl/workbook.xml' || file.name === 'xl/_rels/workbook.xml.rels' || keep(file.name),
       });
     } catch (error) {
-      throw new XlsxError(`it is not a zip archive (${error instanceof Error ? error.message : String(error)})`, {
+      throw new XlsxError(`it is not a zip archive (${messageOf(error)})`, {
         cause: error,
       });
     }

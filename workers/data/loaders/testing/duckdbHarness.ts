@@ -6,8 +6,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
-import { bootNodeDuckDB } from '../testing/nodeDuckDB';
-import type { ConvertedTable } from './types';
+import { bootNodeDuckDB } from '../../testing/nodeDuckDB';
+import type { ConvertedTable } from '../types';
 
 const require = createRequire(import.meta.url);
 

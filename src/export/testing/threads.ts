@@ -1,8 +1,8 @@
 /** Conversations for the export tests (tests only; never imported by the app). */
-import type { DatasetInfo } from '../../workers/protocol/data';
-import type { EndpointSettings, FinalOutput, PlotlyFigure } from '../../workers/protocol/agent';
-import type { ChatTurn, Step, ToolStep } from '../agent/turns';
-import type { ExportInput } from './thread';
+import type { DatasetInfo } from '../../../workers/protocol/data';
+import type { EndpointSettings, FinalOutput, PlotlyFigure } from '../../../workers/protocol/agent';
+import type { ChatTurn, Step, ToolStep } from '../../conversation/turns';
+import type { ExportInput } from '../thread';
 
 export const KEY = 'sk-test-Secret-9f8e7d6c5b';
 export const SETTINGS: EndpointSettings = { baseUrl: 'https://llm.example.com/v1', apiKey: KEY, model: 'gpt-test-mini' };

@@ -3,7 +3,7 @@
  * Loaded with dynamic `import()` by DataClient so apache-arrow stays out of the app shell.
  */
 import { DataType, TimeUnit, tableFromIPC, util, type Field } from 'apache-arrow';
-import type { ColumnInfo, QueryResult } from '../../workers/protocol/data';
+import type { ColumnInfo, QueryResult } from '../workers/protocol/data';
 
 /** What a grid cell holds: JSON-safe, display-ready. Large integers stay exact as strings. */
 export type CellValue = string | number | boolean | null;
