@@ -3,7 +3,7 @@
  * from the worker's event stream (`applyEvent`) or from a stored thread after a reload
  * (`turnsFromThread`), so both render the same way.
  */
-import type { AgentEvent, AnswerRating, ErrorKind, FinalOutput, StatusKind, ThreadView } from '../../workers/protocol/agent';
+import { ANSWER_NODES, type AgentEvent, type AnswerRating, type ErrorKind, type FinalOutput, type StatusKind, type ThreadView } from '../../workers/protocol/agent';
 
 export interface ToolStep {
   kind: 'tool';
@@ -62,7 +62,6 @@ export interface ChatTurn {
 }
 
 /** Nodes whose tokens are the visible answer; each new one starts the answer text afresh. */
-const ANSWER_NODES = new Set(['agent', 'answer', 'explain', 'error']);
 
 export function newTurn(id: string, question: string, images: string[] = []): ChatTurn {
   return { id, question, ...(images.length > 0 ? { images } : {}), steps: [], text: '', final: null, error: null, state: 'running' };

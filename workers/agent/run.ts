@@ -5,7 +5,7 @@
  * in the checkpoint when the model is called, so the thread can be resumed).
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import { parseAgentEvent, type AgentEvent, type AgentMode, type FinalOutput, type ImageAttachment } from '../protocol/agent';
+import { ANSWER_NODES, parseAgentEvent, type AgentEvent, type AgentMode, type FinalOutput, type ImageAttachment } from '../protocol/agent';
 import { buildHumanMessage } from './humanMessage';
 import type { AgentGraph } from './graph';
 import type { PipelineGraph } from './pipeline';
@@ -38,7 +38,6 @@ export interface TurnResult {
 }
 
 /** Nodes whose model tokens are the user-visible answer (not the critic's JSON). */
-const ANSWER_NODES = new Set(['agent', 'answer', 'explain', 'error']);
 
 export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnRequest, opts: TurnOptions): Promise<TurnResult> {
   const result: TurnResult = {};

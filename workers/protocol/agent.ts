@@ -432,6 +432,13 @@ export type FinalOutput = z.infer<typeof FinalOutputSchema>;
 export const ERROR_KINDS = ['auth', 'rate_limit', 'server', 'timeout', 'network', 'aborted', 'not_found', 'no_tools', 'no_images', 'bad_request', 'unknown'] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
+/**
+ * Graph nodes whose model output is the answer being written (agent mode's `agent` and
+ * `answer`, the pipeline's `explain` and `error`): the worker streams their tokens, and the UI
+ * sets earlier text aside as a step when one of them starts.
+ */
+export const ANSWER_NODES: ReadonlySet<string> = new Set(['agent', 'answer', 'explain', 'error']);
+
 export const STATUS_KINDS = ['validating', 'retrying', 'loop_detected', 'budget_exhausted', 'summarizing', 'provider_adjusted'] as const;
 export type StatusKind = (typeof STATUS_KINDS)[number];
 
