@@ -99,7 +99,7 @@ test('a model that answers 12 of 20 right scores exactly 12/20, with the right f
 
   const region = await openEvaluate(page);
   await region.getByRole('combobox', { name: 'Questions' }).selectOption({ label: 'Descriptions (10)' });
-  await region.getByRole('combobox', { name: 'Modes' }).selectOption({ label: 'Agent and Pipeline' });
+  await region.getByRole('combobox', { name: 'Agent or Pipeline' }).selectOption({ label: 'Agent and Pipeline' });
   await region.getByRole('button', { name: 'Run gauntlet' }).click();
   await expect(region.getByRole('progressbar', { name: 'Gauntlet progress' })).toBeVisible();
   await expect(region.getByRole('status').filter({ hasText: 'items scored' })).toHaveText(/20 of 20 items scored · done/, { timeout: 240_000 });
@@ -190,7 +190,7 @@ test('a stopped gauntlet survives a reload and resumes without losing or repeati
 
   const region = await openEvaluate(page);
   await region.getByRole('combobox', { name: 'Questions' }).selectOption({ label: `Comparisons (${ids.length})` });
-  await region.getByRole('combobox', { name: 'Modes' }).selectOption({ label: 'Agent' });
+  await region.getByRole('combobox', { name: 'Agent or Pipeline' }).selectOption({ label: 'Agent' });
   await region.getByRole('button', { name: 'Run gauntlet' }).click();
   const status = region.getByRole('status').filter({ hasText: 'items scored' });
   await expect(status).toHaveText(/1 of \d+ items scored/, { timeout: 120_000 });

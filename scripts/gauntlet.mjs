@@ -99,7 +99,7 @@ async function main() {
       await questions.selectOption('ids');
       await region.getByLabel('Question ids').fill(opts.only);
     }
-    await region.getByRole('combobox', { name: 'Modes' }).selectOption(opts.mode);
+    await region.getByRole('combobox', { name: 'Agent or Pipeline' }).selectOption(opts.mode);
     await region.getByRole('spinbutton', { name: 'Repetitions' }).fill(String(opts.reps));
     await region.getByRole('button', { name: 'Run gauntlet' }).click();
 

@@ -122,6 +122,18 @@ export class AgentClient {
     }
   }
 
+  /**
+   * The data worker restarted: hands the agent worker a port to the new one (its calls on the
+   * old port fail with a clear error instead of waiting). Nothing to do before the agent started.
+   */
+  async reconnectData(): Promise<void> {
+    const rpc = this.#rpc;
+    if (!rpc || this.status !== 'ready') return;
+    const channel = new MessageChannel();
+    await this.#options.connectData(channel.port1);
+    await rpc.call('connect', { data: channel.port2 }, [channel.port2]);
+  }
+
   #crashed(worker: Worker, message: string): void {
     if (this.#worker !== worker) return;
     this.#rpc?.dispose(message);

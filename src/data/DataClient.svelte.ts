@@ -92,6 +92,7 @@ export class DataClient {
       this.ready = true;
       // After a crash, say so even though the restart worked: the user's in-flight work was lost.
       this.workerError = this.#crash ? `The data engine stopped (${this.#crash}) and was restarted; rerun what was in progress.` : null;
+      if (this.#crash) for (const listener of this.#restartListeners) listener();
       this.#crash = null;
       performance.measure('dataseer:duckdb-ready', { start: 0, end: performance.now() });
     } catch (e) {
@@ -99,6 +100,19 @@ export class DataClient {
       this.workerError = `The data engine failed to start: ${errorMessage(e)}`;
       throw e;
     }
+  }
+
+  #restartListeners: (() => void)[] = [];
+
+  /**
+   * Called each time the worker came back after a crash: ports other workers held to the old one
+   * are dead and must be handed again. Returns the unsubscribe.
+   */
+  onRestarted(listener: () => void): () => void {
+    this.#restartListeners.push(listener);
+    return () => {
+      this.#restartListeners = this.#restartListeners.filter((l) => l !== listener);
+    };
   }
 
   #crashed(worker: Worker, message: string): void {

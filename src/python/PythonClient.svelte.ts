@@ -230,6 +230,14 @@ export class PythonClient {
     return session;
   }
 
+  /** The data worker restarted: hands the running Python a port to the new one. */
+  async reconnectData(): Promise<void> {
+    const s = this.#session;
+    if (!s) return;
+    await s.ready.catch(() => undefined);
+    if (this.#session === s) await this.#connectData(s.rpc);
+  }
+
   async #connectData(rpc: Rpc): Promise<void> {
     if (!this.#options.connectData) return;
     const channel = new MessageChannel();

@@ -6,6 +6,7 @@ import type { AgentEvent, AgentRequests } from '../protocol/agent';
 import type { DataEvent, DataRequests } from '../protocol/data';
 import type { PythonEvent, PythonRequests } from '../protocol/python';
 import type { Endpoint } from '../protocol/rpc';
+import { SwappableClient } from '../protocol/swappableClient';
 import { RpcClient } from '../protocol/rpcClient';
 import { serve, type Handlers } from '../protocol/rpcServer';
 import { IdbSaver } from './checkpoint/IdbSaver';
@@ -17,6 +18,11 @@ import { createAgentService, type AgentService } from './service';
 import { PythonOutput } from './tools/workerHost';
 
 let service: AgentService | undefined;
+let dataClient: SwappableClient<DataRequests, DataEvent> | undefined;
+
+/** Listing and profiling answer in seconds; a query may scan a big table for minutes. */
+const DATA_TIMEOUTS: Partial<Record<keyof DataRequests, number>> = { query: 10 * 60_000, profile: 5 * 60_000 };
+const dataTimeout = (type: keyof DataRequests) => DATA_TIMEOUTS[type] ?? 60_000;
 /** The keys in use: scrubbed from every checkpoint write, log entry and error text. */
 const secrets = new SecretScrubber();
 
@@ -27,7 +33,12 @@ function need(): AgentService {
 
 const handlers: Handlers<AgentRequests> = {
   connect: ({ data, python, pythonInterrupt }) => {
-    const dataClient = new RpcClient<DataRequests, DataEvent>(data);
+    if (service && dataClient) {
+      // The data worker restarted: the same service, a live port (calls on the old one fail).
+      dataClient.replace(data);
+      return { result: {} };
+    }
+    dataClient = new SwappableClient<DataRequests, DataEvent>(data, { name: 'data engine', timeoutMs: dataTimeout });
     let py: Parameters<typeof createAgentService>[0]['python'];
     if (python) {
       const output = new PythonOutput();

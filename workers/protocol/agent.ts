@@ -188,6 +188,8 @@ export type AgentRequests = {
   /**
    * Hands the agent worker ports to the data worker and (optionally) the Python worker, and the
    * Python worker's interrupt buffer (the one given to its `init`) so Stop can interrupt code.
+   * Called again after the data worker restarted, it hands over the new data port only: calls
+   * still waiting on the old one fail with a clear error, the next ones work.
    */
   connect: { req: { data: MessagePort; python?: MessagePort; pythonInterrupt?: SharedArrayBuffer | null }; res: Record<string, never> };
   /** Starts a run; its events follow as `AgentEvent`s, ending with `run_end`. */

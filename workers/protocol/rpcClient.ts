@@ -12,6 +12,21 @@ export class WorkerGoneError extends Error {
   override name = 'WorkerGoneError';
 }
 
+/** A call that got no answer within its timeout. */
+export class CallTimeoutError extends Error {
+  override name = 'CallTimeoutError';
+}
+
+/** A call whose abort signal fired before the answer came. */
+export class CallAbortedError extends Error {
+  override name = 'CallAbortedError';
+}
+
+export interface CallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
 interface Pending {
   type: string;
   resolve: (v: unknown) => void;
@@ -38,24 +53,43 @@ export class RpcClient<M extends RequestMap, E extends { type: string }> {
     endpoint.start?.();
   }
 
-  call<K extends keyof M & string>(type: K, payload: M[K]['req'], transfer: Transferable[] = []): Promise<M[K]['res']> {
+  /**
+   * Sends a request. `timeoutMs` rejects it with a `CallTimeoutError` when no answer came in
+   * time, `signal` when aborted; either way the call stops waiting (the other side may still
+   * finish, and its late answer is ignored).
+   */
+  call<K extends keyof M & string>(type: K, payload: M[K]['req'], transfer: Transferable[] = [], options: CallOptions = {}): Promise<M[K]['res']> {
     const id = this.#nextId++;
     return new Promise<M[K]['res']>((resolve, reject) => {
-      this.#pending.set(id, { type, resolve: resolve as (v: unknown) => void, reject });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const onAbort = () => settle(() => reject(new CallAbortedError(`${type} was stopped`)));
+      const settle = (act: () => void) => {
+        if (!this.#pending.delete(id)) return;
+        if (timer !== undefined) clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        act();
+      };
+      this.#pending.set(id, {
+        type,
+        resolve: (v) => settle(() => resolve(v as M[K]['res'])),
+        reject: (e) => settle(() => reject(e)),
+      });
+      if (options.signal?.aborted) return onAbort();
+      options.signal?.addEventListener('abort', onAbort);
+      if (options.timeoutMs !== undefined) {
+        timer = setTimeout(() => settle(() => reject(new CallTimeoutError(`${type} got no answer within ${Math.round((options.timeoutMs ?? 0) / 1000)} s`))), options.timeoutMs);
+      }
       try {
         this.#endpoint.postMessage({ kind: 'request', id, type, payload }, transfer);
       } catch (e) {
-        this.#pending.delete(id);
-        reject(e instanceof Error ? e : new Error(String(e)));
+        settle(() => reject(e instanceof Error ? e : new Error(String(e))));
       }
     });
   }
 
   /** Rejects every pending call; used on worker `error` and on terminate. */
   failAll(error: Error): void {
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const p of pending) p.reject(error);
+    for (const p of [...this.#pending.values()]) p.reject(error);
   }
 
   get pendingCount(): number {
@@ -77,7 +111,6 @@ export class RpcClient<M extends RequestMap, E extends { type: string }> {
     const msg = data as unknown as ResponseOf<M>;
     const pending = this.#pending.get(msg.id);
     if (!pending) return;
-    this.#pending.delete(msg.id);
     if (msg.type !== pending.type) {
       pending.reject(new Error(`unexpected response type ${String(msg.type)} for ${pending.type}`));
     } else if (msg.ok) {
