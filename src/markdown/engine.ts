@@ -4,7 +4,7 @@
  * KaTeX's fonts are bundled assets, so math typesets offline.
  */
 import 'katex/dist/katex.min.css';
-import '../ui/CodeBlock.css';
+import './CodeBlock.css';
 import { createStreamRenderer, renderInline, type RenderedBlock } from './render';
 
 export { BlockView } from './blockView';

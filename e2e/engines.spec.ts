@@ -1,0 +1,66 @@
+/**
+ * The seams between workers: when the data worker crashes (an uncaught error inside it, as a
+ * real fault would be), the page restarts it and hands the agent a port to the new one, so a
+ * call in flight fails with a clear error and the next questions work — nothing waits forever.
+ */
+import type { Page, Worker } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
+
+const mock = useMockLlm();
+
+async function dataWorker(page: Page): Promise<Worker> {
+  await expect.poll(() => page.workers().some((w) => w.url().includes('data.worker')), { timeout: 30_000 }).toBe(true);
+  const worker = page.workers().find((w) => w.url().includes('data.worker'));
+  if (!worker) throw new Error('no data worker');
+  return worker;
+}
+
+/** Throws inside the data worker: its `error` event reaches the page as a crash would. */
+async function crashDataWorker(page: Page): Promise<void> {
+  const worker = await dataWorker(page);
+  await worker.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('simulated fault');
+    }, 0);
+  });
+  await expect(page.getByRole('alert').filter({ hasText: 'was restarted' })).toBeVisible({ timeout: 60_000 });
+}
+
+test('after a data-worker crash the agent reaches the restarted engine, and a call caught in the crash fails clearly', async ({ app, page }) => {
+  test.setTimeout(180_000);
+  await app.loadSample('penguins');
+  await configureEndpoint(page, mock, { key: 'sk-engines' });
+  const { rows } = await app.runSql('SELECT count(*) AS n FROM penguins');
+  const count = rows[0]?.[0] ?? '';
+
+  // 1. Crash while idle: the next question's tools reach the new engine.
+  await crashDataWorker(page);
+  await mock.script([
+    { type: 'tool_calls', calls: [{ id: 'a1', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM penguins' } }] },
+    { type: 'text', content: `There are ${count} penguins.` },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
+  await ask(page, 'How many penguins are there?');
+  const c = chat(page);
+  await expect(c.log.getByRole('article', { name: 'Answer' })).toContainText(`There are ${count} penguins.`, { timeout: 90_000 });
+  await expectIdle(page);
+
+  // 2. Crash during a long query: that call fails with a clear error, the retry works.
+  await mock.script([
+    { type: 'tool_calls', calls: [{ id: 'b1', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM range(20000000000)' } }] },
+    { type: 'tool_calls', calls: [{ id: 'b2', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM penguins' } }] },
+    { type: 'text', content: `Still ${count} penguins.` },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
+  await c.log.getByRole('button', { name: 'New conversation' }).or(page.getByRole('button', { name: 'New conversation' })).first().click();
+  await ask(page, 'Count them again, the slow way first.');
+  await expect.poll(async () => (await mock.chatRequests()).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  // The slow query is running in the engine now.
+  await page.waitForTimeout(1500);
+  await crashDataWorker(page);
+  await expect(c.log.getByRole('article', { name: 'Answer' }).last()).toContainText(`Still ${count} penguins.`, { timeout: 120_000 });
+  const bodies = (await mock.chatRequests()).map((r) => JSON.stringify(r.body));
+  expect(bodies.some((b) => b.includes('restarted while this was running'))).toBe(true);
+  expect(app.pageErrors).toEqual([]);
+});
