@@ -176,6 +176,15 @@ export function turnsFromThread(view: ThreadView, idPrefix = view.thread_id): Ch
       }
     } else {
       const step = toolStep(turn, m.tool_call_id ?? `tool_${turn.steps.length}`, m.tool_name ?? 'tool');
+      // The full outcome the live run showed, when stored; else what the model saw.
+      const full = m.tool_call_id !== undefined ? view.tool_outputs?.[m.tool_call_id] : undefined;
+      if (full) {
+        step.state = full.ok ? 'done' : 'failed';
+        if (full.ok) step.output = full.output;
+        else step.error = full.error ?? m.content;
+        if (full.elapsed_ms !== undefined) step.elapsed_ms = full.elapsed_ms;
+        continue;
+      }
       const failed = m.content.startsWith('Error:');
       step.state = failed ? 'failed' : 'done';
       if (failed) step.error = m.content;

@@ -41,6 +41,7 @@ import { contextBudget } from './summarize';
 import { INTERNAL_FLAG, toThreadMessages } from './threadView';
 import { createThreadCatalog } from './threads/catalog';
 import { ThreadMetaStore } from './threads/ThreadMetaStore';
+import { ToolOutputStore } from './threads/ToolOutputStore';
 import { createWorkerHost, type DataClient, type PythonClient, type PythonOutput } from './tools/workerHost';
 import { rowPolicyOf } from './tools/withholdRows';
 import { messageOf } from '../../shared/errors';
@@ -58,6 +59,8 @@ export interface AgentServiceDeps {
   fetch?: typeof fetch;
   /** Where every request a thread sends to the endpoint is logged (default: IndexedDB). */
   privacyLog?: PrivacyLogStore;
+  /** Each tool call's full outcome, for reopening a conversation as it was (default: IndexedDB). */
+  toolOutputs?: ToolOutputStore;
   /** Retries of a failed model request (each is reported as a `retrying` status). */
   maxRetries?: number;
   /** The keys in use, scrubbed from error texts and status details (default: a fresh one). */
@@ -95,6 +98,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   // Runs wait for this so the saved examples are searchable from the first question.
   const examplesReady = loadUserExamples(userExamples, deps.library);
   const privacyLog = deps.privacyLog ?? new PrivacyLogStore();
+  const toolOutputs = deps.toolOutputs ?? new ToolOutputStore();
   const profiles = deps.profiles ?? new IdbEndpointProfileStore();
   const secrets = deps.secrets ?? new SecretScrubber();
   // Errors and status details can quote an endpoint's reply, which may echo the key.
@@ -188,7 +192,16 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       });
     };
     const done = build()
-      .then((graph) => runTurn(graph, { thread_id: threadId, run_id: runId, mode, ...(question ? { message: question } : {}) }, { signal: ctrl.signal, onEvent: emit, networkAdvice: networkAdvice(settings.baseUrl) }))
+      .then((graph) =>
+        runTurn(graph, { thread_id: threadId, run_id: runId, mode, ...(question ? { message: question } : {}) }, {
+          signal: ctrl.signal,
+          onEvent: (e) => {
+            toolOutputs.record(threadId, e);
+            emit(e);
+          },
+          networkAdvice: networkAdvice(settings.baseUrl),
+        }),
+      )
       .then(() => undefined)
       .finally(() => {
         if (current?.runId === runId) current = undefined;
@@ -267,6 +280,8 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         ...(s.summary ? { summary: s.summary } : {}),
         ...(Object.keys(ratings).length > 0 ? { ratings } : {}),
       };
+      const outputs = await toolOutputs.forThread(thread_id).catch(() => ({}));
+      if (Object.keys(outputs).length > 0) view.tool_outputs = outputs;
       return { result: view };
     },
     deleteThread: async ({ thread_id }) => {
@@ -274,6 +289,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       await deps.saver.deleteThread(thread_id);
       await catalog.forget(thread_id);
       await privacyLog.deleteThread(thread_id);
+      await toolOutputs.deleteThread(thread_id).catch(() => undefined);
       return { result: await listThreads() };
     },
     rateAnswer: async ({ thread_id, question, final, rating, question_id }) => {

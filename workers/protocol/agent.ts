@@ -139,6 +139,15 @@ export interface ThreadMessage {
   reasoning?: string;
 }
 
+/** One tool call's full outcome as the live run showed it (the model saw a clipped text of it). */
+export interface StoredToolOutput {
+  tool: string;
+  ok: boolean;
+  output?: unknown;
+  error?: string;
+  elapsed_ms?: number;
+}
+
 export interface ThreadView {
   thread_id: string;
   mode: AgentMode;
@@ -151,6 +160,11 @@ export interface ThreadView {
   summary?: string;
   /** Stored ratings of this thread's answers, by the id of the question answered (additive). */
   ratings?: Record<string, 'up' | 'down'>;
+  /**
+   * Each tool call's full outcome, by call id (additive): what the live run showed, so a reopened
+   * conversation looks the same. Calls missing here fall back to the message text.
+   */
+  tool_outputs?: Record<string, StoredToolOutput>;
 }
 
 export type AnswerRating = 'up' | 'down' | 'none';
