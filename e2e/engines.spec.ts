@@ -64,3 +64,47 @@ test('after a data-worker crash the agent reaches the restarted engine, and a ca
   expect(bodies.some((b) => b.includes('restarted while this was running'))).toBe(true);
   expect(app.pageErrors).toEqual([]);
 });
+
+/** What a conversation shows: each step table's name, size line and first rows, and the answer's charts. */
+async function snapshot(page: Page): Promise<{ tables: { label: string; size: string; head: string[] }[]; charts: string[]; answer: string }> {
+  const log = chat(page).log;
+  await expect(log.getByRole('article', { name: 'Answer' })).toBeVisible({ timeout: 60_000 });
+  // Open every step so its output is rendered.
+  await log.evaluate((el) => el.querySelectorAll('details').forEach((d) => (d.open = true)));
+  await expect(log.getByRole('table', { name: 'run_sql output' })).toBeVisible();
+  return log.evaluate((el) => ({
+    tables: Array.from(el.querySelectorAll('table[aria-label]')).map((t) => ({
+      label: t.getAttribute('aria-label') ?? '',
+      size: (t.closest('.table-wrap')?.nextElementSibling?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+      head: Array.from(t.querySelectorAll('tr')).slice(0, 4).map((r) => (r.textContent ?? '').replace(/\s+/g, ' ').trim()),
+    })),
+    charts: Array.from(el.querySelectorAll('article figure[aria-label]')).map((f) => f.getAttribute('aria-label') ?? ''),
+    answer: (el.querySelector('article')?.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 200),
+  }));
+}
+
+test('a conversation with a 5,000-row table and a chart looks the same after a reload as it did live', async ({ app, page }) => {
+  test.setTimeout(180_000);
+  await app.loadSample('penguins');
+  await configureEndpoint(page, mock, { key: 'sk-reload' });
+  const sql = 'SELECT i, i * 2 AS twice FROM range(5000) t(i)';
+  const chartSql = 'SELECT "Species", count(*) AS n FROM penguins GROUP BY 1 ORDER BY 1';
+  await mock.script([
+    { type: 'tool_calls', calls: [{ id: 't1', name: 'run_sql', arguments: { sql, max_rows: 5000 } }] },
+    { type: 'tool_calls', calls: [{ id: 't2', name: 'create_chart', arguments: { sql: chartSql, chart: { type: 'bar', x: 'Species', y: 'n', title: 'Penguins per species' } } }] },
+    { type: 'text', content: 'The table has 5000 rows; the chart counts penguins per species.' },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
+  const question = 'Show me 5000 numbers and a chart.';
+  await ask(page, question);
+  await expectIdle(page);
+  const live = await snapshot(page);
+  expect(live.tables.find((t) => t.label === 'run_sql output')?.size).toMatch(/^5,000 rows/);
+  expect(live.charts).toHaveLength(1);
+
+  await app.reload();
+  const c = chat(page);
+  await c.threads.getByRole('button', { name: question }).click();
+  await expect(c.log).toContainText(question);
+  expect(await snapshot(page)).toEqual(live);
+});
