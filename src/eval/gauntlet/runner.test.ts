@@ -89,6 +89,13 @@ describe('runGauntlet', () => {
     expect(resumed.items.every((i) => i.correct)).toBe(true);
   });
 
+  it('an item stopped from the chat (aborted) stops the gauntlet unscored', async () => {
+    const d = deps(() => [{ type: 'error', message: 'Stopped.', retryable: true, kind: 'aborted' }]);
+    const done = await runGauntlet(newRun('r4', settings, planItems(qs, ['agent'], 1), 0), settings, d, new AbortController().signal);
+    expect(done.status).toBe('stopped');
+    expect(done.items).toEqual([]);
+  });
+
   it('a run that could not start is a provider error with its reason', async () => {
     const d = deps(() => []);
     d.run = async () => 'The agent could not start: boom';

@@ -102,9 +102,10 @@ export async function runGauntlet(run: GauntletRun, settings: EndpointSettings, 
       progress.onItemEvent?.(index, e);
     }, signal);
     const ms = Math.round(deps.now() - started);
-    // A stopped item is not scored: it runs again on resume.
-    if (signal.aborted) break;
     const trace = traceOf(events);
+    // A stopped item is not scored: it runs again on resume. Stop pressed in the chat (the run
+    // ended as aborted) stops the gauntlet too, rather than scoring a provider error.
+    if (signal.aborted || trace.error?.kind === 'aborted') break;
     if (failure && !trace.error) trace.error = { message: failure };
     await deps.rename(threadId, `Gauntlet · ${q.id} · ${planned.mode}${current.plan.some((p) => p.rep > 1) ? ` #${planned.rep}` : ''}`).catch(() => undefined);
     const log = await deps.privacyLog(threadId).catch(() => [] as PrivacyLogEntry[]);
