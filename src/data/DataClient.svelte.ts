@@ -49,6 +49,8 @@ export class DataClient {
   ready = $state(false);
   datasets = $state<DatasetInfo[]>([]);
   loads = $state<LoadState[]>([]);
+  /** Saved datasets coming back after a reload, named from the start of the restore. */
+  restoring = $state<{ loadId: string; fileName: string; phase: LoadPhase; fraction?: number; detail?: string }[]>([]);
   errors = $state<LoadError[]>([]);
   /** Loads that worked with caveats (rows skipped, types guessed…): informative, not errors. */
   warnings = $state<LoadError[]>([]);
@@ -124,6 +126,7 @@ export class DataClient {
     this.#starting = null;
     this.ready = false;
     this.loads = [];
+    this.restoring = [];
     this.#crash = message;
     this.workerError = `The data engine stopped: ${message}.`;
     if (this.#restarts++ < MAX_RESTARTS) {
@@ -154,6 +157,17 @@ export class DataClient {
         this.#setDatasets(e.datasets);
         break;
       case 'progress': {
+        if (e.loadId === 'restore') {
+          if (e.phase === 'done') this.restoring = [];
+          break;
+        }
+        if (e.loadId.startsWith('restore:')) {
+          const entry = { loadId: e.loadId, fileName: e.fileName, phase: e.phase, ...(e.fraction === undefined ? {} : { fraction: e.fraction }), ...(e.detail === undefined ? {} : { detail: e.detail }) };
+          if (e.phase === 'done') this.restoring = this.restoring.filter((r) => r.loadId !== e.loadId);
+          else if (this.restoring.some((r) => r.loadId === e.loadId)) this.restoring = this.restoring.map((r) => (r.loadId === e.loadId ? entry : r));
+          else this.restoring = [...this.restoring, entry];
+          break;
+        }
         const load = this.loads.find((l) => l.loadId === e.loadId);
         if (!load) break;
         load.phase = e.phase;

@@ -80,7 +80,7 @@ function harness(overrides: Partial<Handlers<DataRequests>> = {}) {
     emit = serve<DataRequests, DataEvent>(channel.port2, handlers).emit;
     return worker as unknown as Worker;
   });
-  return { client, workers };
+  return { client, workers, emit: (e: DataEvent) => emit(e) };
 }
 
 let clients: DataClient[] = [];
@@ -136,6 +136,44 @@ describe('DataClient', () => {
     await client.start();
     expect(workers).toHaveLength(2);
     expect(client.ready).toBe(true);
+  });
+
+  it('tells listeners when the worker came back after a crash (ports must be handed again)', async () => {
+    const { client, workers } = harness();
+    clients.push(client);
+    let restarts = 0;
+    const stop = client.onRestarted(() => restarts++);
+    await client.start();
+    expect(restarts).toBe(0);
+    workers[0]!.crash('boom');
+    await client.start();
+    expect(restarts).toBe(1);
+    stop();
+    workers[1]!.crash('again');
+    await client.start();
+    expect(restarts).toBe(1);
+  });
+
+  it('names every saved dataset while it is restored, and forgets each once it is back', async () => {
+    const { client, emit } = harness();
+    clients.push(client);
+    await client.start();
+    const settle = () => new Promise((r) => setTimeout(r, 20));
+    emit({ type: 'progress', loadId: 'restore:a', fileName: 'a.csv', phase: 'restoring', fraction: 0, detail: 'waiting' });
+    emit({ type: 'progress', loadId: 'restore:b', fileName: 'b.json', phase: 'restoring', fraction: 0, detail: 'waiting' });
+    await settle();
+    expect(client.restoring.map((r) => [r.fileName, r.detail])).toEqual([['a.csv', 'waiting'], ['b.json', 'waiting']]);
+    emit({ type: 'progress', loadId: 'restore:a', fileName: 'a.csv', phase: 'parsing', fraction: 0.5 });
+    await settle();
+    expect(client.restoring.map((r) => [r.fileName, r.phase])).toEqual([['a.csv', 'parsing'], ['b.json', 'restoring']]);
+    emit({ type: 'progress', loadId: 'restore:a', fileName: 'a.csv', phase: 'done', fraction: 1 });
+    await settle();
+    expect(client.restoring.map((r) => r.fileName)).toEqual(['b.json']);
+    // The restore's end clears whatever is left (a source that could not be read).
+    emit({ type: 'progress', loadId: 'restore', fileName: '', phase: 'done', fraction: 1 });
+    await settle();
+    expect(client.restoring).toEqual([]);
+    expect(client.loads).toEqual([]);
   });
 
   it('renames and removes through the worker', async () => {

@@ -208,6 +208,12 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
       ['cars', 2, true],
     ]);
     expect(second.events.some((e) => e.type === 'progress' && e.phase === 'restoring')).toBe(true);
+    // Every saved source is named before the first is restored, and each says when it is back.
+    const progress = second.events.flatMap((e) => (e.type === 'progress' && e.loadId.startsWith('restore:') ? [e] : []));
+    const waiting = progress.filter((e) => e.detail === 'waiting').map((e) => e.fileName);
+    expect(waiting).toEqual(['keep.csv', 'cars.json']);
+    expect(progress.findIndex((e) => e.detail !== 'waiting')).toBe(waiting.length);
+    expect(progress.filter((e) => e.phase === 'done').map((e) => e.fileName)).toEqual(['keep.csv', 'cars.json']);
     expect(rows(await second.call('query', { sql: 'SELECT b FROM kept_data' }))).toEqual([{ b: 2 }]);
     const storage = await DatasetStorage.open({ useOpfs: false });
     expect((await storage.entries()).map((e) => e.name)).toEqual(['kept_data', 'cars']);

@@ -350,6 +350,8 @@ export class DataHost {
     const groups = new Map<string, ManifestEntry[]>();
     for (const e of entries) groups.set(e.sourceKey, [...(groups.get(e.sourceKey) ?? []), e]);
     let done = 0;
+    // Name every saved dataset at once, so the page can say what is coming back.
+    for (const [key, group] of groups) if (group[0]) this.#progress(`restore:${key}`, group[0].fileName, 'restoring', 0, 'waiting');
     for (const [key, group] of groups) {
       const first = group[0];
       if (!first) continue;
@@ -361,6 +363,7 @@ export class DataHost {
       };
       if (!blob) {
         await forget();
+        this.#progress(loadId, first.fileName, 'done', 1);
         continue;
       }
       const bySheet = new Map(group.map((e) => [e.sheet, e]));
@@ -372,6 +375,7 @@ export class DataHost {
         // The saved bytes no longer load (say, a reader changed): drop them rather than fail every start.
         this.#progress(loadId, first.fileName, 'restoring', undefined, built.message);
         await forget();
+        this.#progress(loadId, first.fileName, 'done', 1);
         continue;
       }
       for (const t of built.tables) {
@@ -380,6 +384,7 @@ export class DataHost {
       }
       done++;
       this.#changed();
+      this.#progress(loadId, first.fileName, 'done', 1);
     }
     await storage.sweep(new Set(groups.keys())).catch(() => undefined);
     if (groups.size > 0) {
