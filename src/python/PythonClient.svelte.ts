@@ -66,6 +66,11 @@ export interface PythonClientOptions {
   requireProtection?: boolean;
   /** Called when a run is halted (time limit, Stop): e.g. to cancel the DuckDB query its sql() started. */
   onHalt?: () => void;
+  /**
+   * True while something else needs the cores (a dataset loading or being restored): the
+   * background warm-up waits for it rather than compete with it. Asking to run Python never waits.
+   */
+  isBusy?: () => boolean;
 }
 
 export const UNPROTECTED_MESSAGE =
@@ -138,7 +143,9 @@ export class PythonClient {
     const kick = () => {
       this.#warmTimer = setTimeout(() => {
         this.#warmTimer = null;
-        this.start().catch(() => {});
+        if (this.#session) return;
+        if (this.#options.isBusy?.()) kick();
+        else this.start().catch(() => {});
       }, delayMs);
     };
     if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => kick());

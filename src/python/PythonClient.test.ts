@@ -59,6 +59,18 @@ describe('PythonClient', () => {
     expect(client.status).toBe('ready');
   });
 
+  it('the background warm-up waits while something else is busy, then starts', async () => {
+    let spawned = 0;
+    let busy = true;
+    client = new PythonClient({ createWorker: () => (spawned++, fakeWorker([])), isBusy: () => busy });
+    client.warmAfterFirstPaint(10);
+    await sleep(80);
+    expect(spawned).toBe(0);
+    busy = false;
+    await sleep(80);
+    expect(spawned).toBe(1);
+  });
+
   it('interrupts at the time limit and keeps the worker', async () => {
     const log: string[] = [];
     let spawned = 0;
