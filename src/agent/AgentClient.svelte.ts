@@ -157,6 +157,8 @@ export class AgentClient {
   }
 
   #handle(event: AgentEvent): void {
+    // A late event of a run that already ended (stopped, replaced) must not reach the next one.
+    if (event.type !== 'run_start' && event.run_id !== undefined && this.#runId !== null && event.run_id !== this.#runId) return;
     if (event.type === 'run_start') this.#setRunId(event.run_id);
     const detached = this.#detached;
     if (detached) {

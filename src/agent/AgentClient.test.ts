@@ -218,6 +218,20 @@ describe('AgentClient', () => {
     expect(h.client.turns[0]).toMatchObject({ state: 'done', final: { answer: 'A2' } });
   });
 
+  it('ignores a late event of a run that already ended', async () => {
+    const h = harness({ start: () => ({ result: { run_id: 'run-2' } }) });
+    await h.client.ask('Second?', settings);
+    h.emit({ type: 'run_start', thread_id: 'id-1', run_id: 'run-2', mode: 'agent' });
+    h.emit({ type: 'token', text: 'stale text of run 1', run_id: 'run-1' });
+    h.emit({ type: 'token', text: 'Fresh.', run_id: 'run-2' });
+    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-1' });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.client.running).toBe(true);
+    expect(h.client.turns.at(-1)?.text).toBe('Fresh.');
+    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-2' });
+    await until(() => !h.client.running);
+  });
+
   it('edits an earlier question: later turns go; a refusal keeps the conversation as it was', async () => {
     let refuse = false;
     const starts: StartRunRequest[] = [];
@@ -230,7 +244,7 @@ describe('AgentClient', () => {
     });
     for (const q of ['One?', 'Two?', 'Three?']) {
       await h.client.ask(q, settings);
-      h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'r' });
+      h.emit({ type: 'run_end', thread_id: 'id-1', run_id: `run-${starts.at(-1)?.question_id ?? 'x'}` });
       await until(() => !h.client.running);
     }
     const second = h.client.turns[1]?.id as string;

@@ -173,9 +173,11 @@ describe('agent graph', () => {
     const res = await runTurn(graph, { thread_id: 't4', run_id: 'r4', mode: 'agent', question: 'Anything?' }, { onEvent: (e) => events.push(e) });
     expect(res.failure?.kind).toBe('auth');
     expect(events.slice(-2)).toEqual([
-      { type: 'error', message: 'The key was refused by the endpoint. Check the API key in Settings.', retryable: false, kind: 'auth', status: 401 },
+      { type: 'error', message: 'The key was refused by the endpoint. Check the API key in Settings.', retryable: false, kind: 'auth', status: 401, run_id: 'r4' },
       { type: 'run_end', thread_id: 't4', run_id: 'r4' },
     ]);
+    // Every event of the run names it.
+    expect(events.every((e) => e.run_id === 'r4')).toBe(true);
     const state = await graph.getState({ configurable: { thread_id: 't4' } });
     expect((state.values.messages as BaseMessage[]).map((m) => m.text)).toEqual(['Anything?']);
     // Resume the same thread once the endpoint works again.

@@ -37,10 +37,10 @@ export interface TurnResult {
   failure?: LlmFailure;
 }
 
-/** Nodes whose model tokens are the user-visible answer (not the critic's JSON). */
-
-export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnRequest, opts: TurnOptions): Promise<TurnResult> {
+export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnRequest, options: TurnOptions): Promise<TurnResult> {
   const result: TurnResult = {};
+  // Every event of this run names it, so a late event of a stopped run is never taken for the next one's.
+  const opts: TurnOptions = { ...options, onEvent: (e) => options.onEvent({ ...e, run_id: req.run_id }) };
   opts.onEvent({ type: 'run_start', thread_id: req.thread_id, run_id: req.run_id, mode: req.mode });
   try {
     const input = req.message ? { messages: [req.message] } : req.question === undefined ? null : { messages: [buildHumanMessage(req.question, req.attachments)] };

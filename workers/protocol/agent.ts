@@ -458,24 +458,32 @@ export const ANSWER_NODES: ReadonlySet<string> = new Set(['agent', 'answer', 'ex
 export const STATUS_KINDS = ['validating', 'retrying', 'loop_detected', 'budget_exhausted', 'summarizing', 'provider_adjusted'] as const;
 export type StatusKind = (typeof STATUS_KINDS)[number];
 
+/**
+ * Every event of a run carries its `run_id` (additive: run_start and run_end always did), so a
+ * client can tell a late event of a stopped run from the next run's.
+ */
+const RUN = { run_id: z.string().optional() };
+
 export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run_start'), thread_id: z.string(), run_id: z.string(), mode: z.enum(AGENT_MODES) }),
-  z.object({ type: z.literal('node'), name: z.string() }),
-  z.object({ type: z.literal('token'), text: z.string() }),
+  z.object({ ...RUN, type: z.literal('node'), name: z.string() }),
+  z.object({ ...RUN, type: z.literal('token'), text: z.string() }),
   /** The model's thinking, whichever shape the provider sends it in; never part of the answer. */
-  z.object({ type: z.literal('reasoning'), text: z.string() }),
-  z.object({ type: z.literal('tool_start'), call_id: z.string(), tool: z.string(), args: z.unknown() }),
+  z.object({ ...RUN, type: z.literal('reasoning'), text: z.string() }),
+  z.object({ ...RUN, type: z.literal('tool_start'), call_id: z.string(), tool: z.string(), args: z.unknown() }),
   z.object({
+    ...RUN,
     type: z.literal('tool_end'),
     call_id: z.string(),
     tool: z.string(),
     output: z.unknown(),
     elapsed_ms: z.number(),
   }),
-  z.object({ type: z.literal('tool_error'), call_id: z.string(), tool: z.string(), error: z.string() }),
-  z.object({ type: z.literal('status'), kind: z.enum(STATUS_KINDS), detail: z.string() }),
-  z.object({ type: z.literal('final'), output: FinalOutputSchema }),
+  z.object({ ...RUN, type: z.literal('tool_error'), call_id: z.string(), tool: z.string(), error: z.string() }),
+  z.object({ ...RUN, type: z.literal('status'), kind: z.enum(STATUS_KINDS), detail: z.string() }),
+  z.object({ ...RUN, type: z.literal('final'), output: FinalOutputSchema }),
   z.object({
+    ...RUN,
     type: z.literal('error'),
     message: z.string(),
     retryable: z.boolean(),
