@@ -108,3 +108,27 @@ test('a conversation with a 5,000-row table and a chart looks the same after a r
   await expect(c.log).toContainText(question);
   expect(await snapshot(page)).toEqual(live);
 });
+
+test('Stop during the agent’s run_python ends the run, and the next run_python works', async ({ page }) => {
+  test.setTimeout(180_000);
+  await configureEndpoint(page, mock, { key: 'sk-stop-python' });
+  await mock.script([{ type: 'tool_calls', calls: [{ id: 'p1', name: 'run_python', arguments: { code: 'while True:\n    pass' } }] }]);
+  const c = chat(page);
+  await ask(page, 'Spin forever in Python.');
+  // The loop is running once the model's call went out and nothing else came back.
+  await expect.poll(async () => (await mock.chatRequests()).length, { timeout: 60_000 }).toBe(1);
+  await expect(c.log.getByRole('list', { name: 'Steps' })).toContainText('run_python', { timeout: 60_000 });
+  await page.waitForTimeout(1000);
+  await c.stop.click();
+  await expect(c.log.getByRole('alert')).toContainText(/stopped/i, { timeout: 30_000 });
+  await expectIdle(page);
+  await expect(c.log).toContainText('Spin forever in Python.');
+
+  await mock.script([
+    { type: 'tool_calls', calls: [{ id: 'p2', name: 'run_python', arguments: { code: 'result = 6 * 7' } }] },
+    { type: 'text', content: 'It is 42.' },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
+  await ask(page, 'What is six times seven?');
+  await expect(c.log.getByRole('article', { name: 'Answer' }).last()).toContainText('It is 42.', { timeout: 90_000 });
+});
