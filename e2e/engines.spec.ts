@@ -109,7 +109,7 @@ test('a conversation with a 5,000-row table and a chart looks the same after a r
   expect(await snapshot(page)).toEqual(live);
 });
 
-test('Stop during the agent’s run_python ends the run, and the next run_python works', async ({ page }) => {
+test('Stop during the agent’s run_python ends the run, and the next run_python works', async ({ app, page }) => {
   test.setTimeout(180_000);
   await configureEndpoint(page, mock, { key: 'sk-stop-python' });
   await mock.script([{ type: 'tool_calls', calls: [{ id: 'p1', name: 'run_python', arguments: { code: 'while True:\n    pass' } }] }]);
@@ -131,4 +131,5 @@ test('Stop during the agent’s run_python ends the run, and the next run_python
   ]);
   await ask(page, 'What is six times seven?');
   await expect(c.log.getByRole('article', { name: 'Answer' }).last()).toContainText('It is 42.', { timeout: 90_000 });
+  expect(app.pageErrors).toEqual([]);
 });
