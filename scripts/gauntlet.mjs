@@ -15,14 +15,8 @@ import { launchOptions } from './browser.mjs';
 import { startStaticServer } from '../bench/static-server.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CATEGORIES = {
-  comparison: 'Comparisons',
-  relationship: 'Relationships',
-  description: 'Descriptions',
-  pattern: 'Patterns over time',
-  visualization: 'Visualisations',
-  data_operation: 'Data operations',
-};
+// The example library's categories (workers/agent/examples/library.ts): the Questions picker's values.
+const CATEGORIES = new Set(['comparison', 'relationship', 'description', 'pattern', 'visualization', 'data_operation']);
 
 const USAGE = `usage: npm run gauntlet -- --base-url URL --model NAME [--key-env NAME | --no-key]
        [--mode agent|pipeline|both] [--only id,id,…|category|random10] [--reps N] [--app-url URL] [--out DIR]`;
@@ -94,7 +88,7 @@ async function main() {
     const questions = region.getByRole('combobox', { name: 'Questions' });
     if (!opts.only) await questions.selectOption('all');
     else if (opts.only === 'random10') await questions.selectOption('random10');
-    else if (opts.only in CATEGORIES) await questions.selectOption(opts.only);
+    else if (CATEGORIES.has(opts.only)) await questions.selectOption(opts.only);
     else {
       await questions.selectOption('ids');
       await region.getByLabel('Question ids').fill(opts.only);
