@@ -20,7 +20,6 @@ import {
   type ModelListOutcome,
   type CapabilityReport,
   type FinalOutput,
-  type PrivacyLogEntry,
   type StartRunRequest,
 } from '../../workers/protocol/agent';
 import { applyEvent, newTurn, turnsFromThread, type ChatTurn } from '../conversation/turns';
@@ -161,25 +160,15 @@ export class AgentClient {
     if (event.type !== 'run_start' && event.run_id !== undefined && this.#runId !== null && event.run_id !== this.#runId) return;
     if (event.type === 'run_start') this.#setRunId(event.run_id);
     const detached = this.#detached;
-    if (detached) {
-      detached.onEvent(event);
-      if (event.type === 'run_end') {
-        this.#detached = null;
-        this.#runId = null;
-        this.#stopRequested = false;
-        this.running = false;
-        detached.done(null);
-        void this.refreshThreads();
-      }
-      return;
-    }
-    const turn = this.#turn;
-    if (turn) applyEvent(turn, event);
+    if (detached) detached.onEvent(event);
+    else if (this.#turn) applyEvent(this.#turn, event);
     if (event.type === 'run_end') {
+      this.#detached = null;
       this.#runId = null;
       this.#stopRequested = false;
       this.#turn = null;
       this.running = false;
+      detached?.done(null);
       void this.refreshThreads();
     }
   }
@@ -392,11 +381,6 @@ export class AgentClient {
     return rpc.call('rateAnswer', { thread_id: threadId, question, final, rating: 'up' });
   }
 
-  /** Every request the thread sent to the endpoint (tokens and requests for the gauntlet). */
-  async privacyLog(threadId: string): Promise<PrivacyLogEntry[]> {
-    const rpc = await this.start();
-    return rpc.call('privacyLog', { thread_id: threadId });
-  }
 
   newConversation(): void {
     if (this.running) return;

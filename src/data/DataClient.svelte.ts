@@ -99,7 +99,7 @@ export class DataClient {
       performance.measure('dataseer:duckdb-ready', { start: 0, end: performance.now() });
     } catch (e) {
       if (this.#worker !== worker) return;
-      this.workerError = `The data engine failed to start: ${errorMessage(e)}`;
+      this.workerError = `The data engine failed to start: ${messageOf(e)}`;
       throw e;
     }
   }
@@ -224,7 +224,7 @@ export class DataClient {
       this.#addError(outcome.fileName || fileName, outcome.message, outcome.suggestion);
       return [];
     } catch (e) {
-      this.#addError(fileName, errorMessage(e));
+      this.#addError(fileName, messageOf(e));
       return [];
     } finally {
       this.loads = this.loads.filter((l) => l.loadId !== loadId);
@@ -305,7 +305,7 @@ export class DataClient {
       });
       return { ok: true, result };
     } catch (e) {
-      return { ok: false, message: errorMessage(e) };
+      return { ok: false, message: messageOf(e) };
     }
   }
 
@@ -333,6 +333,3 @@ export class DataClient {
     await rpc.call('connect', { port }, [port]);
   }
 }
-
-/** Kept under this name for the components that import it from here. */
-export const errorMessage = messageOf;

@@ -42,8 +42,11 @@ export interface TrackerOptions {
   isoStrings?: boolean;
 }
 
-/** Past this many distinct keys an object column stays JSON text (a dictionary, not a record). */
-const MAX_STRUCT_FIELDS = 1_000;
+/**
+ * Past this many distinct keys an object is a dictionary, not a record: as a column it stays
+ * JSON text, and as a whole document it loads one row per key (json.ts).
+ */
+export const MAX_STRUCT_FIELDS = 1_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?$/;
 

@@ -7,7 +7,7 @@
  * become nulls.
  */
 import { uniqueColumnNames } from './columnNames';
-import { KindTracker, rowsToIPC, type ColumnPlan } from './inferredColumns';
+import { KindTracker, MAX_STRUCT_FIELDS, rowsToIPC, type ColumnPlan } from './inferredColumns';
 import { jsonErrorAt } from './jsonErrors';
 import { textLines } from './textLines';
 import type { ConvertOptions, ConvertedTable, Converter } from './types';
@@ -55,12 +55,6 @@ function encoder(keys: readonly string[], plan: readonly ColumnPlan[]) {
     rowsToIPC(plan, rows, (row, column) => (Object.hasOwn(row, keys[column]!) ? row[keys[column]!] : null));
 }
 
-/**
- * Past this many keys a single object is a dictionary (`{"id1": …, "id2": …}`), not one wide
- * row: a row of a million columns would hang the engine, so it loads as one row per key.
- */
-export const MAX_OBJECT_COLUMNS = 1_000;
-
 /** One row per key: `key` then the entry's fields when every entry is an object, else `value`. */
 function dictionaryRecords(value: JsonRecord): JsonRecord[] {
   const entries = Object.entries(value);
@@ -76,7 +70,8 @@ function documentRecords(value: unknown): JsonRecord[] {
       (child): child is unknown[] => Array.isArray(child) && child.length > 0 && child.every(isRecord),
     );
     if (tables.length === 1) return tables[0]!.map(asRecord);
-    if (Object.keys(value).length > MAX_OBJECT_COLUMNS) return dictionaryRecords(value);
+    // A row of a million columns would hang the engine: a dictionary loads one row per key.
+    if (Object.keys(value).length > MAX_STRUCT_FIELDS) return dictionaryRecords(value);
     return [value];
   }
   return [{ value }];
