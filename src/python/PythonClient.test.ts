@@ -67,7 +67,7 @@ describe('PythonClient', () => {
     await sleep(80);
     expect(spawned).toBe(0);
     busy = false;
-    await sleep(80);
+    for (let i = 0; i < 200 && spawned === 0; i++) await sleep(25);
     expect(spawned).toBe(1);
   });
 
