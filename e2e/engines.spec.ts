@@ -72,6 +72,8 @@ async function snapshot(page: Page): Promise<{ tables: { label: string; size: st
   // Open every step so its output is rendered.
   await log.evaluate((el) => el.querySelectorAll('details').forEach((d) => (d.open = true)));
   await expect(log.getByRole('table', { name: 'run_sql output' })).toBeVisible();
+  // Plotly loads lazily: compare the drawn chart, not its placeholder.
+  await expect(log.getByText('Loading chart…')).toHaveCount(0, { timeout: 60_000 });
   return log.evaluate((el) => ({
     tables: Array.from(el.querySelectorAll('table[aria-label]')).map((t) => ({
       label: t.getAttribute('aria-label') ?? '',
