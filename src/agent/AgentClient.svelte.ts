@@ -6,7 +6,8 @@
  * The endpoint key arrives with each `ask`/`retry` (from the settings on this thread) and goes
  * to the worker only inside that run's request.
  */
-import { RpcClient, WorkerGoneError } from '../../workers/protocol/rpcClient';
+import { WorkerGoneError, type RpcClient } from '../../workers/protocol/rpcClient';
+import { WorkerSession, type ConnectPort } from '../../workers/protocol/workerSession';
 import {
   imageDataUrl,
   parseAgentEvent,
@@ -31,22 +32,17 @@ export type AgentStatus = 'idle' | 'starting' | 'ready' | 'failed';
 export type ActionOutcome = { ok: true } | { ok: false; message: string };
 
 export interface AgentClientOptions {
-  /** Gives the data worker one end of a channel the agent worker sends `DataRequests` on. */
-  connectData: (port: MessagePort) => Promise<void>;
-  /**
-   * A port on which the agent worker sends `PythonRequests` (for run_python), and the buffer it
-   * writes to stop its run. Without it the agent runs without Python.
-   */
-  connectPython?: () => { port: MessagePort; interrupt: SharedArrayBuffer | null };
-  createWorker?: () => Worker;
+  /** Opens the channel the agent worker sends `DataRequests` on, at every spawn. */
+  connectData: ConnectPort;
+  /** Opens the channel for `AgentPythonRequests` (run_python); without it the agent has no Python. */
+  connectPython?: ConnectPort;
+  /** Spawns the worker (src/engines/spawn.ts; tests pass a stand-in). */
+  createWorker: () => Worker;
   newId?: () => string;
 }
 
 type Rpc = RpcClient<AgentRequests, AgentEvent>;
 
-function defaultWorker(): Worker {
-  return new Worker(new URL('../../workers/agent/agent.worker.ts', import.meta.url), { type: 'module', name: 'agent' });
-}
 
 
 export class AgentClient {
@@ -66,9 +62,7 @@ export class AgentClient {
   searchMatches = $state<string[] | null>(null);
 
   #options: AgentClientOptions;
-  #worker: Worker | null = null;
-  #rpc: Rpc | null = null;
-  #starting: Promise<Rpc> | null = null;
+  #session: WorkerSession<AgentRequests, AgentEvent>;
   #runId: string | null = null;
   /** The turn the current run's events go to. */
   #turn: ChatTurn | null = null;
@@ -88,61 +82,38 @@ export class AgentClient {
   constructor(options: AgentClientOptions) {
     this.#options = options;
     this.#newId = options.newId ?? (() => crypto.randomUUID());
+    this.#session = new WorkerSession<AgentRequests, AgentEvent>({
+      name: 'agent worker',
+      spawn: options.createWorker,
+      onEvent: (e) => this.#onEvent(e),
+      // A crashed agent comes back with the next thing the user asks of it.
+      restart: { mode: 'lazy' },
+      boot: (rpc) => this.#boot(rpc),
+      onCrash: (message) => {
+        this.status = 'failed';
+        this.startError = `The agent stopped: ${message}.`;
+        this.#endRun({ message: `The agent stopped (${message}). Your question is kept; retry it.`, retryable: true });
+      },
+    });
   }
 
-  /** Spawns the worker and connects it to the data worker; safe to call more than once. */
+  /** Spawns the worker and connects it to the other engines; safe to call more than once. */
   start(): Promise<Rpc> {
-    this.#starting ??= this.#boot();
-    return this.#starting;
+    return this.#session.start();
   }
 
-  async #boot(): Promise<Rpc> {
+  async #boot(rpc: Rpc): Promise<void> {
     this.status = 'starting';
-    const worker = (this.#options.createWorker ?? defaultWorker)();
-    this.#worker = worker;
-    const rpc: Rpc = new RpcClient<AgentRequests, AgentEvent>(worker, (e) => this.#onEvent(e));
-    this.#rpc = rpc;
-    worker.addEventListener('error', (ev) => this.#crashed(worker, ev.message || 'the agent worker crashed'));
-    worker.addEventListener('messageerror', () => this.#crashed(worker, 'the agent worker sent an unreadable message'));
     try {
-      const channel = new MessageChannel();
-      await this.#options.connectData(channel.port1);
-      const python = this.#options.connectPython?.();
-      const transfer: Transferable[] = python ? [channel.port2, python.port] : [channel.port2];
-      await rpc.call('connect', { data: channel.port2, python: python?.port, pythonInterrupt: python?.interrupt ?? null }, transfer);
+      await this.#options.connectData(async (port) => void (await rpc.call('connectData', { port }, [port])));
+      await this.#options.connectPython?.(async (port) => void (await rpc.call('connectPython', { port }, [port])));
       this.status = 'ready';
       this.startError = null;
-      return rpc;
     } catch (e) {
       this.status = 'failed';
       this.startError = `The agent could not start: ${messageOf(e)}`;
-      this.#starting = null;
       throw e;
     }
-  }
-
-  /**
-   * The data worker restarted: hands the agent worker a port to the new one (its calls on the
-   * old port fail with a clear error instead of waiting). Nothing to do before the agent started.
-   */
-  async reconnectData(): Promise<void> {
-    const rpc = this.#rpc;
-    if (!rpc || this.status !== 'ready') return;
-    const channel = new MessageChannel();
-    await this.#options.connectData(channel.port1);
-    await rpc.call('connect', { data: channel.port2 }, [channel.port2]);
-  }
-
-  #crashed(worker: Worker, message: string): void {
-    if (this.#worker !== worker) return;
-    this.#rpc?.dispose(message);
-    worker.terminate();
-    this.#worker = null;
-    this.#rpc = null;
-    this.#starting = null;
-    this.status = 'failed';
-    this.startError = `The agent stopped: ${message}.`;
-    this.#endRun({ message: `The agent stopped (${message}). Your question is kept; retry it.`, retryable: true });
   }
 
   #onEvent(raw: unknown): void {
@@ -333,13 +304,14 @@ export class AgentClient {
   async stop(): Promise<void> {
     if (!this.running) return;
     const runId = this.#runId;
-    if (!runId || !this.#rpc) {
+    const rpc = this.#session.current;
+    if (!runId || !rpc) {
       this.#stopRequested = true;
       return;
     }
     this.#stopRequested = false;
     try {
-      await this.#rpc.call('abort', { run_id: runId });
+      await rpc.call('abort', { run_id: runId });
     } catch {
       // The worker is gone: #crashed has already ended the run.
     }
@@ -419,11 +391,7 @@ export class AgentClient {
   }
 
   dispose(): void {
-    this.#rpc?.dispose();
-    this.#worker?.terminate();
-    this.#worker = null;
-    this.#rpc = null;
-    this.#starting = null;
+    this.#session.dispose();
     this.#endRun({ message: 'The agent was shut down.', retryable: true });
     this.status = 'idle';
   }

@@ -3,28 +3,8 @@ import type { AgentEvent, AgentRequests, FinalOutput, StartRunRequest, ThreadVie
 import { serve, type Handlers } from '../../workers/protocol/rpcServer';
 import type { Endpoint } from '../../workers/protocol/rpc';
 import { AgentClient } from './AgentClient.svelte';
+import { FakeWorker } from '../../workers/protocol/testing/fakeWorker';
 
-/** A stand-in Worker: one end of a MessageChannel, with `error` dispatch and terminate. */
-class FakeWorker extends EventTarget {
-  terminated = false;
-  constructor(readonly port: MessagePort) {
-    super();
-    port.addEventListener('message', (ev) => this.dispatchEvent(new MessageEvent('message', { data: ev.data })));
-    port.start();
-  }
-  postMessage(message: unknown, transfer: Transferable[] = []) {
-    this.port.postMessage(message, transfer);
-  }
-  terminate() {
-    this.terminated = true;
-    this.port.close();
-  }
-  crash(message: string) {
-    const ev = new Event('error') as Event & { message: string };
-    ev.message = message;
-    this.dispatchEvent(ev);
-  }
-}
 
 const settings = { baseUrl: 'http://x/v1', apiKey: 'sk-1', model: 'm' };
 const final = (answer: string): FinalOutput => ({ answer, confidence: 0.9, output_type: 'analysis', caveats: [], reasoning_trace: [], ungrounded_numbers: [], failed_attempts: [] });
@@ -61,7 +41,8 @@ function harness(over: Partial<Handlers<AgentRequests>> = {}): Harness {
     return { result };
   };
   const handlers: Handlers<AgentRequests> = {
-    connect: (p) => record('connect', p, {}),
+    connectData: (p) => record('connectData', p, {}),
+    connectPython: (p) => record('connectPython', p, {}),
     start: (p) => record('start', p, { run_id: 'run-1' }),
     resume: (p) => record('resume', p, { run_id: 'run-2' }),
     abort: (p) => record('abort', p, { aborted: true }),
@@ -81,7 +62,11 @@ function harness(over: Partial<Handlers<AgentRequests>> = {}): Harness {
   let n = 0;
   const client = new AgentClient({
     createWorker: () => worker as unknown as Worker,
-    connectData: async (port) => void dataPorts.push(port),
+    connectData: async (attach) => {
+      const channel = new MessageChannel();
+      dataPorts.push(channel.port1);
+      await attach(channel.port2);
+    },
     newId: () => `id-${++n}`,
   });
   const h = { client, worker, emit: (e: AgentEvent) => server.emit(e), calls, dataPorts };
@@ -95,7 +80,7 @@ describe('AgentClient', () => {
     await h.client.refreshThreads();
     expect(h.client.status).toBe('ready');
     expect(h.dataPorts).toHaveLength(1);
-    expect(h.calls.map((c) => c.type)).toEqual(['connect', 'listThreads']);
+    expect(h.calls.map((c) => c.type)).toEqual(['connectData', 'listThreads']);
     expect(h.client.threads.map((t) => t.thread_id)).toEqual(['th']);
   });
 
@@ -126,7 +111,7 @@ describe('AgentClient', () => {
       },
     });
     const asked = h.client.ask('Slow?', settings);
-    await until(() => h.calls.some((c) => c.type === 'connect'));
+    await until(() => h.calls.some((c) => c.type === 'connectData'));
     await h.client.stop();
     expect(h.calls.some((c) => c.type === 'abort')).toBe(false);
     release();

@@ -3,9 +3,11 @@
  * fields and call its methods; nothing else posts messages to the worker.
  */
 import { fetchSource } from '../../workers/data/sourceFetch';
-import { RpcClient, WorkerGoneError } from '../../workers/protocol/rpcClient';
+import type { RpcClient } from '../../workers/protocol/rpcClient';
+import { WorkerSession } from '../../workers/protocol/workerSession';
 import type {
   DataEvent,
+  DataPeer,
   DataRequests,
   DatasetInfo,
   DatasetProfile,
@@ -34,11 +36,9 @@ export interface LoadError {
 
 export type QueryRowsOutcome = { ok: true; result: DecodedRows } | { ok: false; message: string };
 
-/** Makes the worker; injectable so the client can be tested over a MessageChannel. */
+/** Makes the worker (src/engines/spawn.ts; tests use a MessageChannel stand-in). */
 export type WorkerFactory = () => Worker;
 
-const defaultFactory: WorkerFactory = () =>
-  new Worker(new URL('../../workers/data/data.worker.ts', import.meta.url), { type: 'module', name: 'dataseer-data' });
 
 /** Give up restarting a worker that keeps dying, rather than loop forever. */
 const MAX_RESTARTS = 3;
@@ -60,55 +60,56 @@ export class DataClient {
   /** Whether the worker could open persistent storage for datasets. */
   persistent = $state(false);
 
-  #factory: WorkerFactory;
-  #worker: Worker | null = null;
-  #rpc: RpcClient<DataRequests, DataEvent> | null = null;
-  #starting: Promise<void> | null = null;
-  #restarts = 0;
+  #session: WorkerSession<DataRequests, DataEvent>;
   #persistRequested = false;
   #crash: string | null = null;
+  #restartListeners: (() => void)[] = [];
 
-  constructor(factory: WorkerFactory = defaultFactory) {
-    this.#factory = factory;
+  constructor(factory: WorkerFactory) {
+    this.#session = new WorkerSession<DataRequests, DataEvent>({
+      name: 'data engine',
+      spawn: factory,
+      onEvent: (e) => this.#onEvent(e),
+      restart: { mode: 'eager', max: MAX_RESTARTS },
+      boot: (rpc) => this.#boot(rpc),
+      onCrash: (message, restarting) => {
+        this.ready = false;
+        this.loads = [];
+        this.restoring = [];
+        this.#crash = message;
+        this.workerError = `The data engine stopped: ${message}.${restarting ? ' Restarting…' : ''}`;
+      },
+      onReady: (afterCrash) => {
+        // After a crash, say so even though the restart worked: the user's in-flight work was lost.
+        this.workerError = afterCrash ? `The data engine stopped (${this.#crash ?? 'it crashed'}) and was restarted; rerun what was in progress.` : null;
+        this.#crash = null;
+        if (afterCrash) for (const listener of this.#restartListeners) listener();
+      },
+    });
   }
 
   /** Starts the worker and DuckDB; safe to call more than once. */
-  start(): Promise<void> {
-    this.#starting ??= this.#boot();
-    return this.#starting;
+  async start(): Promise<void> {
+    await this.#session.start();
   }
 
-  async #boot(): Promise<void> {
-    const worker = this.#factory();
-    this.#worker = worker;
-    const rpc = new RpcClient<DataRequests, DataEvent>(worker, (e) => this.#onEvent(e));
-    this.#rpc = rpc;
-    worker.addEventListener('error', (ev) => this.#crashed(worker, ev.message || 'the data worker crashed'));
-    worker.addEventListener('messageerror', () => this.#crashed(worker, 'the data worker sent an unreadable message'));
+  async #boot(rpc: RpcClient<DataRequests, DataEvent>): Promise<void> {
     try {
       const res = await rpc.call('init', {});
-      if (this.#worker !== worker) return;
       this.duckdbVersion = res.duckdbVersion;
       this.persistent = res.persistent;
       this.#setDatasets(res.datasets);
       this.ready = true;
-      // After a crash, say so even though the restart worked: the user's in-flight work was lost.
-      this.workerError = this.#crash ? `The data engine stopped (${this.#crash}) and was restarted; rerun what was in progress.` : null;
-      if (this.#crash) for (const listener of this.#restartListeners) listener();
-      this.#crash = null;
       performance.measure('dataseer:duckdb-ready', { start: 0, end: performance.now() });
     } catch (e) {
-      if (this.#worker !== worker) return;
       this.workerError = `The data engine failed to start: ${messageOf(e)}`;
       throw e;
     }
   }
 
-  #restartListeners: (() => void)[] = [];
-
   /**
    * Called each time the worker came back after a crash: ports other workers held to the old one
-   * are dead and must be handed again. Returns the unsubscribe.
+   * are dead and must be handed again (the engines' mesh does). Returns the unsubscribe.
    */
   onRestarted(listener: () => void): () => void {
     this.#restartListeners.push(listener);
@@ -117,38 +118,14 @@ export class DataClient {
     };
   }
 
-  #crashed(worker: Worker, message: string): void {
-    if (this.#worker !== worker) return;
-    this.#rpc?.dispose(message);
-    worker.terminate();
-    this.#worker = null;
-    this.#rpc = null;
-    this.#starting = null;
-    this.ready = false;
-    this.loads = [];
-    this.restoring = [];
-    this.#crash = message;
-    this.workerError = `The data engine stopped: ${message}.`;
-    if (this.#restarts++ < MAX_RESTARTS) {
-      this.workerError += ' Restarting…';
-      this.start().catch(() => {});
-    }
-  }
-
   /** Terminates the worker; every pending call rejects. */
   dispose(): void {
-    this.#rpc?.dispose();
-    this.#worker?.terminate();
-    this.#worker = null;
-    this.#rpc = null;
-    this.#starting = null;
+    this.#session.dispose();
     this.ready = false;
   }
 
-  async #client(): Promise<RpcClient<DataRequests, DataEvent>> {
-    await this.start();
-    if (!this.#rpc) throw new WorkerGoneError('the data worker is not running');
-    return this.#rpc;
+  #client(): Promise<RpcClient<DataRequests, DataEvent>> {
+    return this.#session.start();
   }
 
   #onEvent(e: DataEvent): void {
@@ -327,9 +304,12 @@ export class DataClient {
     return rpc.call('assess', { sql });
   }
 
-  /** Hands the worker a port another worker (python, agent) will send DataRequests on. */
-  async connect(port: MessagePort): Promise<void> {
+  /**
+   * Hands the worker a port another worker will send DataRequests on; a peer's new port replaces
+   * its old one (which the worker closes), so a restarted peer leaves nothing behind.
+   */
+  async connect(port: MessagePort, peer: DataPeer): Promise<void> {
     const rpc = await this.#client();
-    await rpc.call('connect', { port }, [port]);
+    await rpc.call('connect', { port, peer }, [port]);
   }
 }

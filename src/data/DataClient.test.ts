@@ -4,30 +4,8 @@ import { serve, type Handlers } from '../../workers/protocol/rpcServer';
 import type { DataEvent, DataRequests, DatasetInfo } from '../../workers/protocol/data';
 import { DataClient } from './DataClient.svelte';
 import { sampleUrl, urlFileName } from './urls';
+import { FakeWorker } from '../../workers/protocol/testing/fakeWorker';
 
-/** A stand-in Worker: one end of a MessageChannel, with `error` dispatch and terminate. */
-class FakeWorker extends EventTarget {
-  port: MessagePort;
-  terminated = false;
-  constructor(port: MessagePort) {
-    super();
-    this.port = port;
-    port.addEventListener('message', (ev) => this.dispatchEvent(new MessageEvent('message', { data: ev.data })));
-    port.start();
-  }
-  postMessage(message: unknown, transfer: Transferable[] = []) {
-    this.port.postMessage(message, transfer);
-  }
-  terminate() {
-    this.terminated = true;
-    this.port.close();
-  }
-  crash(message: string) {
-    const ev = new Event('error') as Event & { message: string };
-    ev.message = message;
-    this.dispatchEvent(ev);
-  }
-}
 
 const info = (name: string, rowCount = 2): DatasetInfo => ({
   name,

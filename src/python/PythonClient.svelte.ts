@@ -4,8 +4,8 @@
  * interrupt is not honoured, memory ran out or the worker died.
  */
 import { version as pyodideVersion } from 'pyodide/package.json';
-import PythonWorker from '../../workers/python/python.worker.ts?worker';
-import { RpcClient, WorkerGoneError } from '../../workers/protocol/rpcClient';
+import type { RpcClient } from '../../workers/protocol/rpcClient';
+import { WorkerSession, type ConnectPort } from '../../workers/protocol/workerSession';
 import type { PackageReport, PythonEvent, PythonRequests, RunOutcome, SqlPolicy } from '../../workers/protocol/python';
 import { explainRestart, haltedOutcome, type HaltReason } from './halt';
 import { messageOf } from '../../shared/errors';
@@ -51,14 +51,17 @@ export interface RunOptions {
   runId?: string;
   /** What the run's `sql()` may do (default: anything but changing a dataset). */
   sqlPolicy?: SqlPolicy;
+  /** Each chunk of output as it is printed (the agent's port forwards it). */
+  onOutput?: (chunk: OutputChunk) => void;
 }
 
 export interface PythonClientOptions {
-  /** Gives the data worker one end of a channel the Python worker sends `DataRequests` on. */
-  connectData?: (port: MessagePort) => Promise<void>;
+  /** Opens the channel on which the Python worker sends `DataRequests` (for `sql()`), at every spawn. */
+  connectData?: ConnectPort;
   packageBaseUrl?: string;
   timeLimitMs?: number;
-  createWorker?: () => Worker;
+  /** Spawns the worker (src/engines/spawn.ts; tests pass a stand-in). */
+  createWorker: () => Worker;
   /**
    * Start Python only on a page whose headers are in force (cross-origin isolation comes with the
    * content security policy that keeps model-written code off the network, securityPolicy.ts).
@@ -78,13 +81,6 @@ export const UNPROTECTED_MESSAGE =
 
 type Rpc = RpcClient<PythonRequests, PythonEvent>;
 
-interface Session {
-  worker: Worker;
-  rpc: Rpc;
-  interrupt: Int32Array | null;
-  ready: Promise<void>;
-}
-
 export class PythonClient {
   status = $state<PythonStatus>('idle');
   /** Why the worker failed to start, when status is 'failed'. */
@@ -102,7 +98,12 @@ export class PythonClient {
   readonly interruptible: boolean;
 
   #options: PythonClientOptions;
-  #session: Session | null = null;
+  #session: WorkerSession<PythonRequests, PythonEvent>;
+  /** The live worker's interrupt flag (null when not isolated, or no worker). */
+  #interrupt: Int32Array | null = null;
+  /** Runs stopped while still queued: they end at once when their turn comes. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
+  #stopped = new Set<string>();
   #queue: Promise<unknown> = Promise.resolve();
   #halt: ((reason: HaltReason) => void) | null = null;
   #runningId: string | null = null;
@@ -110,12 +111,27 @@ export class PythonClient {
   /** Runs not finished yet, by id: where their streamed output goes. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a routing table, not UI state: the records it holds are.
   #active = new Map<string, RunRecord>();
+  /** Where a run's output is forwarded as it arrives (`RunOptions.onOutput`). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a routing table, never rendered.
+  #outputs = new Map<string, (chunk: OutputChunk) => void>();
 
-  constructor(options: PythonClientOptions = {}) {
+  constructor(options: PythonClientOptions) {
     this.#options = options;
     if (options.timeLimitMs) this.timeLimitMs = options.timeLimitMs;
     if (options.packageBaseUrl) this.packageBaseUrl = options.packageBaseUrl;
     this.interruptible = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated === true;
+    this.#session = new WorkerSession<PythonRequests, PythonEvent>({
+      name: 'Python worker',
+      spawn: options.createWorker,
+      onEvent: (e) => this.#onEvent(e),
+      // Replaced on demand: after a crash or a failed run, the next run starts a fresh interpreter.
+      restart: { mode: 'lazy' },
+      boot: (rpc) => this.#boot(rpc),
+      onCrash: () => {
+        this.#interrupt = null;
+        if (this.status !== 'running') this.status = 'idle';
+      },
+    });
   }
 
   /** Runs queued or in progress. */
@@ -133,17 +149,16 @@ export class PythonClient {
       this.startError = UNPROTECTED_MESSAGE;
       return Promise.reject(new Error(UNPROTECTED_MESSAGE));
     }
-    this.#session ??= this.#spawn();
-    return this.#session.ready;
+    return this.#session.start().then(() => undefined);
   }
 
   /** Starts Python in the background once the page has painted and gone quiet for a moment. */
   warmAfterFirstPaint(delayMs = 1500): void {
-    if (this.#session || this.#warmTimer) return;
+    if (this.status !== 'idle' || this.#warmTimer) return;
     const kick = () => {
       this.#warmTimer = setTimeout(() => {
         this.#warmTimer = null;
-        if (this.#session) return;
+        if (this.status !== 'idle') return;
         if (this.#options.isBusy?.()) kick();
         else this.start().catch(() => {});
       }, delayMs);
@@ -166,11 +181,12 @@ export class PythonClient {
     }
     this.#active.set(record.runId, record);
     const next = this.#queue
-      .then(() => this.#runNow(record, opts.timeLimitMs ?? this.timeLimitMs, opts.sqlPolicy))
+      .then(() => this.#runNow(record, opts.timeLimitMs ?? this.timeLimitMs, opts.sqlPolicy, opts.onOutput))
       .then((outcome) => ({ ...record, outcome }))
       .finally(() => {
         this.pending--;
         this.#active.delete(record.runId);
+        this.#stopped.delete(record.runId);
       });
     this.#queue = next.catch(() => {});
     return next;
@@ -181,15 +197,19 @@ export class PythonClient {
    * `runId`, only when that run is the one in progress.
    */
   stop(runId?: string): void {
-    if (runId !== undefined && runId !== this.#runningId) return;
+    if (runId !== undefined && runId !== this.#runningId) {
+      // Still queued: it ends as soon as its turn comes, without running.
+      if (this.#active.has(runId)) this.#stopped.add(runId);
+      return;
+    }
     this.#halt?.('stop');
   }
 
   async refreshPackages(): Promise<PackageReport | null> {
     await this.start();
-    const s = this.#session;
-    if (!s) return null;
-    this.packages = await s.rpc.call('packages', {});
+    const rpc = this.#session.current;
+    if (!rpc) return null;
+    this.packages = await rpc.call('packages', {});
     return this.packages;
   }
 
@@ -206,67 +226,40 @@ export class PythonClient {
     this.status = 'idle';
   }
 
-  #spawn(): Session {
-    const worker = this.#options.createWorker?.() ?? new PythonWorker({ name: 'python' });
-    const rpc: Rpc = new RpcClient<PythonRequests, PythonEvent>(worker, (e) => this.#onEvent(e));
-    const interrupt = this.interruptible ? new Int32Array(new SharedArrayBuffer(4)) : null;
-    const session: Session = { worker, rpc, interrupt, ready: Promise.resolve() };
-    worker.addEventListener('error', (ev) => {
-      ev.preventDefault();
-      rpc.failAll(new WorkerGoneError(`the Python worker crashed${ev.message ? `: ${ev.message}` : ''}`));
-      if (this.#session === session) this.#session = null;
-      if (this.status !== 'running') this.status = 'idle';
-    });
+  async #boot(rpc: Rpc): Promise<void> {
     this.status = this.status === 'restarting' ? 'restarting' : 'starting';
     this.startError = null;
-    session.ready = (async () => {
-      await this.#connectData(rpc);
-      const info = await rpc.call('init', { packageBaseUrl: this.packageBaseUrl, interruptBuffer: interrupt?.buffer as SharedArrayBuffer | null ?? null });
-      if (this.#session !== session) return;
+    const interrupt = this.interruptible ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    try {
+      // The data side may not be up yet; Python still starts, and sql() explains what is missing.
+      await this.#options.connectData?.(async (port) => void (await rpc.call('connectData', { port }, [port]))).catch(() => {});
+      const info = await rpc.call('init', { packageBaseUrl: this.packageBaseUrl, interruptBuffer: (interrupt?.buffer as SharedArrayBuffer | undefined) ?? null });
+      this.#interrupt = interrupt;
       this.startupMs = info.startupMs;
       this.versions = { pyodide: info.pyodideVersion, python: info.pythonVersion };
       this.packages = info.packages;
-      if (this.status !== 'running') this.status = 'ready';
-    })();
-    session.ready.catch((e: unknown) => {
-      if (this.#session !== session) return;
+      this.status = 'ready';
+    } catch (e) {
       this.startError = messageOf(e);
       this.status = 'failed';
-      this.#kill('failed to start');
-    });
-    return session;
-  }
-
-  /** The data worker restarted: hands the running Python a port to the new one. */
-  async reconnectData(): Promise<void> {
-    const s = this.#session;
-    if (!s) return;
-    await s.ready.catch(() => undefined);
-    if (this.#session === s) await this.#connectData(s.rpc);
-  }
-
-  async #connectData(rpc: Rpc): Promise<void> {
-    if (!this.#options.connectData) return;
-    const channel = new MessageChannel();
-    await rpc.call('connectData', { port: channel.port2 }, [channel.port2]);
-    // The data side may not be up yet; Python still starts, and sql() explains what is missing.
-    await this.#options.connectData(channel.port1).catch(() => {});
+      throw e;
+    }
   }
 
   #kill(reason: string): void {
-    const s = this.#session;
-    this.#session = null;
-    if (!s) return;
-    s.rpc.dispose(reason);
-    s.worker.terminate();
+    this.#interrupt = null;
+    this.#session.kill(reason);
   }
 
   #onEvent(e: PythonEvent): void {
     switch (e.type) {
       case 'stdout':
-      case 'stderr':
-        this.#active.get(e.runId)?.output.push({ stream: e.type, text: e.text });
+      case 'stderr': {
+        const chunk: OutputChunk = { stream: e.type, text: e.text };
+        this.#active.get(e.runId)?.output.push(chunk);
+        this.#outputs.get(e.runId)?.(chunk);
         break;
+      }
       case 'loading':
         this.#active.get(e.runId)?.loading.push(...e.packages);
         break;
@@ -276,22 +269,27 @@ export class PythonClient {
     }
   }
 
-  async #runNow(record: RunRecord, limitMs: number, sqlPolicy?: SqlPolicy): Promise<RunOutcome> {
+  async #runNow(record: RunRecord, limitMs: number, sqlPolicy?: SqlPolicy, onOutput?: (chunk: OutputChunk) => void): Promise<RunOutcome> {
     const started = performance.now();
     const { runId, code } = record;
     const finish = (outcome: RunOutcome): RunOutcome => {
       record.outcome = outcome;
-      if (this.status === 'running') this.status = this.#session ? 'ready' : 'idle';
+      if (this.status === 'running') this.status = this.#session.current ? 'ready' : 'idle';
       return outcome;
     };
+    if (this.#stopped.has(runId)) {
+      return finish({ ok: false, error: { type: 'Interrupted', message: 'Stopped by the user before it ran.', traceback: '' }, elapsedMs: 0, restarted: false });
+    }
     try {
       await this.start();
     } catch (e) {
       return finish({ ok: false, error: { type: 'StartupError', message: `Python could not start: ${messageOf(e)}`, traceback: '' }, elapsedMs: 0, restarted: false });
     }
-    const session = this.#session;
-    if (!session) return finish({ ok: false, error: { type: 'StartupError', message: 'Python is not running', traceback: '' }, elapsedMs: 0, restarted: false });
+    const rpc = this.#session.current;
+    const interrupt = this.#interrupt;
+    if (!rpc) return finish({ ok: false, error: { type: 'StartupError', message: 'Python is not running', traceback: '' }, elapsedMs: 0, restarted: false });
     this.status = 'running';
+    if (onOutput) this.#outputs.set(runId, onOutput);
 
     let haltReason: HaltReason | null = null;
     let haltAt = 0;
@@ -302,21 +300,21 @@ export class PythonClient {
       // sql() waits on the data worker, which an interrupt cannot reach: stop its query too.
       this.#options.onHalt?.();
       haltAt = performance.now();
-      if (session.interrupt) Atomics.store(session.interrupt, 0, 2);
+      if (interrupt) Atomics.store(interrupt, 0, 2);
       // Not honoured in time (a C loop, a swallowed KeyboardInterrupt) or no interrupt at all:
       // the worker goes, and the pending call rejects.
-      grace = setTimeout(() => this.#kill(`run halted (${reason})`), session.interrupt ? INTERRUPT_GRACE_MS : 0);
+      grace = setTimeout(() => this.#kill(`run halted (${reason})`), interrupt ? INTERRUPT_GRACE_MS : 0);
     };
     this.#halt = halt;
     this.#runningId = runId;
     // Cleared here, where the clock starts, so a stale halt cannot stop this run and a halt that
     // lands before the worker starts the code is still seen by it.
-    if (session.interrupt) Atomics.store(session.interrupt, 0, 0);
+    if (interrupt) Atomics.store(interrupt, 0, 0);
     const limit = setTimeout(() => halt('timeout'), limitMs);
 
     let outcome: RunOutcome;
     try {
-      outcome = await session.rpc.call('run', { runId, code, ...(sqlPolicy ? { sqlPolicy } : {}) });
+      outcome = await rpc.call('run', { runId, code, ...(sqlPolicy ? { sqlPolicy } : {}) });
     } catch (e) {
       const elapsedMs = Math.round(performance.now() - started);
       outcome = { ok: false, error: { type: 'WorkerError', message: messageOf(e), traceback: '' }, elapsedMs, restarted: true };
@@ -325,11 +323,12 @@ export class PythonClient {
       if (grace) clearTimeout(grace);
       this.#halt = null;
       this.#runningId = null;
+      this.#outputs.delete(runId);
     }
 
     let interrupted = false;
     if (haltReason) {
-      interrupted = !outcome.ok && outcome.error.type === 'KeyboardInterrupt' && this.#session === session;
+      interrupted = !outcome.ok && outcome.error.type === 'KeyboardInterrupt' && this.#session.current === rpc;
       outcome = haltedOutcome(haltReason, limitMs, outcome, interrupted);
       if (interrupted) this.lastRecovery = { reason: haltReason, how: 'interrupted', ms: Math.round(performance.now() - haltAt) };
     }

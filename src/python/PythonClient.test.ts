@@ -131,4 +131,22 @@ describe('PythonClient', () => {
     const run = await second;
     expect(!run.outcome.ok && run.outcome.error.type).toBe('Interrupted');
   });
+
+  it('stop(runId) of a run still queued ends it without running; onOutput gets each chunk as it arrives', async () => {
+    const log: string[] = [];
+    client = new PythonClient({ createWorker: () => fakeWorker(log) });
+    const first = client.run('loop', { runId: 'console', timeLimitMs: 10_000 });
+    const chunks: string[] = [];
+    const queued = client.run('5', { runId: 'agent', background: true, onOutput: (c) => chunks.push(c.text) });
+    const streamed = client.run('6', { runId: 'agent-2', background: true, onOutput: (c) => chunks.push(c.text) });
+    while (client.status !== 'running') await sleep(5);
+    client.stop('agent');
+    client.stop('console');
+    const q = await queued;
+    expect(!q.outcome.ok && q.outcome.error).toMatchObject({ type: 'Interrupted', message: 'Stopped by the user before it ran.' });
+    expect((await first).outcome.ok).toBe(false);
+    expect((await streamed).outcome).toMatchObject({ ok: true, result: { value: 6 } });
+    expect(log).not.toContain('5');
+    expect(chunks).toEqual(['ran 6\n']);
+  });
 });

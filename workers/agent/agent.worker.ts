@@ -1,13 +1,13 @@
 /**
  * The agent worker: serves `AgentRequests` on its global scope and emits `AgentEvent`s. It
- * reaches DuckDB and Pyodide only through the ports `connect` hands it.
+ * reaches DuckDB and Pyodide only through the ports the page's engine mesh hands it
+ * (src/engines/mesh.ts); a port handed again replaces the old one.
  */
 import type { AgentEvent, AgentRequests } from '../protocol/agent';
 import type { DataEvent, DataRequests } from '../protocol/data';
-import type { PythonEvent, PythonRequests } from '../protocol/python';
+import type { AgentPythonEvent, AgentPythonRequests } from '../protocol/python';
 import type { Endpoint } from '../protocol/rpc';
 import { SwappableClient } from '../protocol/swappableClient';
-import { RpcClient } from '../protocol/rpcClient';
 import { serve, type Handlers } from '../protocol/rpcServer';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { ScrubbingSerde } from './checkpoint/scrubbingSerde';
@@ -19,42 +19,45 @@ import { PythonOutput } from './tools/workerHost';
 
 let service: AgentService | undefined;
 let dataClient: SwappableClient<DataRequests, DataEvent> | undefined;
+let pythonClient: SwappableClient<AgentPythonRequests, AgentPythonEvent> | undefined;
+const pythonOutput = new PythonOutput();
 
 /** Listing and profiling answer in seconds; a query may scan a big table for minutes. */
 const DATA_TIMEOUTS: Partial<Record<keyof DataRequests, number>> = { query: 10 * 60_000, profile: 5 * 60_000 };
 const dataTimeout = (type: keyof DataRequests) => DATA_TIMEOUTS[type] ?? 60_000;
+/**
+ * A run may wait behind the console's runs and packages may download before it starts; the page
+ * enforces the run's own time limit. Stop and the package list answer at once.
+ */
+const PYTHON_TIMEOUTS: Record<keyof AgentPythonRequests, number> = { run: 30 * 60_000, stop: 10_000, packages: 5 * 60_000 };
 /** The keys in use: scrubbed from every checkpoint write, log entry and error text. */
 const secrets = new SecretScrubber();
 
 function need(): AgentService {
-  if (!service) throw new Error('The agent worker is not connected to the data worker yet.');
+  if (service) return service;
+  if (!dataClient) throw new Error('The agent worker is not connected to the data worker yet.');
+  const python = pythonClient;
+  service = createAgentService({
+    data: dataClient,
+    python: python && { client: python, output: pythonOutput, packages: async () => (await python.call('packages', {})).loaded },
+    saver: new IdbSaver({ serde: new ScrubbingSerde((t) => secrets.scrub(t)) }),
+    privacyLog: new PrivacyLogStore({ scrub: (t) => secrets.scrub(t) }),
+    secrets,
+    library: new ExampleLibrary(),
+    emit: (e) => server.emit(e),
+  });
   return service;
 }
 
 const handlers: Handlers<AgentRequests> = {
-  connect: ({ data, python, pythonInterrupt }) => {
-    if (service && dataClient) {
-      // The data worker restarted: the same service, a live port (calls on the old one fail).
-      dataClient.replace(data);
-      return { result: {} };
-    }
-    dataClient = new SwappableClient<DataRequests, DataEvent>(data, { name: 'data engine', timeoutMs: dataTimeout });
-    let py: Parameters<typeof createAgentService>[0]['python'];
-    if (python) {
-      const output = new PythonOutput();
-      const client = new RpcClient<PythonRequests, PythonEvent>(python, (e) => output.onEvent(e));
-      const interrupt = pythonInterrupt ? () => Atomics.store(new Int32Array(pythonInterrupt), 0, 2) : undefined;
-      py = { client, output, interrupt, packages: async () => (await client.call('packages', {})).loaded };
-    }
-    service = createAgentService({
-      data: dataClient,
-      python: py,
-      saver: new IdbSaver({ serde: new ScrubbingSerde((t) => secrets.scrub(t)) }),
-      privacyLog: new PrivacyLogStore({ scrub: (t) => secrets.scrub(t) }),
-      secrets,
-      library: new ExampleLibrary(),
-      emit: (e) => server.emit(e),
-    });
+  connectData: ({ port }) => {
+    if (dataClient) dataClient.replace(port);
+    else dataClient = new SwappableClient<DataRequests, DataEvent>(port, { name: 'data engine', timeoutMs: dataTimeout });
+    return { result: {} };
+  },
+  connectPython: ({ port }) => {
+    if (pythonClient) pythonClient.replace(port);
+    else pythonClient = new SwappableClient<AgentPythonRequests, AgentPythonEvent>(port, { name: 'Python engine', timeoutMs: (t) => PYTHON_TIMEOUTS[t], onEvent: (e) => pythonOutput.onEvent(e) });
     return { result: {} };
   },
   start: (p) => need().start(p),

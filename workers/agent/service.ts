@@ -48,7 +48,7 @@ import { messageOf } from '../../shared/errors';
 
 export interface AgentServiceDeps {
   data: DataClient;
-  python?: { client: PythonClient; output: PythonOutput; interrupt?: () => void; packages(): Promise<string[]> };
+  python?: { client: PythonClient; output: PythonOutput; packages(): Promise<string[]> };
   saver: IdbSaver;
   library: ExampleLibrary;
   /** Answers the user rated helpful (default: the browser's IndexedDB store). */
@@ -70,7 +70,7 @@ export interface AgentServiceDeps {
   newId?: () => string;
 }
 
-export type AgentService = Omit<Handlers<AgentRequests>, 'connect'> & {
+export type AgentService = Omit<Handlers<AgentRequests>, 'connectData' | 'connectPython'> & {
   /** Resolves when the current run (if any) has ended; for tests and shutdown. */
   idle(): Promise<void>;
 };

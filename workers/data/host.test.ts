@@ -264,7 +264,7 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
   it('serves the same requests on a connected port, with events', async () => {
     const { call, loadBytes } = makeHost();
     const channel = new MessageChannel();
-    await call('connect', { port: channel.port1 });
+    await call('connect', { port: channel.port1, peer: 'agent' });
     const seen: DataEvent[] = [];
     const other = new RpcClient<DataRequests, DataEvent>(channel.port2, (e) => seen.push(e));
     okDatasets(await loadBytes('shared.csv', 'a\n1\n'));
@@ -274,6 +274,27 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect(seen.some((e) => e.type === 'datasets')).toBe(true);
     other.dispose();
     channel.port1.close();
+  });
+
+  it("a peer's new port replaces its old one: the old port is closed and hears no more events", async () => {
+    const { call, loadBytes } = makeHost();
+    const first = new MessageChannel();
+    await call('connect', { port: first.port1, peer: 'agent' });
+    const oldSeen: DataEvent[] = [];
+    const old = new RpcClient<DataRequests, DataEvent>(first.port2, (e) => oldSeen.push(e));
+    expect(await old.call('list', {})).toEqual([]);
+    const second = new MessageChannel();
+    await call('connect', { port: second.port1, peer: 'agent' });
+    const seen: DataEvent[] = [];
+    const fresh = new RpcClient<DataRequests, DataEvent>(second.port2, (e) => seen.push(e));
+    okDatasets(await loadBytes('after.csv', 'a\n1\n'));
+    expect((await fresh.call('list', {})).map((d) => d.name)).toEqual(['after']);
+    await expect(old.call('list', {}, [], { timeoutMs: 300 })).rejects.toThrow(/no answer/);
+    expect(seen.some((e) => e.type === 'datasets')).toBe(true);
+    expect(oldSeen).toEqual([]);
+    old.dispose();
+    fresh.dispose();
+    second.port2.close();
   });
 
   it('refuses a rename onto an existing table', async () => {
@@ -290,7 +311,7 @@ describe("another worker's port", { timeout: 60_000 }, () => {
     await call('init', {});
     okDatasets(await loadBytes('t.csv', 'a\n1\n2\n'));
     const channel = new MessageChannel();
-    await call('connect', { port: channel.port2 });
+    await call('connect', { port: channel.port2, peer: 'python' });
     const other = new RpcClient<DataRequests, DataEvent>(channel.port1);
     try {
       expect(rows(await other.call('query', { sql: 'SELECT sum(a) AS s FROM t' }))).toEqual([{ s: 3 }]);

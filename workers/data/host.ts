@@ -1,5 +1,5 @@
-import { serve, type Handlers } from '../protocol/rpcServer';
-import type { DataEvent, DataFormat, DataRequests, DatasetInfo, LoadOutcome, LoadPhase, LoadSource, QueryResult } from '../protocol/data';
+import { serve, type Handlers, type Served } from '../protocol/rpcServer';
+import type { DataEvent, DataFormat, DataPeer, DataRequests, DatasetInfo, LoadOutcome, LoadPhase, LoadSource, QueryResult } from '../protocol/data';
 import { assessSql, renameIn, statementTargets } from './assess';
 import { describeTable, memoryUsed, tableNames } from './catalog';
 import { ingestCsv } from './csvIngest';
@@ -57,6 +57,8 @@ export class DataHost {
   readonly #deps: HostDeps;
   readonly #serial = new Serial();
   readonly #listeners = new Set<Emit>();
+  /** Each peer's port, served until the peer hands a new one. */
+  readonly #peers = new Map<DataPeer, Served<DataEvent>>();
   readonly #datasets = new Map<string, DatasetInfo>();
   #engine?: Promise<Engine>;
   #storage?: Promise<DatasetStorage | undefined>;
@@ -71,6 +73,10 @@ export class DataHost {
 
   addListener(emit: Emit): void {
     this.#listeners.add(emit);
+  }
+
+  removeListener(emit: Emit): void {
+    this.#listeners.delete(emit);
   }
 
   #emit(event: DataEvent): void {
@@ -159,11 +165,18 @@ export class DataHost {
         };
       },
       assess: ({ sql }) => ({ result: assessSql(sql, [...this.#datasets.keys()]) }),
-      connect: ({ port }) => {
+      connect: ({ port, peer }) => {
         // Other workers (the agent, Python) talk to the same host over their own port and hear the
-        // same events, but only through a narrow query channel (readChannel).
-        const { emit } = serve<DataRequests, DataEvent>(port, this.readChannel());
-        this.addListener(emit);
+        // same events, but only through a narrow query channel (readChannel). A restarted peer
+        // sends a new port: the old one is closed and forgotten, not served for ever.
+        const old = this.#peers.get(peer);
+        if (old) {
+          this.removeListener(old.emit);
+          old.close();
+        }
+        const served = serve<DataRequests, DataEvent>(port, this.readChannel());
+        this.#peers.set(peer, served);
+        this.addListener(served.emit);
         return { result: {} };
       },
     };

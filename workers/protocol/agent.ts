@@ -200,12 +200,12 @@ export interface CapabilityReport {
 
 export type AgentRequests = {
   /**
-   * Hands the agent worker ports to the data worker and (optionally) the Python worker, and the
-   * Python worker's interrupt buffer (the one given to its `init`) so Stop can interrupt code.
-   * Called again after the data worker restarted, it hands over the new data port only: calls
-   * still waiting on the old one fail with a clear error, the next ones work.
+   * Hands the agent worker its port to the data worker. Handed again after the data worker
+   * restarted: calls still waiting on the old port fail with a clear error, the next ones work.
    */
-  connect: { req: { data: MessagePort; python?: MessagePort; pythonInterrupt?: SharedArrayBuffer | null }; res: Record<string, never> };
+  connectData: { req: { port: MessagePort }; res: Record<string, never> };
+  /** Hands the agent worker its port for `AgentPythonRequests` (without it, no run_python). */
+  connectPython: { req: { port: MessagePort }; res: Record<string, never> };
   /** Starts a run; its events follow as `AgentEvent`s, ending with `run_end`. */
   start: { req: StartRunRequest; res: { run_id: string } };
   /** Continues a thread whose last run was interrupted, from its last checkpoint. */

@@ -114,9 +114,15 @@ export type DataRequests = {
   profile: { req: { name: string }; res: DatasetProfile };
   /** Classifies a statement before it runs, so the UI can ask first. */
   assess: { req: { sql: string }; res: SqlRisk };
-  /** Hands the data worker a port another worker will send DataRequests on. */
-  connect: { req: { port: MessagePort }; res: Record<string, never> };
+  /**
+   * Hands the data worker a port another worker will send DataRequests on. A peer's new port
+   * replaces its previous one, which the data worker stops serving and closes.
+   */
+  connect: { req: { port: MessagePort; peer: DataPeer }; res: Record<string, never> };
 };
+
+/** The workers that hold a port to the data worker. */
+export type DataPeer = 'agent' | 'python';
 
 export type LoadPhase = 'reading' | 'storing' | 'parsing' | 'inserting' | 'restoring' | 'done';
 

@@ -86,3 +86,18 @@ export type PythonEvent =
   /** Packages being fetched before a run (first use). */
   | { type: 'loading'; runId: string; packages: string[] }
   | { type: 'packages'; packages: PackageReport };
+
+/**
+ * The agent worker's own small request set for Python, on a port the page serves
+ * (src/python/agentPort.ts) with the page's one interpreter, queue and time limit. The agent's
+ * code is the model's: its `sql()` always gets the read-only guard.
+ */
+export type AgentPythonRequests = {
+  run: { req: { runId: string; code: string }; res: RunOutcome };
+  /** Stops that run, whether it is running or still queued behind the console's. */
+  stop: { req: { runId: string }; res: Record<string, never> };
+  packages: { req: Record<string, never>; res: PackageReport };
+};
+
+/** What the agent's run prints, streamed as it is printed: each chunk crosses once. */
+export type AgentPythonEvent = { type: 'stdout' | 'stderr'; runId: string; text: string };

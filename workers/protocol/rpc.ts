@@ -10,6 +10,8 @@ export interface Endpoint {
   addEventListener(type: 'message', listener: (ev: MessageEvent) => void): void;
   removeEventListener(type: 'message', listener: (ev: MessageEvent) => void): void;
   start?: () => void;
+  /** A MessagePort has it: disentangles the port, so neither end hears the other again. */
+  close?: () => void;
 }
 
 /** How an Error crosses a boundary; rebuilt into a real Error on the other side. */

@@ -10,6 +10,12 @@ export type Handlers<M extends RequestMap> = {
   [K in keyof M & string]: (payload: M[K]['req']) => Promise<Reply<M[K]['res']>> | Reply<M[K]['res']>;
 };
 
+/** A served endpoint: `emit` sends events; `close` stops serving and closes a port. */
+export interface Served<E> {
+  emit: (event: E, transfer?: Transferable[]) => void;
+  close: () => void;
+}
+
 /**
  * The worker side of a boundary: one dispatcher over a handler table. A handler's thrown error
  * becomes an error response, never an unanswered request.
@@ -17,8 +23,8 @@ export type Handlers<M extends RequestMap> = {
 export function serve<M extends RequestMap, E extends { type: string }>(
   endpoint: Endpoint,
   handlers: Handlers<M>,
-): { emit: (event: E, transfer?: Transferable[]) => void } {
-  endpoint.addEventListener('message', (ev: MessageEvent) => {
+): Served<E> {
+  const listener = (ev: MessageEvent) => {
     const data: unknown = ev.data;
     if (!isObject(data) || data.kind !== 'request' || typeof data.type !== 'string' || typeof data.id !== 'number') return;
     const req = data as unknown as RequestOf<M>;
@@ -35,12 +41,21 @@ export function serve<M extends RequestMap, E extends { type: string }>(
         endpoint.postMessage({ kind: 'response', id: req.id, type: req.type, ok: false, error: serializeError(e) });
       }
     })();
-  });
+  };
+  endpoint.addEventListener('message', listener);
   endpoint.start?.();
+  let open = true;
   return {
     emit(event: E, transfer: Transferable[] = []) {
+      if (!open) return;
       const msg: EventMessage<E> = { kind: 'event', event };
       endpoint.postMessage(msg, transfer);
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      endpoint.removeEventListener('message', listener);
+      endpoint.close?.();
     },
   };
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PythonEvent, PythonRequests } from '../../protocol/python';
+import type { AgentPythonEvent, AgentPythonRequests } from '../../protocol/python';
 import type { RpcClient } from '../../protocol/rpcClient';
 import { useDataWorker } from '../testing/dataWorker';
 import { PythonOutput, createWorkerHost } from './workerHost';
@@ -54,19 +54,23 @@ describe('worker ToolHost on the real data engine', { timeout: 60_000 }, () => {
     expect(none).toEqual({ ok: false, message: 'there is no dataset named penguins; the datasets are: seattle_weather' });
   });
 
-  it('runs Python through the Python worker protocol, with stdout from its events', async () => {
+  it('runs Python over the agent’s Python requests, with stdout from the streamed events, and Stop as one stop message', async () => {
     const output = new PythonOutput();
-    let interrupted = 0;
-    const python: Pick<RpcClient<PythonRequests, PythonEvent>, 'call'> = {
+    const stops: string[] = [];
+    const python: Pick<RpcClient<AgentPythonRequests, AgentPythonEvent>, 'call'> = {
       call: (async (type: string, payload: { runId: string; code: string }) => {
+        if (type === 'stop') {
+          stops.push(payload.runId);
+          return {};
+        }
         expect(type).toBe('run');
         output.onEvent({ type: 'stdout', runId: payload.runId, text: 'hello\n' });
         output.onEvent({ type: 'stdout', runId: 'someone-else', text: 'not mine\n' });
         if (payload.code.includes('raise')) return { ok: false, error: { type: 'ValueError', message: 'bad', traceback: 'tb' }, elapsedMs: 3, restarted: false };
         return { ok: true, result: { kind: 'table', columns: ['a'], rows: [[1]], rowCount: 1, truncated: false }, figure: { data: [], layout: {} }, warnings: [], elapsedMs: 5 };
-      }) as Pick<RpcClient<PythonRequests, PythonEvent>, 'call'>['call'],
+      }) as Pick<RpcClient<AgentPythonRequests, AgentPythonEvent>, 'call'>['call'],
     };
-    const host = createWorkerHost({ data: worker.client, python: { client: python, output, interrupt: () => interrupted++ } });
+    const host = createWorkerHost({ data: worker.client, python: { client: python, output } });
     const ok = await host.runPython('print("hello")', signal);
     expect(ok).toEqual({ ok: true, value: { stdout: 'hello\n', result: { columns: ['a'], rows: [[1]], row_count: 1, truncated: false }, figure: { data: [], layout: {} }, elapsed_ms: 5 } });
     const err = await host.runPython('raise ValueError("bad")', signal);
@@ -75,7 +79,8 @@ describe('worker ToolHost on the real data engine', { timeout: 60_000 }, () => {
     const p = host.runPython('x', ctrl.signal);
     ctrl.abort();
     await p;
-    expect(interrupted).toBe(1);
+    expect(stops).toHaveLength(1);
+    expect(stops[0]).toMatch(/^agent-/);
     const without = await createWorkerHost({ data: worker.client }).runPython('1', signal);
     expect(without).toEqual({ ok: false, message: 'Python is not available in this session; use run_sql.' });
   });

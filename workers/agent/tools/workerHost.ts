@@ -6,7 +6,7 @@
 import { readOnlyProblem } from '../../data/readOnly';
 import { decodeIpc } from '../../../shared/arrowDecode';
 import type { DataEvent, DataRequests } from '../../protocol/data';
-import type { PythonEvent, PythonRequests, PyResult, RunOutcome } from '../../protocol/python';
+import type { AgentPythonEvent, AgentPythonRequests, PyResult, RunOutcome } from '../../protocol/python';
 import type { ColumnQuality, PlotlyFigure, ProfileDataArgs, ProfileDataResult, RunPythonResult, RunSqlResult } from '../../protocol/agent';
 import type { RpcClient } from '../../protocol/rpcClient';
 import { quoteIdent } from '../../../shared/sql';
@@ -14,15 +14,14 @@ import type { HostResult, ToolHost } from './execute';
 import { messageOf } from '../../../shared/errors';
 
 export type DataClient = Pick<RpcClient<DataRequests, DataEvent>, 'call'>;
-export type PythonClient = Pick<RpcClient<PythonRequests, PythonEvent>, 'call'>;
+export type PythonClient = Pick<RpcClient<AgentPythonRequests, AgentPythonEvent>, 'call'>;
 
-/** Collects a run's stdout/stderr from the Python worker's events. */
+/** Collects a run's stdout/stderr as the page streams it (each chunk arrives once). */
 export class PythonOutput {
   private readonly buffers = new Map<string, string[]>();
 
   /** Wire this to the Python client's event callback. */
-  onEvent(e: PythonEvent): void {
-    if (e.type !== 'stdout' && e.type !== 'stderr') return;
+  onEvent(e: AgentPythonEvent): void {
     const b = this.buffers.get(e.runId);
     if (b) b.push(e.text);
   }
@@ -40,7 +39,7 @@ export class PythonOutput {
 
 export interface WorkerHostOptions {
   data: DataClient;
-  python?: { client: PythonClient; output: PythonOutput; interrupt?: () => void };
+  python?: { client: PythonClient; output: PythonOutput };
 }
 
 const errorText = (e: unknown) => (messageOf(e));
@@ -150,7 +149,8 @@ export function createWorkerHost(opts: WorkerHostOptions): ToolHost {
       if (!py) return { ok: false, message: 'Python is not available in this session; use run_sql.' };
       const runId = `agent-${Date.now()}-${++runCounter}`;
       py.output.begin(runId);
-      const onAbort = () => py.interrupt?.();
+      // Stop is one message to the page, which interrupts the run (or drops it while queued).
+      const onAbort = () => void py.client.call('stop', { runId }).catch(() => undefined);
       signal.addEventListener('abort', onAbort, { once: true });
       try {
         const out: RunOutcome = await py.client.call('run', { runId, code });
