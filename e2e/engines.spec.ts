@@ -6,24 +6,28 @@
 import type { Page, Worker } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
+import { pythonConsole } from './support/pythonConsole';
 
 const mock = useMockLlm();
 
-async function dataWorker(page: Page): Promise<Worker> {
-  await expect.poll(() => page.workers().some((w) => w.url().includes('data.worker')), { timeout: 30_000 }).toBe(true);
-  const worker = page.workers().find((w) => w.url().includes('data.worker'));
-  if (!worker) throw new Error('no data worker');
+async function engineWorker(page: Page, file: 'data.worker' | 'agent.worker' | 'python.worker'): Promise<Worker> {
+  await expect.poll(() => page.workers().some((w) => w.url().includes(file)), { timeout: 60_000 }).toBe(true);
+  const worker = page.workers().find((w) => w.url().includes(file));
+  if (!worker) throw new Error(`no ${file}`);
   return worker;
 }
 
-/** Throws inside the data worker: its `error` event reaches the page as a crash would. */
-async function crashDataWorker(page: Page): Promise<void> {
-  const worker = await dataWorker(page);
+/** Throws inside a worker: its `error` event reaches the page as a real fault's would. */
+async function crash(worker: Worker): Promise<void> {
   await worker.evaluate(() => {
     setTimeout(() => {
       throw new Error('simulated fault');
     }, 0);
   });
+}
+
+async function crashDataWorker(page: Page): Promise<void> {
+  await crash(await engineWorker(page, 'data.worker'));
   await expect(page.getByRole('alert').filter({ hasText: 'was restarted' })).toBeVisible({ timeout: 60_000 });
 }
 
@@ -133,5 +137,64 @@ test('Stop during the agent’s run_python ends the run, and the next run_python
   ]);
   await ask(page, 'What is six times seven?');
   await expect(c.log.getByRole('article', { name: 'Answer' }).last()).toContainText('It is 42.', { timeout: 90_000 });
+  expect(app.pageErrors).toEqual([]);
+});
+
+test('the agent worker killed mid-run: the run fails clearly and keeps the question; the next one reaches DuckDB and Python', async ({ app, page }) => {
+  test.setTimeout(180_000);
+  await app.loadSample('penguins');
+  await configureEndpoint(page, mock, { key: 'sk-agent-crash' });
+  const count = (await app.runSql('SELECT count(*) AS n FROM penguins')).rows[0]?.[0] ?? '';
+  // The model takes its time: the agent is waiting on it when it dies.
+  await mock.script([{ type: 'text', content: 'never seen', delay_ms: 30_000 }]);
+  const c = chat(page);
+  await ask(page, 'A question the agent will not live to answer.');
+  await expect.poll(async () => (await mock.chatRequests()).length, { timeout: 60_000 }).toBe(1);
+  await crash(await engineWorker(page, 'agent.worker'));
+  await expect(c.log.getByRole('alert')).toContainText('The agent stopped', { timeout: 30_000 });
+  await expect(c.log).toContainText('A question the agent will not live to answer.');
+  await expectIdle(page);
+
+  await mock.script([
+    { type: 'tool_calls', calls: [{ id: 'k1', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM penguins' } }] },
+    { type: 'tool_calls', calls: [{ id: 'k2', name: 'run_python', arguments: { code: 'result = 6 * 7' } }] },
+    { type: 'text', content: `There are ${count} penguins, and 6 × 7 is 42.` },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
+  await c.log.getByRole('button', { name: 'New conversation' }).or(page.getByRole('button', { name: 'New conversation' })).first().click();
+  await ask(page, 'Count them, then multiply in Python.');
+  await expect(c.log.getByRole('article', { name: 'Answer' }).last()).toContainText('and 6 × 7 is 42.', { timeout: 120_000 });
+  const bodies = (await mock.chatRequests()).map((r) => JSON.stringify(r.body));
+  // The restarted agent's ports are live: its tools came back with DuckDB's count and Python's 42.
+  expect(bodies.some((b) => b.includes(`[${count}]`) || b.includes(`"n":${count}`))).toBe(true);
+  expect(bodies.some((b) => b.includes('42'))).toBe(true);
+});
+
+test('the Python worker killed mid-run: the run fails clearly, the console and the agent’s run_python work afterwards', async ({ app, page }) => {
+  test.setTimeout(180_000);
+  const py = await pythonConsole(page);
+  await py.expectUsable();
+  // Code that swallows the interrupt: Stop cannot end it, so the page terminates the worker
+  // (its sandbox leaves no way to throw inside it from outside, as a real fault would).
+  await py.code.fill('while True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass');
+  await py.run.click();
+  await expect(py.panel.locator('[data-outcome="pending"]')).toBeAttached();
+  await page.waitForTimeout(500);
+  const before = page.workers().filter((w) => w.url().includes('python.worker')).length;
+  expect(before).toBe(1);
+  await page.getByRole('button', { name: 'Stop Python' }).click();
+  await expect(py.error()).toContainText('restarted', { timeout: 30_000 });
+  await py.expectUsable();
+
+  await configureEndpoint(page, mock, { key: 'sk-python-crash' });
+  await mock.script([
+    { type: 'tool_calls', calls: [{ id: 'q1', name: 'run_python', arguments: { code: 'print("alive")\nresult = 6 * 7' } }] },
+    { type: 'text', content: 'Python says 42.' },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
+  await ask(page, 'Is Python alive?');
+  await expect(chat(page).log.getByRole('article', { name: 'Answer' }).last()).toContainText('Python says 42.', { timeout: 120_000 });
+  const bodies = (await mock.chatRequests()).map((r) => JSON.stringify(r.body));
+  expect(bodies.some((b) => b.includes('alive') && b.includes('42'))).toBe(true);
   expect(app.pageErrors).toEqual([]);
 });

@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../workers/protocol/rpcServer';
 import type { PythonEvent, PythonRequests, RunOutcome } from '../../workers/protocol/python';
 import { PythonClient } from './PythonClient.svelte';
+import { FakeWorker } from '../../workers/protocol/testing/fakeWorker';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -29,18 +30,20 @@ function fakeWorker(log: string[]): Worker {
       return { result: ok(Number(code)) };
     },
   });
-  return {
-    postMessage: (m: unknown, t?: Transferable[]) => port1.postMessage(m, t ?? []),
-    addEventListener: (type: string, l: (ev: MessageEvent) => void) => port1.addEventListener(type as 'message', l),
-    removeEventListener: (type: string, l: (ev: MessageEvent) => void) => port1.removeEventListener(type as 'message', l),
-    terminate: () => {
-      alive = false;
-      log.push('terminated');
-      port1.close();
-      port2.close();
-    },
-  } as unknown as Worker;
+  const worker = new FakeWorker(port1);
+  const terminate = worker.terminate.bind(worker);
+  worker.terminate = () => {
+    alive = false;
+    log.push('terminated');
+    terminate();
+    port2.close();
+  };
+  workers.push(worker);
+  return worker.asWorker();
 }
+
+/** Every stand-in spawned, newest last (to crash one from the outside). */
+const workers: FakeWorker[] = [];
 
 describe('PythonClient', () => {
   let client: PythonClient | null = null;
@@ -148,5 +151,16 @@ describe('PythonClient', () => {
     expect((await streamed).outcome).toMatchObject({ ok: true, result: { value: 6 } });
     expect(log).not.toContain('5');
     expect(chunks).toEqual(['ran 6\n']);
+  });
+
+  it('a worker that crashes mid-run fails that run clearly; the next run gets a fresh worker', async () => {
+    const log: string[] = [];
+    client = new PythonClient({ createWorker: () => fakeWorker(log) });
+    const pending = client.run('stubborn', { timeLimitMs: 10_000 });
+    while (client.status !== 'running') await sleep(5);
+    workers.at(-1)?.crash('simulated fault');
+    const run = await pending;
+    expect(!run.outcome.ok && run.outcome.error).toMatchObject({ type: 'WorkerError', message: 'simulated fault — the Python worker was restarted.' });
+    expect((await client.run('3')).outcome).toMatchObject({ ok: true, result: { value: 3 } });
   });
 });
