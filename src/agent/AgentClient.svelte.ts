@@ -8,21 +8,9 @@
  */
 import { WorkerGoneError, type RpcClient } from '../../workers/protocol/rpcClient';
 import { WorkerSession, type ConnectPort } from '../../workers/protocol/workerSession';
-import {
-  imageDataUrl,
-  parseAgentEvent,
-  type AgentEvent,
-  type AgentMode,
-  type AgentRequests,
-  type AgentThreadSummary,
-  type AnswerRating,
-  type EndpointSettings,
-  type ImageAttachment,
-  type ModelListOutcome,
-  type CapabilityReport,
-  type FinalOutput,
-  type StartRunRequest,
-} from '../../workers/protocol/agent';
+import { imageDataUrl, parseAgentEvent, type AgentEvent, type AgentRequests, type EndpointSettings, type ImageAttachment, type ModelListOutcome, type CapabilityReport, type StartRunRequest } from '../../workers/protocol/agent/wire';
+import type { AgentMode, FinalOutput } from '../../workers/protocol/agent/final';
+import type { AgentThreadSummary, AnswerRating } from '../../workers/protocol/agent/threadView';
 import { applyEvent, newTurn, turnsFromThread, type ChatTurn } from '../conversation/turns';
 import { messageOf } from '../../shared/errors';
 

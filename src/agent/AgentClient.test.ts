@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent, AgentRequests, FinalOutput, StartRunRequest, ThreadView } from '../../workers/protocol/agent';
+import type { AgentEvent, AgentRequests, StartRunRequest } from '../../workers/protocol/agent/wire';
+import type { FinalOutput } from '../../workers/protocol/agent/final';
+import type { ThreadView } from '../../workers/protocol/agent/threadView';
 import { serve, type Handlers } from '../../workers/protocol/rpcServer';
 import type { Endpoint } from '../../workers/protocol/rpc';
 import { AgentClient } from './AgentClient.svelte';
@@ -92,7 +94,7 @@ describe('AgentClient', () => {
     const start = h.calls.find((c) => c.type === 'start');
     expect(start?.payload).toEqual({ settings, thread_id: 'id-1', question: 'How many?', mode: 'agent', question_id: 'id-2' });
     h.emit({ type: 'run_start', thread_id: 'id-1', run_id: 'run-1', mode: 'agent' });
-    h.emit({ type: 'token', text: 'Three' });
+    h.emit({ type: 'token', text: 'Three', run_id: 'run-1' });
     h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-1' });
     await until(() => !h.client.running);
     expect(h.client.turns[0]).toMatchObject({ question: 'How many?', text: 'Three', state: 'done' });
@@ -181,7 +183,7 @@ describe('AgentClient', () => {
       },
     });
     await h.client.ask('Q1?', settings);
-    h.emit({ type: 'final', output: final('A1') });
+    h.emit({ type: 'final', output: final('A1'), run_id: 'run-1' });
     h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-1' });
     await until(() => !h.client.running);
     const oldId = h.client.turns[0]?.id;
@@ -197,7 +199,7 @@ describe('AgentClient', () => {
     expect(h.client.turns[0]).toMatchObject({ question: 'Q1?', final: null, state: 'running' });
     expect(h.client.turns[0]?.id).not.toBe(oldId);
     expect(starts.at(-1)).toMatchObject({ thread_id: 'id-1', question: 'Q1?', replaces: oldId, question_id: h.client.turns[0]?.id });
-    h.emit({ type: 'final', output: final('A2') });
+    h.emit({ type: 'final', output: final('A2'), run_id: 'run-fork' });
     h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-fork' });
     await until(() => !h.client.running);
     expect(h.client.turns[0]).toMatchObject({ state: 'done', final: { answer: 'A2' } });
@@ -247,7 +249,7 @@ describe('AgentClient', () => {
   it('rates an answer by its question id and keeps the rating on the turn; renames and searches threads', async () => {
     const h = harness({ searchThreads: (p) => ({ result: p.query === 'pen' ? [{ thread_id: 'th', title: 'Q', mode: 'agent', updated_at: '' }] : [] }) });
     await h.client.ask('Rated?', settings);
-    h.emit({ type: 'final', output: final('Yes') });
+    h.emit({ type: 'final', output: final('Yes'), run_id: 'run-1' });
     h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-1' });
     await until(() => !h.client.running);
     const turn = h.client.turns[0];

@@ -23,7 +23,7 @@ export interface ChartTheme {
 
 type Layout = Record<string, JsonValue>;
 
-function isRecord(v: JsonValue | undefined): v is { [key: string]: JsonValue } {
+function isRecord(v: unknown): v is { [key: string]: JsonValue } {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
@@ -51,7 +51,7 @@ export function themedLayout(layout: Layout, theme: ChartTheme): Layout {
 
 /** A plain-text summary of a figure, for its accessible description. */
 export function describeFigure(fig: PlotlyFigure): string {
-  const layout = fig.layout;
+  const layout = fig.layout ?? {};
   const title = isRecord(layout.title) ? layout.title.text : layout.title;
   const kinds = [...new Set(fig.data.map((t) => (typeof t.type === 'string' ? t.type : 'scatter')))];
   const traces = fig.data.length;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent, FinalOutput, ThreadView } from '../../workers/protocol/agent';
+import type { RunEvent } from '../../workers/protocol/agent/wire';
+import type { FinalOutput } from '../../workers/protocol/agent/final';
+import type { ThreadView } from '../../workers/protocol/agent/threadView';
 import { applyEvent, newTurn, turnsFromThread, type ToolStep } from './turns';
 
 const final = (answer: string): FinalOutput => ({
@@ -12,7 +14,7 @@ const final = (answer: string): FinalOutput => ({
   failed_attempts: [],
 });
 
-function play(events: AgentEvent[]) {
+function play(events: RunEvent[]) {
   const turn = newTurn('t', 'Q?');
   for (const e of events) applyEvent(turn, e);
   return turn;
@@ -22,12 +24,12 @@ describe('applyEvent', () => {
   it('streams the answer, records tool steps and keeps text written before tools as a note', () => {
     const turn = play([
       { type: 'run_start', thread_id: 'th', run_id: 'r', mode: 'agent' },
-      { type: 'node', name: 'agent' },
+      { type: 'node', name: 'agent', answer: true },
       { type: 'token', text: 'Let me ' },
       { type: 'token', text: 'query.' },
       { type: 'tool_start', call_id: 'c1', tool: 'run_sql', args: { sql: 'SELECT 1' } },
-      { type: 'tool_end', call_id: 'c1', tool: 'run_sql', output: { rows: [[1]] }, elapsed_ms: 12 },
-      { type: 'node', name: 'agent' },
+      { type: 'tool_end', call_id: 'c1', tool: 'run_sql', output: { columns: [{ name: 'x', type: 'INTEGER' }], rows: [[1]], row_count: 1, truncated: false, elapsed_ms: 1 }, elapsed_ms: 12 },
+      { type: 'node', name: 'agent', answer: true },
       { type: 'token', text: 'It is ' },
       { type: 'token', text: '1.' },
     ]);
@@ -39,6 +41,18 @@ describe('applyEvent', () => {
     applyEvent(turn, { type: 'run_end', thread_id: 'th', run_id: 'r' });
     expect(turn.state).toBe('done');
     expect(turn.final?.answer).toBe('It is 1.');
+  });
+
+  it('sets text aside only when an answering node starts', () => {
+    const turn = play([
+      { type: 'node', name: 'agent', answer: true },
+      { type: 'token', text: 'Thinking aloud.' },
+      { type: 'node', name: 'finalize', answer: false },
+    ]);
+    expect(turn.text).toBe('Thinking aloud.');
+    applyEvent(turn, { type: 'node', name: 'answer', answer: true });
+    expect(turn.text).toBe('');
+    expect(turn.steps).toEqual([{ kind: 'note', text: 'Thinking aloud.' }]);
   });
 
   it('marks failed tools, statuses and a draft sent back for validation', () => {
@@ -61,7 +75,7 @@ describe('applyEvent', () => {
       { type: 'token', text: 'Draft answer' },
       { type: 'status', kind: 'validating', detail: 'checking' },
       { type: 'tool_start', call_id: 'v', tool: 'validate_results', args: {} },
-      { type: 'tool_end', call_id: 'v', tool: 'validate_results', output: { is_valid: true }, elapsed_ms: 3 },
+      { type: 'tool_end', call_id: 'v', tool: 'validate_results', output: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 }, elapsed_ms: 3 },
       { type: 'final', output: final('Draft answer') },
     ]);
     expect(turn.steps.map((s) => s.kind)).toEqual(['status', 'tool']);

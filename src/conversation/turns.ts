@@ -3,7 +3,9 @@
  * from the worker's event stream (`applyEvent`) or from a stored thread after a reload
  * (`turnsFromThread`), so both render the same way.
  */
-import { ANSWER_NODES, type AgentEvent, type AnswerRating, type ErrorKind, type FinalOutput, type StatusKind, type ThreadView } from '../../workers/protocol/agent';
+import type { RunEvent, ErrorKind, StatusKind } from '../../workers/protocol/agent/wire';
+import type { AnswerRating, ThreadView } from '../../workers/protocol/agent/threadView';
+import type { FinalOutput } from '../../workers/protocol/agent/final';
 
 export interface ToolStep {
   kind: 'tool';
@@ -83,14 +85,14 @@ function toolStep(turn: ChatTurn, callId: string, tool: string): ToolStep {
 }
 
 /** Applies one event of the running turn's stream, in place. */
-export function applyEvent(turn: ChatTurn, event: AgentEvent): void {
+export function applyEvent(turn: ChatTurn, event: RunEvent): void {
   switch (event.type) {
     case 'run_start':
       turn.state = 'running';
       turn.error = null;
       break;
     case 'node':
-      if (ANSWER_NODES.has(event.name)) setAside(turn);
+      if (event.answer) setAside(turn);
       break;
     case 'token':
       turn.text += event.text;

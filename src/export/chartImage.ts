@@ -3,7 +3,7 @@
  * background so it reads the same printed or in a dark viewer.
  */
 import { sanitiseFigure } from '../../workers/protocol/figureSafety';
-import type { PlotlyFigure } from '../../workers/protocol/agent';
+import type { PlotlyFigure } from '../../shared/figure';
 import type { JsonValue } from '../../workers/protocol/python';
 import { loadPlotly, themedLayout } from '../charts/plotly';
 

@@ -4,7 +4,7 @@
  * any request but `data:` images, so it opens offline and nothing in it can call home or run.
  * Markdown (answers, notes) is turned into sanitised HTML by the renderer the caller passes in.
  */
-import type { PlotlyFigure } from '../../workers/protocol/agent';
+import type { PlotlyFigure } from '../../shared/figure';
 import { answerMarkdown, figureLabel, outlineTurn, type OutlineItem, type OutlineTurn } from './outline';
 import { escapeHtml, htmlTable, tableFootnote } from './tables';
 import type { ExportThread } from './thread';

@@ -5,7 +5,7 @@
  * and the answer. Code is written to re-run in a plain Jupyter kernel (see notebookCode.ts).
  */
 import { sanitiseFigure } from '../../workers/protocol/figureSafety';
-import type { PlotlyFigure } from '../../workers/protocol/agent';
+import type { PlotlyFigure } from '../../shared/figure';
 import { chartCellCode, pythonCellCode, setupCode, sqlCellCode } from './notebookCode';
 import { answerMarkdown, figureLabel, outlineTurn, questionQuote, type OutlineItem, type OutlineTurn, type TableData } from './outline';
 import { cellText, escapeMarkdownCell, htmlTable, textTable } from './tables';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlotlyFigure } from '../../workers/protocol/agent';
+import type { PlotlyFigure } from '../../shared/figure';
 import { answerMarkdown, outlineTurn, tableOf } from './outline';
 import { FIGURE, chartStep, final, sqlStep, turn } from './testing/threads';
 

@@ -3,7 +3,9 @@
  * short note for the other tools and status changes), the answer and any figures the steps
  * did not claim. The notebook, HTML and Markdown builders all read this one shape.
  */
-import type { CreateChartArgs, FinalOutput, PlotlyFigure } from '../../workers/protocol/agent';
+import type { CreateChartArgs } from '../../workers/protocol/agent/tools';
+import type { FinalOutput } from '../../workers/protocol/agent/final';
+import type { PlotlyFigure } from '../../shared/figure';
 import { statusLabel } from '../conversation/format';
 import type { ChatTurn, Step, TurnError, TurnState } from '../conversation/turns';
 import { neutraliseHtml } from './markdownText';

@@ -5,7 +5,7 @@
  * tool echoed is blanked before a builder sees the thread.
  */
 import type { DataFormat, DatasetInfo } from '../../workers/protocol/data';
-import type { EndpointSettings } from '../../workers/protocol/agent';
+import type { EndpointSettings } from '../../workers/protocol/agent/wire';
 import type { ChatTurn } from '../conversation/turns';
 
 export interface ExportDataset {

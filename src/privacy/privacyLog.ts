@@ -2,7 +2,7 @@
  * The privacy log on the main thread: fetched from the agent worker per thread, and the pure
  * helpers the dialog shows it with (totals, pretty body, labels).
  */
-import type { AgentEvent, AgentRequests, PrivacyLogEntry } from '../../workers/protocol/agent';
+import type { AgentEvent, AgentRequests, PrivacyLogEntry } from '../../workers/protocol/agent/wire';
 import type { RpcClient } from '../../workers/protocol/rpcClient';
 
 /** What the log needs of the agent client: its started worker. */

@@ -3,7 +3,7 @@
  * except inside a `start`/`resume`/`listModels` request to the agent worker, which uses it for
  * that one run; it is never written to checkpoints.
  */
-import { DEFAULT_ROWS_PER_TOOL_OUTPUT, type EndpointSettings as Settings } from '../../workers/protocol/agent';
+import { DEFAULT_ROWS_PER_TOOL_OUTPUT, type EndpointSettings as Settings } from '../../workers/protocol/agent/wire';
 import { browserStorage, loadEndpoint, saveEndpoint, type StorageAreas } from './persist';
 
 export class EndpointSettings {

@@ -3,7 +3,7 @@
  * reaches DuckDB and Pyodide only through the ports the page's engine mesh hands it
  * (src/engines/mesh.ts); a port handed again replaces the old one.
  */
-import type { AgentEvent, AgentRequests } from '../protocol/agent';
+import type { AgentEvent, AgentRequests } from '../protocol/agent/wire';
 import type { DataEvent, DataRequests } from '../protocol/data';
 import type { AgentPythonEvent, AgentPythonRequests } from '../protocol/python';
 import type { Endpoint } from '../protocol/rpc';

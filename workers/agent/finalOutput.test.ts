@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FinalOutputSchema, type ValidationReport } from '../protocol/agent';
+import { FinalOutputSchema } from '../protocol/agent/final';
+import type { ValidationReport } from '../protocol/agent/structured';
 import { buildFinalOutput, reasoningTrace, UNVALIDATED_CONFIDENCE } from './finalOutput';
 import type { ToolOutcome } from './guard';
 

@@ -11,19 +11,11 @@ import { tool as defineTool } from '@langchain/core/tools';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import { Annotation, END, MessagesAnnotation, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
-import {
-  TOOL_ARG_SCHEMAS,
-  TOOL_NAMES,
-  ValidationReportSchema,
-  type AgentEvent,
-  type AgentMode,
-  type ExampleRecord,
-  type ExecutionPlan,
-  type FinalOutput,
-  type PlotlyFigure,
-  type ValidateResultsArgs,
-  type ValidationReport,
-} from '../protocol/agent';
+import { TOOL_ARG_SCHEMAS, TOOL_NAMES, type ExampleRecord, type ValidateResultsArgs } from '../protocol/agent/tools';
+import { ValidationReportSchema, type ExecutionPlan, type ValidationReport } from '../protocol/agent/structured';
+import type { RunEvent } from '../protocol/agent/wire';
+import type { AgentMode, FinalOutput } from '../protocol/agent/final';
+import type { PlotlyFigure } from '../../shared/figure';
 import { buildFinalOutput, reasoningTrace } from './finalOutput';
 import { CODE_TOOLS, decide, failedAttempts, iterationBudget, type GuardDecision, type ToolOutcome } from './guard';
 import {
@@ -112,8 +104,20 @@ export const AgentState = Annotation.Root({
 export type AgentStateType = typeof AgentState.State;
 export type Update = typeof AgentState.Update;
 
-export function emit(config: LangGraphRunnableConfig, event: AgentEvent): void {
+/**
+ * Graph nodes whose model output is the answer being written (agent mode's `agent` and
+ * `answer`, the pipeline's `explain` and `error`): their tokens are streamed (run.ts), and their
+ * `node` event says `answer: true` so the page sets earlier text aside as a step.
+ */
+export const ANSWER_NODES: ReadonlySet<string> = new Set(['agent', 'answer', 'explain', 'error']);
+
+export function emit(config: LangGraphRunnableConfig, event: RunEvent): void {
   config.writer?.(event);
+}
+
+/** A graph node started. */
+export function emitNode(config: LangGraphRunnableConfig, name: string): void {
+  emit(config, { type: 'node', name, answer: ANSWER_NODES.has(name) });
 }
 
 export function internalNote(text: string): HumanMessage {
@@ -147,7 +151,7 @@ export function createShared(deps: AgentGraphDeps) {
   const toolDeps: ToolDeps = { ...deps.tools, validate };
 
   async function ingress(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'ingress' });
+    emitNode(config, 'ingress');
     const human = [...state.messages].reverse().find((m) => m.getType() === 'human' && m.additional_kwargs?.[INTERNAL_FLAG] !== true);
     const question = human?.text ?? '';
     const ctx = await deps.context(question, config.signal ?? new AbortController().signal);
@@ -191,8 +195,8 @@ export function createShared(deps: AgentGraphDeps) {
         const id = c.id ?? `call_${state.iterations}_${i}`;
         emit(config, { type: 'tool_start', call_id: id, tool: c.name, args: c.args });
         const run = await executeTool({ id, name: c.name, args: c.args }, toolDeps, signal);
-        if (run.outcome.ok) {
-          emit(config, { type: 'tool_end', call_id: id, tool: c.name, output: run.output, elapsed_ms: run.elapsedMs });
+        if (run.outcome.ok && run.result) {
+          emit(config, { type: 'tool_end', call_id: id, ...run.result, elapsed_ms: run.elapsedMs });
         } else {
           emit(config, { type: 'tool_error', call_id: id, tool: c.name, error: run.outcome.error ?? 'Error' });
         }
@@ -225,13 +229,13 @@ export function createShared(deps: AgentGraphDeps) {
     const id = `forced_validation_${state.outcomes.length}`;
     emit(config, { type: 'tool_start', call_id: id, tool: 'validate_results', args });
     const run = await executeTool({ id, name: 'validate_results', args }, toolDeps, config.signal ?? new AbortController().signal);
-    if (run.outcome.ok) emit(config, { type: 'tool_end', call_id: id, tool: 'validate_results', output: run.output, elapsed_ms: run.elapsedMs });
+    if (run.outcome.ok && run.result) emit(config, { type: 'tool_end', call_id: id, ...run.result, elapsed_ms: run.elapsedMs });
     else emit(config, { type: 'tool_error', call_id: id, tool: 'validate_results', error: run.outcome.error ?? 'Error' });
     return run.outcome;
   }
 
   async function finalize(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'finalize' });
+    emitNode(config, 'finalize');
     const output = buildFinalOutput({
       answer: lastAi(state.messages)?.text ?? '',
       question: state.question,
@@ -251,7 +255,7 @@ export function createShared(deps: AgentGraphDeps) {
   async function summarize(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     // Silent unless it compacts: most runs pass straight through.
     const out = await summarizer(state, config, (detail) => {
-      emit(config, { type: 'node', name: 'summarize' });
+      emitNode(config, 'summarize');
       emit(config, { type: 'status', kind: 'summarizing', detail });
     });
     return out ?? {};
@@ -270,7 +274,7 @@ export function createAgentGraph(deps: AgentGraphDeps) {
   const withTools = deps.model.bindTools(boundTools);
 
   async function agent(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'agent' });
+    emitNode(config, 'agent');
     const prompt = [state.systemPrompt, buildFailedAttemptsContext(failedAttempts(state.outcomes))].filter(Boolean).join('\n\n');
     const reply = await withTools.invoke(modelView(state, prompt), config);
     const invalid = reply.invalid_tool_calls ?? [];
@@ -297,12 +301,12 @@ export function createAgentGraph(deps: AgentGraphDeps) {
   }
 
   async function tools(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'tools' });
+    emitNode(config, 'tools');
     return runToolCalls(lastAi(state.messages)?.tool_calls ?? [], state, config);
   }
 
   async function guard(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'guard' });
+    emitNode(config, 'guard');
     const ai = lastAi(state.messages);
     const wantsToAnswer = state.messages[state.messages.length - 1] === ai && (ai?.tool_calls?.length ?? 0) === 0;
     let outcomes = state.outcomes;
@@ -347,7 +351,7 @@ export function createAgentGraph(deps: AgentGraphDeps) {
 
   /** A last reply without tools (budget exhausted). */
   async function answer(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'answer' });
+    emitNode(config, 'answer');
     const reply = await deps.model.invoke(modelView(state), config);
     return { messages: [reply] };
   }

@@ -8,9 +8,10 @@
 import { AIMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { tool as defineTool } from '@langchain/core/tools';
 import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
-import { ExecutionPlanSchema, TOOL_ARG_SCHEMAS, type ExecutionPlan } from '../protocol/agent';
+import { ExecutionPlanSchema, type ExecutionPlan } from '../protocol/agent/structured';
+import { TOOL_ARG_SCHEMAS } from '../protocol/agent/tools';
 import { structuredOutput } from './llm/structured';
-import { AgentState, createShared, emit, internalNote, type AgentGraphDeps, type AgentStateType, type Update } from './graph';
+import { AgentState, createShared, emit, emitNode, internalNote, type AgentGraphDeps, type AgentStateType, type Update } from './graph';
 import { CODE_TOOLS, MAX_CODE_RETRIES, failedAttempts, latestValidation } from './guard';
 import { TOOL_DESCRIPTIONS, buildCodePrompt, buildPlanPrompt } from './prompts';
 import { withSummary } from './summarize';
@@ -40,13 +41,13 @@ export function createPipelineGraph(deps: AgentGraphDeps) {
   const context = (state: AgentStateType) => new SystemMessage(withSummary(state.systemPrompt, state.summary));
 
   async function plan(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'plan' });
+    emitNode(config, 'plan');
     const p: ExecutionPlan = await planner.invoke([context(state), new HumanMessage(buildPlanPrompt(state.question, state.datasetsText))], { signal: config.signal });
     return { executionPlan: p };
   }
 
   async function code(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'code' });
+    emitNode(config, 'code');
     const previous = failedAttempts(state.outcomes);
     if (previous.length > 0) emit(config, { type: 'status', kind: 'retrying', detail: `Attempt ${previous.length + 1} of ${MAX_CODE_RETRIES}, fixing: ${previous.at(-1)?.error.slice(0, 120) ?? ''}` });
     const prompt = buildCodePrompt({
@@ -73,13 +74,13 @@ export function createPipelineGraph(deps: AgentGraphDeps) {
   }
 
   async function evaluate(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'evaluate' });
+    emitNode(config, 'evaluate');
     const outcome = await forcedValidation(state, config);
     return { outcomes: [outcome] };
   }
 
   async function explain(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'explain' });
+    emitNode(config, 'explain');
     const report = latestValidation(state.outcomes);
     const ask = [
       'Answer the question for the user in plain language, using only figures from the tool outputs above (rounded sensibly): the direct answer first, then how it was computed, then caveats.',
@@ -94,7 +95,7 @@ export function createPipelineGraph(deps: AgentGraphDeps) {
   }
 
   async function error(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
-    emit(config, { type: 'node', name: 'error' });
+    emitNode(config, 'error');
     const attempts = failedAttempts(state.outcomes);
     const lines = attempts.map((a, i) => `${i + 1}. ${a.error.split('\n')[0] ?? a.error}`);
     const text = `I could not compute an answer: ${attempts.length} attempts failed.\n${lines.join('\n')}\nTry rephrasing the question or checking the column names.`;

@@ -5,7 +5,9 @@
  * in the checkpoint when the model is called, so the thread can be resumed).
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import { ANSWER_NODES, parseAgentEvent, type AgentEvent, type AgentMode, type FinalOutput, type ImageAttachment } from '../protocol/agent';
+import { parseAgentEvent, type AgentEvent, type ImageAttachment, type RunEvent } from '../protocol/agent/wire';
+import { ANSWER_NODES } from './graph';
+import type { AgentMode, FinalOutput } from '../protocol/agent/final';
 import { buildHumanMessage } from './humanMessage';
 import type { AgentGraph } from './graph';
 import type { PipelineGraph } from './pipeline';
@@ -40,8 +42,9 @@ export interface TurnResult {
 export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnRequest, options: TurnOptions): Promise<TurnResult> {
   const result: TurnResult = {};
   // Every event of this run names it, so a late event of a stopped run is never taken for the next one's.
-  const opts: TurnOptions = { ...options, onEvent: (e) => options.onEvent({ ...e, run_id: req.run_id }) };
-  opts.onEvent({ type: 'run_start', thread_id: req.thread_id, run_id: req.run_id, mode: req.mode });
+  const stamp = (e: RunEvent): AgentEvent => ({ ...e, run_id: req.run_id }) as AgentEvent;
+  const opts = { ...options, onEvent: (e: RunEvent) => options.onEvent(stamp(e)) };
+  options.onEvent({ type: 'run_start', thread_id: req.thread_id, run_id: req.run_id, mode: req.mode });
   try {
     const input = req.message ? { messages: [req.message] } : req.question === undefined ? null : { messages: [buildHumanMessage(req.question, req.attachments)] };
     const stream = await (graph as AgentGraph).stream(input, {
@@ -53,7 +56,7 @@ export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnReques
     for await (const item of stream as AsyncIterable<[string, unknown]>) {
       const [mode, chunk] = item;
       if (mode === 'custom') {
-        const parsed = parseAgentEvent(chunk);
+        const parsed = parseAgentEvent(typeof chunk === 'object' && chunk !== null ? { ...chunk, run_id: req.run_id } : chunk);
         if (!parsed.ok) continue;
         if (parsed.event.type === 'final') result.final = parsed.event.output;
         opts.onEvent(parsed.event);
@@ -79,7 +82,7 @@ export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnReques
       ...(failure.status !== undefined ? { status: failure.status } : {}),
     });
   } finally {
-    opts.onEvent({ type: 'run_end', thread_id: req.thread_id, run_id: req.run_id });
+    options.onEvent({ type: 'run_end', thread_id: req.thread_id, run_id: req.run_id });
   }
   return result;
 }

@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
-import type { AgentEvent } from '../protocol/agent';
+import type { AgentEvent } from '../protocol/agent/wire';
 import { SecretScrubber } from '../protocol/secrets';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { ScrubbingSerde } from './checkpoint/scrubbingSerde';

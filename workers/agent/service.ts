@@ -5,19 +5,9 @@
  * IndexedDB through IdbSaver.
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import {
-  DEFAULT_ROWS_PER_TOOL_OUTPUT,
-  EndpointSettingsSchema,
-  ImageAttachmentsSchema,
-  type ImageAttachment,
-  type AgentEvent,
-  type AgentRequests,
-  type AgentThreadSummary,
-  type EndpointSettings,
-  type FinalOutput,
-  type ModelListOutcome,
-  type ThreadView,
-} from '../protocol/agent';
+import { DEFAULT_ROWS_PER_TOOL_OUTPUT, EndpointSettingsSchema, ImageAttachmentsSchema, type ImageAttachment, type AgentEvent, type AgentRequests, type EndpointSettings, type ModelListOutcome } from '../protocol/agent/wire';
+import type { AgentThreadSummary, ThreadView } from '../protocol/agent/threadView';
+import type { FinalOutput } from '../protocol/agent/final';
 import type { Handlers } from '../protocol/rpcServer';
 import type { IdbSaver } from './checkpoint/IdbSaver';
 import { gatherRunContext } from './context';
@@ -132,7 +122,8 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     const runId = newId();
     const ctrl = new AbortController();
     const rowPolicy = rowPolicyOf(settings, DEFAULT_ROWS_PER_TOOL_OUTPUT);
-    const adapt = (detail: string) => emit({ type: 'status', kind: 'provider_adjusted', detail });
+    const status = (kind: 'provider_adjusted' | 'retrying', detail: string) => emit({ type: 'status', kind, detail, run_id: runId });
+    const adapt = (detail: string) => status('provider_adjusted', detail);
     const build = async () => {
       // What this endpoint + model refused before is left out from the first request on.
       const profile = await profiles.get(settings.baseUrl, settings.model).catch(() => undefined);
@@ -154,11 +145,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         },
         onAdapt: adapt,
         onRetry: (r) =>
-          emit({
-            type: 'status',
-            kind: 'retrying',
-            detail: `The endpoint answered ${r.status ?? 'with an error'}; retry ${r.attempt}${r.retryAfterMs !== undefined ? ` after ${Math.ceil(r.retryAfterMs / 1000)} s` : ''}.`,
-          }),
+          status('retrying', `The endpoint answered ${r.status ?? 'with an error'}; retry ${r.attempt}${r.retryAfterMs !== undefined ? ` after ${Math.ceil(r.retryAfterMs / 1000)} s` : ''}.`),
       });
       const graphOf = mode === 'pipeline' ? createPipelineGraph : createAgentGraph;
       return graphOf({

@@ -105,7 +105,7 @@ function sanitisePlotly(fig: PlotlyFigure): PlotlyFigure {
     const config: Rec = {};
     for (const [k, v] of Object.entries(fig.config)) {
       if (!CONFIG_KEYS.has(k)) continue;
-      const c = clean(v, k, 'config');
+      const c = clean(v as Json, k, 'config');
       if (c !== undefined) config[k] = c;
     }
     out.config = config;

@@ -3,8 +3,9 @@
  * `PythonRequests`; stdout/stderr stream as `PythonEvent`s while code runs.
  */
 
-/** JSON as it crosses the boundary (results, figures). */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue, PlotlyFigure } from '../../shared/figure';
+
+export type { JsonValue, PlotlyFigure };
 
 /** What `result` became, ready for the UI. */
 export type PyResult =
@@ -13,13 +14,6 @@ export type PyResult =
   | { kind: 'json'; value: JsonValue }
   | { kind: 'repr'; text: string };
 
-/** A Plotly figure in its JSON form. */
-export interface PlotlyFigure {
-  data: Record<string, JsonValue>[];
-  layout: Record<string, JsonValue>;
-  config?: Record<string, JsonValue>;
-  frames?: JsonValue[];
-}
 
 /** A Python exception, its traceback trimmed to the user's code. */
 export interface PyError {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent, FinalOutput, StartRunRequest } from '../../../workers/protocol/agent';
+import type { AgentEvent, StartRunRequest } from '../../../workers/protocol/agent/wire';
+import type { FinalOutput } from '../../../workers/protocol/agent/final';
 import expectedJson from './expected.json';
 import type { ExpectedAnswer } from './expected';
 import { QUESTIONS } from './questions';
@@ -55,7 +56,7 @@ describe('runGauntlet', () => {
   const qs = selectQuestions({ kind: 'ids', ids: ['desc_penguin_count', 'cmp_heaviest_species', 'desc_dry_days'] });
 
   it('scores each item, stores it, and reports accuracy by mode', async () => {
-    const d = deps((req) => [{ type: 'final', output: final(req.question.includes('How many penguins') ? 'There are 344.' : req.question.includes('Which penguin') ? 'Gentoo.' : 'About 800.') }]);
+    const d = deps((req) => [{ type: 'final', run_id: 'x', output: final(req.question.includes('How many penguins') ? 'There are 344.' : req.question.includes('Which penguin') ? 'Gentoo.' : 'About 800.') }]);
     const run = newRun('r1', settings, planItems(qs, ['agent', 'pipeline'], 1), 0);
     const done = await runGauntlet(run, settings, d, new AbortController().signal);
     expect(done.status).toBe('done');
@@ -77,7 +78,7 @@ describe('runGauntlet', () => {
     const d = deps(() => {
       calls++;
       if (calls === 2) stop.abort();
-      return [{ type: 'final', output: final('344 Gentoo 838') }];
+      return [{ type: 'final', run_id: 'x', output: final('344 Gentoo 838') }];
     });
     const run = newRun('r2', settings, planItems(qs, ['agent'], 1), 0);
     const stopped = await runGauntlet(run, settings, d, stop.signal);
@@ -90,7 +91,7 @@ describe('runGauntlet', () => {
   });
 
   it('an item stopped from the chat (aborted) stops the gauntlet unscored', async () => {
-    const d = deps(() => [{ type: 'error', message: 'Stopped.', retryable: true, kind: 'aborted' }]);
+    const d = deps(() => [{ type: 'error', run_id: 'x', message: 'Stopped.', retryable: true, kind: 'aborted' }]);
     const done = await runGauntlet(newRun('r4', settings, planItems(qs, ['agent'], 1), 0), settings, d, new AbortController().signal);
     expect(done.status).toBe('stopped');
     expect(done.items).toEqual([]);

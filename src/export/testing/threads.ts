@@ -1,6 +1,8 @@
 /** Conversations for the export tests (tests only; never imported by the app). */
 import type { DatasetInfo } from '../../../workers/protocol/data';
-import type { EndpointSettings, FinalOutput, PlotlyFigure } from '../../../workers/protocol/agent';
+import type { EndpointSettings } from '../../../workers/protocol/agent/wire';
+import type { FinalOutput } from '../../../workers/protocol/agent/final';
+import type { PlotlyFigure } from '../../../shared/figure';
 import type { ChatTurn, Step, ToolStep } from '../../conversation/turns';
 import type { ExportInput } from '../thread';
 

@@ -8,7 +8,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
 import { ChatOpenAICompletions } from '@langchain/openai';
-import type { EndpointSettings, ErrorKind } from '../../protocol/agent';
+import type { EndpointSettings, ErrorKind } from '../../protocol/agent/wire';
 import { providerRequest } from '../../protocol/endpointPresets';
 import type { WireObservations } from './wire/normalise';
 import { createWireFetch, type WireMemory } from './wire/wireFetch';

@@ -6,7 +6,7 @@
  * checkpoint time differs from the one it was built for.
  */
 import { openDB, deleteDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { AgentMode } from '../../protocol/agent';
+import type { AgentMode } from '../../protocol/agent/final';
 
 export type StoredRating = 'up' | 'down';
 

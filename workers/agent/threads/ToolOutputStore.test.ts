@@ -2,16 +2,16 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { ToolOutputStore } from './ToolOutputStore';
 import { turnsFromThread } from '../../../src/conversation/turns';
-import type { ThreadView } from '../../protocol/agent';
+import type { ThreadView } from '../../protocol/agent/threadView';
 
 describe('ToolOutputStore', () => {
   it('keeps each call’s full outcome per thread and forgets a deleted thread', async () => {
     const store = new ToolOutputStore(`tool-outputs-${Math.random()}`);
     const rows = Array.from({ length: 5000 }, (_, i) => [i, `r${i}`]);
-    store.record('t1', { type: 'tool_end', call_id: 'c1', tool: 'run_sql', output: { columns: [{ name: 'i', type: 'INTEGER' }, { name: 's', type: 'VARCHAR' }], rows, row_count: 5000, truncated: false, elapsed_ms: 3 }, elapsed_ms: 4 });
-    store.record('t1', { type: 'tool_error', call_id: 'c2', tool: 'run_python', error: 'NameError: x' });
-    store.record('t2', { type: 'tool_end', call_id: 'c1', tool: 'run_sql', output: 'other thread', elapsed_ms: 1 });
-    store.record('t1', { type: 'token', text: 'ignored' });
+    store.record('t1', { type: 'tool_end', call_id: 'c1', tool: 'run_sql', output: { columns: [{ name: 'i', type: 'INTEGER' }, { name: 's', type: 'VARCHAR' }], rows, row_count: 5000, truncated: false, elapsed_ms: 3 }, elapsed_ms: 4, run_id: 'r' });
+    store.record('t1', { type: 'tool_error', call_id: 'c2', tool: 'run_python', error: 'NameError: x', run_id: 'r' });
+    store.record('t2', { type: 'tool_end', call_id: 'c1', tool: 'run_sql', output: { columns: [], rows: [['other thread']], row_count: 1, truncated: false, elapsed_ms: 1 }, elapsed_ms: 1, run_id: 'r' });
+    store.record('t1', { type: 'token', text: 'ignored', run_id: 'r' });
     const t1 = await store.forThread('t1');
     expect(Object.keys(t1).sort()).toEqual(['c1', 'c2']);
     expect((t1.c1?.output as { rows: unknown[] }).rows).toHaveLength(5000);

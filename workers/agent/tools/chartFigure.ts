@@ -4,7 +4,8 @@
  * never needs the points themselves).
  */
 import { sanitiseFigure } from '../../protocol/figureSafety';
-import type { ChartType, CreateChartArgs, PlotlyFigure } from '../../protocol/agent';
+import type { ChartType, CreateChartArgs } from '../../protocol/agent/tools';
+import type { PlotlyFigure } from '../../../shared/figure';
 
 export interface ChartTable {
   columns: { name: string; type: string }[];

@@ -3,20 +3,9 @@
  * and returns everything the graph needs: the outcome for the guard, the text for the model
  * (truncated, `Error: …` on failure), the full output for the UI and grounding, and figures.
  */
-import {
-  parseToolArgs,
-  type CreateChartResult,
-  type ExampleRecord,
-  type PlotlyFigure,
-  type ProfileDataArgs,
-  type ProfileDataResult,
-  type RunPythonResult,
-  type RunSqlResult,
-  type ToolName,
-  type ValidateResultsArgs,
-  type ValidationReport,
-  isToolName,
-} from '../../protocol/agent';
+import { parseToolArgs, type CreateChartResult, type ExampleRecord, type ProfileDataArgs, type ProfileDataResult, type RunPythonResult, type RunSqlResult, type ToolName, type ToolOutput, type ValidateResultsArgs, isToolName } from '../../protocol/agent/tools';
+import type { PlotlyFigure } from '../../../shared/figure';
+import type { ValidationReport } from '../../protocol/agent/structured';
 import type { ToolOutcome } from '../guard';
 import { formatToolOutputForModel, toJsonText, toolErrorText } from '../toolOutput';
 import { buildChartFigure } from './chartFigure';
@@ -58,6 +47,8 @@ export interface ToolRun {
   modelText: string;
   /** The full output (UI, grounding); undefined on failure. */
   output?: unknown;
+  /** The same output, typed by its tool: what the `tool_end` event carries. */
+  result?: ToolOutput;
   figure?: PlotlyFigure;
   elapsedMs: number;
 }
@@ -97,7 +88,7 @@ async function withTimeout<T>(ms: number, parent: AbortSignal, work: (signal: Ab
   }
 }
 
-type Produced = { ok: true; output: unknown; figure?: PlotlyFigure } | { ok: false; message: string };
+type Produced = { ok: true; result: ToolOutput; figure?: PlotlyFigure } | { ok: false; message: string };
 
 async function produce(tool: ToolName, args: unknown, deps: ToolDeps, signal: AbortSignal, callId: string): Promise<Produced> {
   switch (tool) {
@@ -105,13 +96,13 @@ async function produce(tool: ToolName, args: unknown, deps: ToolDeps, signal: Ab
       const p = parseToolArgs('run_sql', args);
       if (!p.ok) return p;
       const r = await deps.host.runSql(p.args.sql, Math.min(p.args.max_rows ?? 200, 10_000), signal);
-      return r.ok ? { ok: true, output: r.value } : r;
+      return r.ok ? { ok: true, result: { tool, output: r.value } } : r;
     }
     case 'profile_data': {
       const p = parseToolArgs('profile_data', args);
       if (!p.ok) return p;
       const r = await deps.host.profile(p.args, signal);
-      return r.ok ? { ok: true, output: r.value } : r;
+      return r.ok ? { ok: true, result: { tool, output: r.value } } : r;
     }
     case 'run_python': {
       const p = parseToolArgs('run_python', args);
@@ -124,7 +115,7 @@ async function produce(tool: ToolName, args: unknown, deps: ToolDeps, signal: Ab
         const out = deps.rowPolicy ? limitLines(r.value.stdout, deps.rowPolicy.maxRows) : r.value.stdout;
         return { ok: false, message: `${e.type}: ${e.message}${tb ? `\n${tb}` : ''}${out ? `\nstdout:\n${out.slice(-1000)}` : ''}` };
       }
-      return { ok: true, output: r.value, figure: r.value.figure };
+      return { ok: true, result: { tool, output: r.value }, ...(r.value.figure ? { figure: r.value.figure } : {}) };
     }
     case 'create_chart': {
       const p = parseToolArgs('create_chart', args);
@@ -134,17 +125,17 @@ async function produce(tool: ToolName, args: unknown, deps: ToolDeps, signal: Ab
       const chart = buildChartFigure(q.value, p.args.chart);
       if (!chart.ok) return chart;
       const output: CreateChartResult = { figure_id: callId, points: chart.points, summary: chart.summary };
-      return { ok: true, output, figure: chart.figure };
+      return { ok: true, result: { tool, output }, figure: chart.figure };
     }
     case 'validate_results': {
       const p = parseToolArgs('validate_results', args);
       if (!p.ok) return p;
-      return { ok: true, output: await deps.validate(p.args, signal) };
+      return { ok: true, result: { tool, output: await deps.validate(p.args, signal) } };
     }
     case 'search_examples': {
       const p = parseToolArgs('search_examples', args);
       if (!p.ok) return p;
-      return { ok: true, output: await deps.searchExamples(p.args.query, p.args.top_k ?? 3, signal) };
+      return { ok: true, result: { tool, output: await deps.searchExamples(p.args.query, p.args.top_k ?? 3, signal) } };
     }
   }
 }
@@ -169,10 +160,11 @@ export async function executeTool(call: ToolCallInput, deps: ToolDeps, signal: A
     produced = { ok: false, message: messageOf(e) };
   }
   if (!produced.ok) return fail(produced.message);
-  const { text } = formatToolOutputForModel(withholdRows(tool, produced.output, deps.rowPolicy), deps.modelBudget);
+  const { result } = produced;
+  const { text } = formatToolOutputForModel(withholdRows(tool, result.output, deps.rowPolicy), deps.modelBudget);
   const outcome: ToolOutcome = { callId: call.id, tool, args: call.args, ok: true };
-  if (tool === 'validate_results') outcome.report = produced.output as ValidationReport;
-  const run: ToolRun = { outcome, modelText: text, output: produced.output, elapsedMs: Date.now() - t0 };
+  if (result.tool === 'validate_results') outcome.report = result.output;
+  const run: ToolRun = { outcome, modelText: text, output: result.output, result, elapsedMs: Date.now() - t0 };
   if (produced.figure) run.figure = produced.figure;
   return run;
 }

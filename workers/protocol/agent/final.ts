@@ -1,0 +1,26 @@
+/**
+ * What a run ends with (`FinalOutput`, AGENT-CONTRACT.md) and the modes it runs in: shared by the
+ * event stream (./wire.ts) and the stored conversation view (./threadView.ts).
+ */
+import { z } from 'zod';
+import { PlotlyFigureSchema } from '../../../shared/figure';
+
+export const AGENT_MODES = ['agent', 'pipeline'] as const;
+export type AgentMode = (typeof AGENT_MODES)[number];
+
+
+export const OUTPUT_TYPES = ['analysis', 'visualization', 'explanation', 'error'] as const;
+
+export const FinalOutputSchema = z.object({
+  answer: z.string(),
+  confidence: z.number().min(0).max(1),
+  output_type: z.enum(OUTPUT_TYPES),
+  result: z.unknown().optional(),
+  figures: z.array(PlotlyFigureSchema).optional(),
+  code: z.array(z.string()).optional(),
+  caveats: z.array(z.string()),
+  reasoning_trace: z.array(z.string()),
+  ungrounded_numbers: z.array(z.string()),
+  failed_attempts: z.array(z.object({ code: z.string(), error: z.string() })),
+});
+export type FinalOutput = z.infer<typeof FinalOutputSchema>;
