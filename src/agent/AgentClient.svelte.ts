@@ -11,7 +11,8 @@ import { WorkerSession, type ConnectPort } from '../../workers/protocol/workerSe
 import { imageDataUrl, parseAgentEvent, type AgentEvent, type AgentRequests, type EndpointSettings, type ImageAttachment, type ModelListOutcome, type CapabilityReport, type StartRunRequest } from '../../workers/protocol/agent/wire';
 import type { AgentMode, FinalOutput } from '../../workers/protocol/agent/final';
 import type { AgentThreadSummary, AnswerRating } from '../../workers/protocol/agent/threadView';
-import { applyEvent, newTurn, turnsFromThread, type ChatTurn } from '../conversation/turns';
+import { applyEvent, failTurn, newTurn, turnsFromThread, type ChatTurn } from '../conversation/turns';
+import { RunStream } from './runStream';
 import { messageOf } from '../../shared/errors';
 
 export type AgentStatus = 'idle' | 'starting' | 'ready' | 'failed';
@@ -51,21 +52,14 @@ export class AgentClient {
 
   #options: AgentClientOptions;
   #session: WorkerSession<AgentRequests, AgentEvent>;
-  #runId: string | null = null;
-  /** The turn the current run's events go to. */
-  #turn: ChatTurn | null = null;
-  /** Stop was pressed before the worker named the run: abort as soon as it does. */
-  #stopRequested = false;
-  /**
-   * Events held back while a fork (Edit / Regenerate) waits for the worker to accept it: the
-   * view changes only once it has, so a refusal leaves the conversation as it was.
-   */
-  #held: AgentEvent[] | null = null;
+  /** Each run in progress, by its id: where its events go (one at a time in practice). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- routing, never rendered.
+  #runs = new Map<string, RunStream<AgentEvent>>();
+  /** Stops the run in progress (Stop, or the gauntlet's signal). */
+  #stopRun: AbortController | null = null;
   /** Orders search replies: only the newest query's answer is shown. */
   #searchSeq = 0;
   #newId: () => string;
-  /** A run started by `runDetached` (the gauntlet): its events go to its listener, not a turn. */
-  #detached: { onEvent: (event: AgentEvent) => void; done: (error: string | null) => void } | null = null;
 
   constructor(options: AgentClientOptions) {
     this.#options = options;
@@ -80,7 +74,7 @@ export class AgentClient {
       onCrash: (message) => {
         this.status = 'failed';
         this.startError = `The agent stopped: ${message}.`;
-        this.#endRun({ message: `The agent stopped (${message}). Your question is kept; retry it.`, retryable: true });
+        this.#failRuns(new WorkerGoneError(`The agent stopped (${message}). Your question is kept; retry it.`));
       },
     });
   }
@@ -110,44 +104,76 @@ export class AgentClient {
       this.protocolError = `Ignored a malformed event from the agent: ${parsed.message}`;
       return;
     }
-    if (this.#held) this.#held.push(parsed.event);
-    else this.#handle(parsed.event);
+    // A late event of a run that already ended (stopped, replaced) has no stream left: dropped.
+    this.#runs.get(parsed.event.run_id)?.push(parsed.event);
   }
 
-  #handle(event: AgentEvent): void {
-    // A late event of a run that already ended (stopped, replaced) must not reach the next one.
-    if (event.type !== 'run_start' && event.run_id !== undefined && this.#runId !== null && event.run_id !== this.#runId) return;
-    if (event.type === 'run_start') this.#setRunId(event.run_id);
-    const detached = this.#detached;
-    if (detached) detached.onEvent(event);
-    else if (this.#turn) applyEvent(this.#turn, event);
-    if (event.type === 'run_end') {
-      this.#detached = null;
-      this.#runId = null;
-      this.#stopRequested = false;
-      this.#turn = null;
-      this.running = false;
-      detached?.done(null);
-      void this.refreshThreads();
-    }
+  #failRuns(error: Error): void {
+    for (const stream of this.#runs.values()) stream.fail(error);
+    this.#runs.clear();
   }
 
-  /** Ends the current run on the main side when the worker cannot (start refused, crash). */
-  #endRun(error: { message: string; retryable: boolean }): void {
-    const detached = this.#detached;
-    if (detached) {
-      this.#detached = null;
-      detached.done(error.message);
+  /**
+   * Starts a run and resolves once the worker accepted it, with the run's events as one async
+   * iterator (ending at `run_end`; throwing if the worker dies). The page names the run, so its
+   * events are routed from the first; `signal` aborts it, whenever it fires.
+   */
+  async #begin(call: (rpc: Rpc, runId: string) => Promise<{ run_id: string }>, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {
+    const runId = this.#newId();
+    const stream = new RunStream<AgentEvent>();
+    this.#runs.set(runId, stream);
+    const abort = () => void this.#session.current?.call('abort', { run_id: runId }).catch(() => undefined);
+    try {
+      const rpc = await this.start();
+      await call(rpc, runId);
+    } catch (e) {
+      this.#runs.delete(runId);
+      throw e;
     }
-    const turn = this.#turn;
-    if (turn && turn.state === 'running') {
-      turn.error = error;
-      turn.state = 'failed';
-    }
-    this.#turn = null;
-    this.#runId = null;
-    this.#stopRequested = false;
+    // Stop pressed while the worker was accepting the run is honoured now.
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+    const runs = this.#runs;
+    return {
+      async *[Symbol.asyncIterator]() {
+        try {
+          for await (const event of stream) {
+            yield event;
+            if (event.type === 'run_end') return;
+          }
+        } finally {
+          runs.delete(runId);
+          signal.removeEventListener('abort', abort);
+        }
+      },
+    };
+  }
+
+  /** Claims the client for one run; null when another one is in progress. */
+  #claim(): AbortController | null {
+    if (this.running) return null;
+    this.running = true;
+    this.#stopRun = new AbortController();
+    return this.#stopRun;
+  }
+
+  #release(ctrl: AbortController): void {
+    if (this.#stopRun !== ctrl) return;
+    this.#stopRun = null;
     this.running = false;
+  }
+
+  /** Applies a run's events to its turn until the run ends; a dead worker fails the turn. */
+  async #follow(turn: ChatTurn, events: AsyncIterable<AgentEvent>, ctrl: AbortController): Promise<void> {
+    try {
+      for await (const event of events) applyEvent(turn, event);
+      this.#release(ctrl);
+      void this.refreshThreads();
+    } catch (e) {
+      failTurn(turn, { message: messageOf(e), retryable: true });
+    } finally {
+      this.#release(ctrl);
+    }
   }
 
   async refreshThreads(): Promise<void> {
@@ -208,7 +234,8 @@ export class AgentClient {
     this.turns.push(newTurn(this.#newId(), text, attachments.map(imageDataUrl)));
     const turn = this.turns[this.turns.length - 1] as ChatTurn;
     const images = attachments.length > 0 ? { attachments } : {};
-    await this.#launch(turn, (rpc, threadId) => rpc.call('start', { settings, thread_id: threadId, question: text, mode: this.mode, question_id: turn.id, ...images }));
+    const mode = this.mode;
+    await this.#launch(turn, (rpc, threadId, runId) => rpc.call('start', { settings, thread_id: threadId, question: text, mode, question_id: turn.id, run_id: runId, ...images }));
   }
 
   /** Asks the last question again from the checkpoint before it: its answer is replaced. */
@@ -234,28 +261,21 @@ export class AgentClient {
     const old = this.turns[index];
     const threadId = this.threadId;
     if (!old || !threadId) return { ok: false, message: 'This conversation is not saved yet.' };
-    if (this.running) return { ok: false, message: 'Stop the current run first.' };
+    const ctrl = this.#claim();
+    if (!ctrl) return { ok: false, message: 'Stop the current run first.' };
     const turn = newTurn(this.#newId(), question, old.images);
-    this.running = true;
-    this.#stopRequested = false;
-    this.#held = [];
+    const mode = this.mode;
+    let events: AsyncIterable<AgentEvent>;
     try {
-      const rpc = await this.start();
-      const { run_id } = await rpc.call('start', { settings, thread_id: threadId, question, mode: this.mode, question_id: turn.id, replaces: old.id });
-      // Accepted: the thread was cut back; the view follows, then the events held meanwhile.
-      this.turns = [...this.turns.slice(0, index), turn];
-      this.#turn = this.turns[index] as ChatTurn;
-      const held = this.#held;
-      this.#held = null;
-      if (this.#runId === null) this.#setRunId(run_id);
-      for (const e of held) this.#handle(e);
-      return { ok: true };
+      events = await this.#begin((rpc, runId) => rpc.call('start', { settings, thread_id: threadId, question, mode, question_id: turn.id, replaces: old.id, run_id: runId }), ctrl.signal);
     } catch (e) {
-      this.#held = null;
-      this.running = false;
-      this.#stopRequested = false;
+      this.#release(ctrl);
       return { ok: false, message: messageOf(e) };
     }
+    // Accepted: the thread was cut back, so the view follows; the run's events were buffered meanwhile.
+    this.turns = [...this.turns.slice(0, index), turn];
+    void this.#follow(this.turns[index] as ChatTurn, events, ctrl);
+    return { ok: true };
   }
 
   /** Continues the conversation from its last checkpoint (after a failure or a reload). */
@@ -264,45 +284,26 @@ export class AgentClient {
     if (!turn || this.running || !this.threadId) return;
     turn.error = null;
     turn.state = 'running';
-    await this.#launch(turn, (rpc, threadId) => rpc.call('resume', { settings, thread_id: threadId }));
+    await this.#launch(turn, (rpc, threadId, runId) => rpc.call('resume', { settings, thread_id: threadId, run_id: runId }));
   }
 
-  async #launch(turn: ChatTurn, call: (rpc: Rpc, threadId: string) => Promise<{ run_id: string }>): Promise<void> {
+  async #launch(turn: ChatTurn, call: (rpc: Rpc, threadId: string, runId: string) => Promise<{ run_id: string }>): Promise<void> {
     const threadId = this.threadId;
     if (!threadId) return;
-    this.running = true;
-    this.#stopRequested = false;
-    this.#turn = turn;
+    const ctrl = this.#claim();
+    if (!ctrl) return;
     try {
-      const rpc = await this.start();
-      const { run_id } = await call(rpc, threadId);
-      // run_start normally arrives first; this covers a response overtaking it.
-      if (this.#turn === turn && this.#runId === null) this.#setRunId(run_id);
+      const events = await this.#begin((rpc, runId) => call(rpc, threadId, runId), ctrl.signal);
+      void this.#follow(turn, events, ctrl);
     } catch (e) {
-      if (this.#turn === turn) this.#endRun({ message: messageOf(e), retryable: !(e instanceof WorkerGoneError) });
+      failTurn(turn, { message: messageOf(e), retryable: !(e instanceof WorkerGoneError) });
+      this.#release(ctrl);
     }
-  }
-
-  #setRunId(runId: string): void {
-    this.#runId = runId;
-    if (this.#stopRequested) void this.stop();
   }
 
   /** Aborts the run in progress (its model request and any running code). */
   async stop(): Promise<void> {
-    if (!this.running) return;
-    const runId = this.#runId;
-    const rpc = this.#session.current;
-    if (!runId || !rpc) {
-      this.#stopRequested = true;
-      return;
-    }
-    this.#stopRequested = false;
-    try {
-      await rpc.call('abort', { run_id: runId });
-    } catch {
-      // The worker is gone: #crashed has already ended the run.
-    }
+    this.#stopRun?.abort();
   }
 
   /**
@@ -312,26 +313,21 @@ export class AgentClient {
    * run could not start or finish; `signal` stops it as Stop would.
    */
   async runDetached(request: StartRunRequest, onEvent: (event: AgentEvent) => void, signal?: AbortSignal): Promise<string | null> {
-    if (this.running) return 'Another run is in progress; wait for it to finish.';
     if (signal?.aborted) return 'Stopped.';
-    this.running = true;
-    this.#stopRequested = false;
-    const finished = new Promise<string | null>((resolve) => {
-      this.#detached = { onEvent, done: resolve };
-    });
-    const onAbort = () => void this.stop();
+    const ctrl = this.#claim();
+    if (!ctrl) return 'Another run is in progress; wait for it to finish.';
+    const onAbort = () => ctrl.abort();
     signal?.addEventListener('abort', onAbort);
     try {
-      const rpc = await this.start();
-      const { run_id } = await rpc.call('start', request);
-      if (this.#detached && this.#runId === null) this.#setRunId(run_id);
+      const events = await this.#begin((rpc, runId) => rpc.call('start', { ...request, run_id: runId }), ctrl.signal);
+      for await (const event of events) onEvent(event);
+      return null;
     } catch (e) {
-      if (this.#detached) this.#endRun({ message: messageOf(e), retryable: true });
-    }
-    try {
-      return await finished;
+      return messageOf(e);
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      this.#release(ctrl);
+      void this.refreshThreads();
     }
   }
 
@@ -380,7 +376,7 @@ export class AgentClient {
 
   dispose(): void {
     this.#session.dispose();
-    this.#endRun({ message: 'The agent was shut down.', retryable: true });
+    this.#failRuns(new WorkerGoneError('The agent was shut down.'));
     this.status = 'idle';
   }
 }

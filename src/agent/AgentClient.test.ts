@@ -25,6 +25,7 @@ interface Harness {
   emit: (e: AgentEvent) => void;
   calls: { type: string; payload: unknown }[];
   dataPorts: MessagePort[];
+  runId: () => string;
 }
 
 let open: Harness[] = [];
@@ -45,8 +46,8 @@ function harness(over: Partial<Handlers<AgentRequests>> = {}): Harness {
   const handlers: Handlers<AgentRequests> = {
     connectData: (p) => record('connectData', p, {}),
     connectPython: (p) => record('connectPython', p, {}),
-    start: (p) => record('start', p, { run_id: 'run-1' }),
-    resume: (p) => record('resume', p, { run_id: 'run-2' }),
+    start: (p) => record('start', p, { run_id: p.run_id ?? 'run-1' }),
+    resume: (p) => record('resume', p, { run_id: p.run_id ?? 'run-2' }),
     abort: (p) => record('abort', p, { aborted: true }),
     listThreads: (p) => record('listThreads', p, [{ thread_id: 'th', title: 'Q', mode: 'agent' as const, updated_at: '2026-01-01T00:00:00Z' }]),
     loadThread: (p) => record('loadThread', p, null),
@@ -71,7 +72,12 @@ function harness(over: Partial<Handlers<AgentRequests>> = {}): Harness {
     },
     newId: () => `id-${++n}`,
   });
-  const h = { client, worker, emit: (e: AgentEvent) => server.emit(e), calls, dataPorts };
+  /** The id the client gave its latest run (in the last start or resume request). */
+  const runId = () => {
+    const last = calls.filter((c) => c.type === 'start' || c.type === 'resume').at(-1)?.payload as { run_id?: string } | undefined;
+    return last?.run_id ?? '';
+  };
+  const h = { client, worker, emit: (e: AgentEvent) => server.emit(e), calls, dataPorts, runId };
   open.push(h);
   return h;
 }
@@ -92,10 +98,11 @@ describe('AgentClient', () => {
     expect(h.client.running).toBe(true);
     expect(h.client.turns).toHaveLength(1);
     const start = h.calls.find((c) => c.type === 'start');
-    expect(start?.payload).toEqual({ settings, thread_id: 'id-1', question: 'How many?', mode: 'agent', question_id: 'id-2' });
-    h.emit({ type: 'run_start', thread_id: 'id-1', run_id: 'run-1', mode: 'agent' });
-    h.emit({ type: 'token', text: 'Three', run_id: 'run-1' });
-    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-1' });
+    // The client names the run, so its events are routed from the first one.
+    expect(start?.payload).toEqual({ settings, thread_id: 'id-1', question: 'How many?', mode: 'agent', question_id: 'id-2', run_id: 'id-3' });
+    h.emit({ type: 'run_start', thread_id: 'id-1', run_id: 'id-3', mode: 'agent' });
+    h.emit({ type: 'token', text: 'Three', run_id: 'id-3' });
+    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'id-3' });
     await until(() => !h.client.running);
     expect(h.client.turns[0]).toMatchObject({ question: 'How many?', text: 'Three', state: 'done' });
     // The same conversation continues with the next question.
@@ -103,13 +110,13 @@ describe('AgentClient', () => {
     expect(h.calls.filter((c) => c.type === 'start').at(-1)?.payload).toMatchObject({ thread_id: 'id-1' });
   });
 
-  it('a Stop pressed before the run is named aborts it as soon as it is', async () => {
+  it('a Stop pressed before the worker accepted the run aborts it as soon as it has', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));
     const h = harness({
-      start: async () => {
+      start: async (p) => {
         await gate;
-        return { result: { run_id: 'run-9' } };
+        return { result: { run_id: p.run_id ?? '' } };
       },
     });
     const asked = h.client.ask('Slow?', settings);
@@ -119,7 +126,7 @@ describe('AgentClient', () => {
     release();
     await asked;
     await until(() => h.calls.some((c) => c.type === 'abort'));
-    expect(h.calls.find((c) => c.type === 'abort')?.payload).toEqual({ run_id: 'run-9' });
+    expect(h.calls.find((c) => c.type === 'abort')?.payload).toEqual({ run_id: 'id-3' });
   });
 
   it('keeps the question when the start is refused, and flags events that break the contract', async () => {
@@ -140,7 +147,7 @@ describe('AgentClient', () => {
     const h = harness();
     await h.client.ask('Q?', settings);
     h.worker.crash('out of memory');
-    expect(h.client.running).toBe(false);
+    await until(() => !h.client.running);
     expect(h.client.status).toBe('failed');
     expect(h.client.turns[0]?.error).toMatchObject({ retryable: true });
     expect(h.client.turns[0]?.error?.message).toMatch(/out of memory/);
@@ -161,7 +168,7 @@ describe('AgentClient', () => {
     expect(h.client.mode).toBe('pipeline');
     expect(h.client.turns[0]).toMatchObject({ question: 'Unfinished?', state: 'interrupted' });
     await h.client.retry(settings);
-    expect(h.calls.find((c) => c.type === 'resume')?.payload).toEqual({ settings, thread_id: 'th' });
+    expect(h.calls.find((c) => c.type === 'resume')?.payload).toEqual({ settings, thread_id: 'th', run_id: h.runId() });
     expect(h.client.turns[0]?.state).toBe('running');
     h.client.newConversation();
     expect(h.client.turns).toHaveLength(1); // a run is in progress: nothing is discarded
@@ -176,20 +183,22 @@ describe('AgentClient', () => {
         starts.push(p);
         if (p.replaces) {
           // The worker emits run_start before its reply arrives.
-          h.emit({ type: 'run_start', thread_id: p.thread_id, run_id: 'run-fork', mode: 'agent' });
+          h.emit({ type: 'run_start', thread_id: p.thread_id, run_id: p.run_id ?? '', mode: 'agent' });
           await gate;
         }
-        return { result: { run_id: p.replaces ? 'run-fork' : 'run-1' } };
+        return { result: { run_id: p.run_id ?? '' } };
       },
     });
     await h.client.ask('Q1?', settings);
-    h.emit({ type: 'final', output: final('A1'), run_id: 'run-1' });
-    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-1' });
+    const firstRun = starts.at(-1)?.run_id ?? '';
+    h.emit({ type: 'final', output: final('A1'), run_id: firstRun });
+    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: firstRun });
     await until(() => !h.client.running);
     const oldId = h.client.turns[0]?.id;
 
     const pending = h.client.regenerate(settings);
     await tick();
+    const forkRun = starts.at(-1)?.run_id ?? '';
     // Not accepted yet: the old answer is still shown.
     expect(h.client.turns[0]?.final?.answer).toBe('A1');
     expect(h.client.running).toBe(true);
@@ -199,23 +208,24 @@ describe('AgentClient', () => {
     expect(h.client.turns[0]).toMatchObject({ question: 'Q1?', final: null, state: 'running' });
     expect(h.client.turns[0]?.id).not.toBe(oldId);
     expect(starts.at(-1)).toMatchObject({ thread_id: 'id-1', question: 'Q1?', replaces: oldId, question_id: h.client.turns[0]?.id });
-    h.emit({ type: 'final', output: final('A2'), run_id: 'run-fork' });
-    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-fork' });
+    h.emit({ type: 'final', output: final('A2'), run_id: forkRun });
+    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: forkRun });
     await until(() => !h.client.running);
     expect(h.client.turns[0]).toMatchObject({ state: 'done', final: { answer: 'A2' } });
   });
 
   it('ignores a late event of a run that already ended', async () => {
-    const h = harness({ start: () => ({ result: { run_id: 'run-2' } }) });
+    const h = harness();
     await h.client.ask('Second?', settings);
-    h.emit({ type: 'run_start', thread_id: 'id-1', run_id: 'run-2', mode: 'agent' });
+    const run = h.runId();
+    h.emit({ type: 'run_start', thread_id: 'id-1', run_id: run, mode: 'agent' });
     h.emit({ type: 'token', text: 'stale text of run 1', run_id: 'run-1' });
-    h.emit({ type: 'token', text: 'Fresh.', run_id: 'run-2' });
+    h.emit({ type: 'token', text: 'Fresh.', run_id: run });
     h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-1' });
     await new Promise((r) => setTimeout(r, 30));
     expect(h.client.running).toBe(true);
     expect(h.client.turns.at(-1)?.text).toBe('Fresh.');
-    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-2' });
+    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: run });
     await until(() => !h.client.running);
   });
 
@@ -226,12 +236,12 @@ describe('AgentClient', () => {
       start: (p) => {
         starts.push(p);
         if (p.replaces && refuse) throw new Error('This question is not in the saved conversation any more.');
-        return { result: { run_id: `run-${p.question_id ?? 'x'}` } };
+        return { result: { run_id: p.run_id ?? '' } };
       },
     });
     for (const q of ['One?', 'Two?', 'Three?']) {
       await h.client.ask(q, settings);
-      h.emit({ type: 'run_end', thread_id: 'id-1', run_id: `run-${starts.at(-1)?.question_id ?? 'x'}` });
+      h.emit({ type: 'run_end', thread_id: 'id-1', run_id: starts.at(-1)?.run_id ?? '' });
       await until(() => !h.client.running);
     }
     const second = h.client.turns[1]?.id as string;
@@ -249,8 +259,8 @@ describe('AgentClient', () => {
   it('rates an answer by its question id and keeps the rating on the turn; renames and searches threads', async () => {
     const h = harness({ searchThreads: (p) => ({ result: p.query === 'pen' ? [{ thread_id: 'th', title: 'Q', mode: 'agent', updated_at: '' }] : [] }) });
     await h.client.ask('Rated?', settings);
-    h.emit({ type: 'final', output: final('Yes'), run_id: 'run-1' });
-    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: 'run-1' });
+    h.emit({ type: 'final', output: final('Yes'), run_id: h.runId() });
+    h.emit({ type: 'run_end', thread_id: 'id-1', run_id: h.runId() });
     await until(() => !h.client.running);
     const turn = h.client.turns[0];
     await h.client.rate(turn?.id as string, 'up');

@@ -213,3 +213,10 @@ function parseMaybeJson(text: string): unknown {
     return text;
   }
 }
+
+/** Ends a turn the worker could not finish (its start was refused, or it died mid-run). */
+export function failTurn(turn: ChatTurn, error: { message: string; retryable: boolean }): void {
+  if (turn.state !== 'running') return;
+  turn.error = error;
+  turn.state = 'failed';
+}

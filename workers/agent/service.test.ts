@@ -75,9 +75,13 @@ describe('agent service', { timeout: 60_000 }, () => {
     expect(events.find((e) => e.type === 'error')).toMatchObject({ retryable: true });
     expect((await service.loadThread({ thread_id: 'th2' })).result).toMatchObject({ interrupted: true, messages: [{ role: 'user', content: 'Average wind?' }] });
 
+    // The page may name the run; every event of it, the retry status included, carries that id.
+    expect(events.every((e) => e.run_id === 'run-1')).toBe(true);
     await mock.script([{ type: 'text', content: 'I need to query the data first.' }]);
-    await service.resume({ settings: settings(), thread_id: 'th2' });
+    expect((await service.resume({ settings: settings(), thread_id: 'th2', run_id: 'page-named' })).result.run_id).toBe('page-named');
     await service.idle();
+    expect(events.filter((e) => e.run_id === 'page-named').map((e) => e.type)).toContain('run_end');
+    await expect(service.resume({ settings: settings(), thread_id: 'th2', run_id: 'not a valid id!' })).rejects.toThrow(/run id/);
     expect((await service.loadThread({ thread_id: 'th2' })).result?.interrupted).toBe(false);
     await saver.destroy();
   });

@@ -115,11 +115,12 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   const listThreads = (): Promise<AgentThreadSummary[]> => catalog.list();
 
   /** `question`: the new question's message; undefined resumes the thread from its last checkpoint. */
-  function launch(settings: EndpointSettings, threadId: string, mode: 'agent' | 'pipeline', question: BaseMessage | undefined) {
+  function launch(settings: EndpointSettings, threadId: string, mode: 'agent' | 'pipeline', question: BaseMessage | undefined, wantedRunId: string | undefined) {
     checkSettings(settings);
     secrets.addEndpoint(settings);
     if (current) throw new Error('A run is already in progress; stop it first.');
-    const runId = newId();
+    if (wantedRunId !== undefined && !validQuestionId(wantedRunId)) throw new Error('The run id must be 1–100 letters, digits, "-" or "_".');
+    const runId = wantedRunId ?? newId();
     const ctrl = new AbortController();
     const rowPolicy = rowPolicyOf(settings, DEFAULT_ROWS_PER_TOOL_OUTPUT);
     const status = (kind: 'provider_adjusted' | 'retrying', detail: string) => emit({ type: 'status', kind, detail, run_id: runId });
@@ -202,7 +203,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
    * `replaces` (dropping it and every later turn, from storage and so from what the model is
    * sent), then runs the replacement there — the conversation continues in place.
    */
-  async function launchFork(settings: EndpointSettings, threadId: string, mode: 'agent' | 'pipeline', replaces: string, replacement: (old: BaseMessage) => BaseMessage) {
+  async function launchFork(settings: EndpointSettings, threadId: string, mode: 'agent' | 'pipeline', replaces: string, replacement: (old: BaseMessage) => BaseMessage, runId: string | undefined) {
     checkSettings(settings);
     if (current) throw new Error('A run is already in progress; stop it first.');
     // Holds the run slot while the thread is cut, so no run or delete can interleave.
@@ -221,11 +222,11 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       if (current === hold) current = undefined;
       release();
     }
-    return launch(settings, threadId, mode, question);
+    return launch(settings, threadId, mode, question, runId);
   }
 
   return {
-    start: ({ settings, thread_id, question, mode, attachments, question_id, replaces }) => {
+    start: ({ settings, thread_id, question, mode, attachments, question_id, replaces, run_id }) => {
       let images: ImageAttachment[] | undefined;
       if (attachments !== undefined) {
         const parsed = ImageAttachmentsSchema.safeParse(attachments);
@@ -237,14 +238,15 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         if (!question.trim()) throw new Error('The question cannot be empty.');
         return launchFork(settings, thread_id, mode, replaces, (old) =>
           images !== undefined ? buildHumanMessage(question, images, question_id) : replaceQuestionText(old, question, question_id ?? newId()),
+          run_id,
         );
       }
-      return launch(settings, thread_id, mode, buildHumanMessage(question, images, question_id));
+      return launch(settings, thread_id, mode, buildHumanMessage(question, images, question_id), run_id);
     },
-    resume: async ({ settings, thread_id }) => {
+    resume: async ({ settings, thread_id, run_id }) => {
       const s = await stored(thread_id);
       if (!s) throw new Error(`There is no conversation ${thread_id} to continue.`);
-      return launch(settings, thread_id, s.mode, undefined);
+      return launch(settings, thread_id, s.mode, undefined, run_id);
     },
     abort: ({ run_id }) => {
       if (!current || current.runId !== run_id) return { result: { aborted: false } };

@@ -113,6 +113,11 @@ export interface StartRunRequest {
    * question's images are kept.
    */
   replaces?: string;
+  /**
+   * The run's id, chosen by the page (additive, optional; letters, digits, `-`, `_`): its events
+   * can be routed to the run from the first one, before the reply naming the run arrives.
+   */
+  run_id?: string;
 }
 
 export type ModelListOutcome = { ok: true; models: string[] } | { ok: false; status?: number; message: string };
@@ -142,7 +147,7 @@ export type AgentRequests = {
   /** Starts a run; its events follow as `AgentEvent`s, ending with `run_end`. */
   start: { req: StartRunRequest; res: { run_id: string } };
   /** Continues a thread whose last run was interrupted, from its last checkpoint. */
-  resume: { req: { settings: EndpointSettings; thread_id: string }; res: { run_id: string } };
+  resume: { req: { settings: EndpointSettings; thread_id: string; /** As in `StartRunRequest`. */ run_id?: string }; res: { run_id: string } };
   /** Aborts the model request in flight and interrupts running code. */
   abort: { req: { run_id: string }; res: { aborted: boolean } };
   listThreads: { req: Record<string, never>; res: AgentThreadSummary[] };

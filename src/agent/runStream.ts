@@ -1,0 +1,47 @@
+/**
+ * One run's events as an async iterator: events are buffered until read, `end` finishes the
+ * iteration, `fail` makes the reader's next step throw (the worker died mid-run).
+ */
+export class RunStream<T> implements AsyncIterable<T> {
+  #queue: T[] = [];
+  #done = false;
+  #error: Error | null = null;
+  #wake: (() => void) | null = null;
+
+  push(item: T): void {
+    if (this.#done) return;
+    this.#queue.push(item);
+    this.#notify();
+  }
+
+  end(): void {
+    this.#done = true;
+    this.#notify();
+  }
+
+  fail(error: Error): void {
+    if (this.#done) return;
+    this.#error = error;
+    this.#done = true;
+    this.#notify();
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T, void> {
+    for (;;) {
+      const next = this.#queue.shift();
+      if (next !== undefined) {
+        yield next;
+        continue;
+      }
+      if (this.#error) throw this.#error;
+      if (this.#done) return;
+      await new Promise<void>((resolve) => (this.#wake = resolve));
+    }
+  }
+}
