@@ -4,7 +4,7 @@
  */
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import type { PyCallable, PyProxy } from 'pyodide/ffi';
-import { RpcClient } from '../protocol/rpcClient';
+import { SwappableClient } from '../protocol/swappableClient';
 import type { Handlers } from '../protocol/rpcServer';
 import type { DataEvent, DataRequests } from '../protocol/data';
 import type { PackageReport, PythonEvent, PythonInit, PythonRequests, RunOutcome, SqlPolicy } from '../protocol/python';
@@ -61,9 +61,12 @@ function pythonErrorOutcome(type: string, message: string, elapsedMs: number, re
   return { ok: false, error: { type, message, traceback: '' }, elapsedMs, restarted };
 }
 
+/** `sql()` may scan a big table for minutes; listing and assessing answer at once. */
+const dataTimeout = (type: keyof DataRequests): number => (type === 'query' ? 10 * 60_000 : 60_000);
+
 export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonRequests> {
   let runtime: Promise<Runtime> | null = null;
-  let data: RpcClient<DataRequests, DataEvent> | null = null;
+  let data: SwappableClient<DataRequests, DataEvent> | null = null;
   /** What `sql()` may run during the current run. */
   let sqlPolicy: SqlPolicy = 'no-dataset-changes';
   let running = false;
@@ -242,8 +245,9 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
       }
     },
     connectData({ port }) {
-      data?.dispose('replaced by a new data port');
-      data = new RpcClient<DataRequests, DataEvent>(port);
+      // A data worker that restarted hands a new port: calls on the old one fail clearly.
+      if (data) data.replace(port);
+      else data = new SwappableClient<DataRequests, DataEvent>(port, { name: 'data engine', timeoutMs: dataTimeout });
       return { result: {} };
     },
     async run({ runId: id, code, sqlPolicy: policy }) {
