@@ -1,6 +1,7 @@
 // Wires the harness page to the app's own DataClient, so the bench measures the same client and
 // worker code (and reads the same performance.measure entries) as the app.
 import { DataClient } from '../../src/data/DataClient.svelte';
+import { spawnDataWorker } from '../../src/engines/spawn';
 
 function byId<T extends HTMLElement>(id: string, type: new () => T): T {
   const el = document.getElementById(id);
@@ -15,7 +16,7 @@ const sql = byId('sql', HTMLTextAreaElement);
 const run = byId('run', HTMLButtonElement);
 const result = byId('result', HTMLOutputElement);
 const datasets = byId('datasets', HTMLUListElement);
-const client = new DataClient();
+const client = new DataClient(spawnDataWorker);
 
 // The client merges a load's datasets before the load resolves, so rendering then is enough.
 function renderDatasets(): void {

@@ -34,6 +34,17 @@ export interface LoadError {
   suggestion?: string;
 }
 
+/** What to do with files that are already loaded: load them again under new names, replace, or skip. */
+export type DuplicateChoice = 'replace' | 'keep' | 'cancel';
+
+/** Files being added that are already loaded, waiting for the user's choice. */
+export interface DuplicateQuestion {
+  fileNames: string[];
+  /** The datasets each of those files made. */
+  datasets: string[];
+  answer: (choice: DuplicateChoice) => void;
+}
+
 export type QueryRowsOutcome = { ok: true; result: DecodedRows } | { ok: false; message: string };
 
 /** Makes the worker (src/engines/spawn.ts; tests use a MessageChannel stand-in). */
@@ -59,6 +70,8 @@ export class DataClient {
   duckdbVersion = $state<string | null>(null);
   /** Whether the worker could open persistent storage for datasets. */
   persistent = $state(false);
+  /** Asked when files being added are already loaded (answered through `answer`). */
+  duplicateQuestion = $state.raw<DuplicateQuestion | null>(null);
 
   #session: WorkerSession<DataRequests, DataEvent>;
   #persistRequested = false;
@@ -227,8 +240,41 @@ export class DataClient {
 
   /** The File objects go to the worker as-is; it reads them, the main thread never does. */
   async loadFiles(files: File[], sheets?: string[]): Promise<string[]> {
+    const again = files.filter((f) => this.datasets.some((d) => d.fileName === f.name));
+    if (again.length > 0) {
+      const againNames = new Set(again.map((f) => f.name));
+      const existing = this.datasets.filter((d) => againNames.has(d.fileName)).map((d) => d.name);
+      const choice = await this.#askAboutDuplicates([...againNames], existing);
+      if (choice === 'cancel') files = files.filter((f) => !againNames.has(f.name));
+      if (choice === 'replace') {
+        for (const name of existing) {
+          try {
+            await this.remove(name);
+          } catch (e) {
+            this.#addError(name, `Could not replace ${name}: ${messageOf(e)}`);
+            return [];
+          }
+        }
+      }
+    }
     const names = await Promise.all(files.map((file) => this.#load({ kind: 'file', file }, file.name, sheets)));
     return names.flat();
+  }
+
+  /** One question at a time; a newer one answers an older one with `cancel`. */
+  #askAboutDuplicates(fileNames: string[], datasets: string[]): Promise<DuplicateChoice> {
+    this.duplicateQuestion?.answer('cancel');
+    return new Promise((resolve) => {
+      const question: DuplicateQuestion = {
+        fileNames,
+        datasets,
+        answer: (choice) => {
+          if (this.duplicateQuestion === question) this.duplicateQuestion = null;
+          resolve(choice);
+        },
+      };
+      this.duplicateQuestion = question;
+    });
   }
 
   loadUrl(url: string): Promise<string[]> {
