@@ -242,6 +242,7 @@ export class DataClient {
   async loadFiles(files: File[], sheets?: string[]): Promise<string[]> {
     const again = files.filter((f) => this.datasets.some((d) => d.fileName === f.name));
     if (again.length > 0) {
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never rendered.
       const againNames = new Set(again.map((f) => f.name));
       const existing = this.datasets.filter((d) => againNames.has(d.fileName)).map((d) => d.name);
       const choice = await this.#askAboutDuplicates([...againNames], existing);
