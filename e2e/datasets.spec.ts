@@ -13,10 +13,33 @@ test('table names follow the contract rule, with _2 for a clash', async ({ app }
 
   await app.addFiles(generated('keep-me.csv'));
   await app.expectDataset('keep_me');
+  // A second load of the same file is never silent: it asks first.
   await app.addFiles(generated('keep-me.csv'));
+  const ask = app.page.getByRole('alertdialog', { name: 'Already loaded' });
+  await expect(ask).toContainText('keep-me.csv is already loaded as keep_me');
+  await ask.getByRole('button', { name: 'Keep both' }).click();
   await app.expectDataset('keep_me_2');
   expect((await app.datasetNames()).sort()).toEqual(['keep_me', 'keep_me_2', 'seattle_weather_2024']);
   expect(parseDisplayedNumber(await app.scalar('SELECT sum(v) FROM keep_me_2'))).toBe(42);
+});
+
+test('loading a file again: Cancel loads nothing, Replace swaps the dataset in place', async ({ app }) => {
+  await app.addFiles(generated('keep-me.csv'));
+  await app.expectDataset('keep_me');
+  const ask = app.page.getByRole('alertdialog', { name: 'Already loaded' });
+  await app.addFiles(generated('keep-me.csv'));
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask).toBeHidden();
+  expect(await app.datasetNames()).toEqual(['keep_me']);
+  // Renamed, it is still the dataset that file made: Replace removes it and loads the file afresh.
+  await app.rename('keep_me', 'renamed');
+  await app.expectDataset('renamed');
+  await app.addFiles(generated('keep-me.csv'));
+  await expect(ask).toContainText('already loaded as renamed');
+  await ask.getByRole('button', { name: 'Replace' }).click();
+  await app.expectDataset('keep_me');
+  expect(await app.datasetNames()).toEqual(['keep_me']);
+  expect(parseDisplayedNumber(await app.scalar('SELECT sum(v) FROM keep_me'))).toBe(42);
 });
 
 test('rename a dataset: the new name is listed and queryable, the old one is gone', async ({ app }) => {

@@ -74,6 +74,10 @@ test.describe('formats', () => {
     const app = shared();
     const before = await app.datasetNames();
     await app.addFiles(FILES.map(generated));
+    // Files loaded before in this walk are asked about first: keep both.
+    const ask = app.page.getByRole('alertdialog', { name: 'Already loaded' });
+    const loadedBefore = before.some((n) => FILES.some((f) => n === tableNameFor(f) || n.startsWith(`${tableNameFor(f)}_`)));
+    if (loadedBefore) await ask.getByRole('button', { name: 'Keep both' }).click({ timeout: 30_000 });
     await expect.poll(async () => (await app.datasetNames()).length, { timeout: 90_000 }).toBe(before.length + FILES.length);
     const added = (await app.datasetNames()).filter((n) => !before.includes(n));
     for (const file of FILES) {

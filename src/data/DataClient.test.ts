@@ -154,6 +154,43 @@ describe('DataClient', () => {
     expect(client.loads).toEqual([]);
   });
 
+  it('asks before loading a file again: cancel skips it, keep loads it again, replace removes the old dataset first', async () => {
+    const calls: string[] = [];
+    const { client } = harness({
+      init: () => ({ result: { duckdbVersion: 'v', datasets: [{ ...info('sales'), fileName: 'sales.csv' }], persistent: true } }),
+      load: ({ source }) => {
+        calls.push(`load ${source.kind}`);
+        return { result: { ok: true, datasets: [{ ...info('sales_2'), fileName: 'sales.csv' }], warnings: [] } };
+      },
+      remove: ({ name }) => {
+        calls.push(`remove ${name}`);
+        return { result: [] };
+      },
+    });
+    clients.push(client);
+    await client.start();
+    const file = () => new File(['a\n1\n'], 'sales.csv');
+    const answer = async (choice: 'cancel' | 'keep' | 'replace') => {
+      const pending = client.loadFiles([file(), new File(['b\n2\n'], 'other.csv')]);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(client.duplicateQuestion?.fileNames).toEqual(['sales.csv']);
+      expect(client.duplicateQuestion?.datasets).toContain('sales');
+      client.duplicateQuestion?.answer(choice);
+      await pending;
+      expect(client.duplicateQuestion).toBeNull();
+    };
+    await answer('cancel');
+    expect(calls).toEqual(['load file']);
+    calls.length = 0;
+    await answer('keep');
+    expect(calls).toEqual(['load file', 'load file']);
+    calls.length = 0;
+    client.datasets = [{ ...info('sales'), fileName: 'sales.csv' }];
+    await answer('replace');
+    expect(calls[0]).toBe('remove sales');
+    expect(calls.slice(1)).toEqual(['load file', 'load file']);
+  });
+
   it('renames and removes through the worker', async () => {
     const { client } = harness();
     clients.push(client);
