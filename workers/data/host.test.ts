@@ -219,6 +219,32 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect((await storage.entries()).map((e) => e.name)).toEqual(['kept_data', 'cars']);
   });
 
+  it('restores from snapshots without parsing the source again, with SQL edits kept', async () => {
+    const first = makeHost();
+    await first.call('init', {});
+    okDatasets(await first.loadBytes('edits.csv', 'id,v\n1,10\n2,20\n3,30\n'));
+    okDatasets(await first.loadBytes('Book.json', '[{"when":"2024-02-29","big":9007199254740993,"tags":["a","b"]}]'));
+    await first.host.snapshotsSettled();
+    await first.call('query', { sql: "UPDATE edits SET v = v + 1 WHERE id = 2; DELETE FROM edits WHERE id = 3; INSERT INTO edits VALUES (4, 40)" });
+    await first.host.snapshotsSettled();
+    const before = await first.call('list', {});
+    // The sources are gone: only the snapshots can bring the tables back.
+    const storage = await DatasetStorage.open({ useOpfs: false });
+    for (const e of await storage.entries()) await storage.sources.delete(e.sourceKey);
+
+    const second = makeHost();
+    await second.call('init', {});
+    const after = await second.call('list', {});
+    expect(after.map((d) => [d.name, d.rowCount, d.columns])).toEqual(before.map((d) => [d.name, d.rowCount, d.columns]));
+    expect(rows(await second.call('query', { sql: 'SELECT id, v FROM edits ORDER BY id' }))).toEqual([
+      { id: 1, v: 10 },
+      { id: 2, v: 21 },
+      { id: 4, v: 40 },
+    ]);
+    expect(rows(await second.call('query', { sql: "SELECT tags[2] AS second, typeof(\"when\") AS t FROM book" }))).toEqual([{ second: 'b', t: 'DATE' }]);
+    expect(second.events.some((e) => e.type === 'progress' && e.phase === 'parsing')).toBe(false);
+  });
+
   it('a quota error keeps the dataset working, unpersisted, with a warning', async () => {
     const full = async () => {
       const storage = await DatasetStorage.open({ useOpfs: false });

@@ -16,6 +16,7 @@ import { quoteIdent } from '../../shared/sql';
 import { splitStatements } from './sqlTokens';
 import { isQuotaError, type DatasetStorage, type ManifestEntry } from './storage';
 import { sanitizeName, tableNameFor, uniqueName } from './tableName';
+import { restoreSnapshot, writeSnapshot } from './snapshot';
 import { messageOf } from '../../shared/errors';
 
 /**
@@ -57,6 +58,9 @@ export class DataHost {
   readonly #deps: HostDeps;
   readonly #serial = new Serial();
   readonly #listeners = new Set<Emit>();
+  /** Snapshot writes in flight, by dataset, and those to write once more when they finish. */
+  readonly #snapshots = new Map<string, Promise<void>>();
+  readonly #snapshotAgain = new Set<string>();
   /** Each peer's port, served until the peer hands a new one. */
   readonly #peers = new Map<DataPeer, Served<DataEvent>>();
   readonly #datasets = new Map<string, DatasetInfo>();
@@ -261,6 +265,8 @@ export class DataHost {
     }
     this.#progress(loadId, name, 'done', 1);
     this.#changed();
+    // The snapshot is written after the load answered: the table is usable meanwhile.
+    if (persisted.ok) for (const t of built.tables) void this.#saveSnapshot(t.info.name);
     return { ok: true, datasets: built.tables.map((t) => t.info), warnings };
   }
 
@@ -355,7 +361,79 @@ export class DataHost {
     }
   }
 
-  /** Loads every persisted dataset again under its saved name. */
+  /**
+   * Writes a dataset's snapshot (after a load, after SQL changed it). Queued behind the engine's
+   * other work; a failure only means the next start re-reads the source.
+   */
+  #saveSnapshot(name: string): Promise<void> {
+    const pending = this.#snapshots.get(name);
+    if (pending) {
+      // One more write after the one in flight, so the last change is the one saved.
+      this.#snapshotAgain.add(name);
+      return pending;
+    }
+    const run = (async () => {
+      const storage = await this.#storageReady();
+      const engine = await this.#ready();
+      if (!storage || !this.#datasets.has(name)) return;
+      try {
+        const columns = (await this.#serial.run(() => describeTable(engine, name))).columns;
+        const blob = await this.#serial.run(() => writeSnapshot(engine, name, columns));
+        const key = `snap_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 10)}`;
+        await storage.sources.put(key, blob);
+        await storage.setSnapshot(name, key, columns);
+      } catch {
+        // Kept from its source instead.
+      }
+    })().finally(() => {
+      this.#snapshots.delete(name);
+      if (this.#snapshotAgain.delete(name)) void this.#saveSnapshot(name);
+    });
+    this.#snapshots.set(name, run);
+    return run;
+  }
+
+  /** Resolves once every snapshot write in flight has finished (tests, shutdown). */
+  async snapshotsSettled(): Promise<void> {
+    while (this.#snapshots.size > 0) await Promise.all(this.#snapshots.values());
+  }
+
+  /** Brings a saved group back from its snapshots; false when any is missing or fails to load. */
+  async #restoreFromSnapshots(engine: Engine, storage: DatasetStorage, group: ManifestEntry[]): Promise<boolean> {
+    if (!group.every((e) => e.snapshotKey && e.columns)) return false;
+    const made: string[] = [];
+    try {
+      for (const entry of group) {
+        const blob = entry.snapshotKey ? await storage.sources.get(entry.snapshotKey) : undefined;
+        if (!blob || !entry.columns) throw new Error('snapshot missing');
+        const columns = entry.columns;
+        await this.#serial.run(() => restoreSnapshot(engine, blob, entry.name, columns, `__dataseer_restore_${++this.#seq}`));
+        made.push(entry.name);
+        const { rowCount } = await this.#serial.run(() => describeTable(engine, entry.name));
+        const info: DatasetInfo = {
+          name: entry.name,
+          fileName: entry.fileName,
+          format: entry.format,
+          ...(entry.sheet === undefined ? {} : { sheet: entry.sheet }),
+          rowCount,
+          columns,
+          sizeBytes: entry.sizeBytes,
+          loadedAt: entry.loadedAt,
+          persisted: true,
+        };
+        this.#datasets.set(entry.name, info);
+      }
+      return true;
+    } catch {
+      for (const name of made) {
+        this.#datasets.delete(name);
+        await this.#serial.run(() => engine.query(`DROP TABLE IF EXISTS ${quoteIdent(name)}`)).catch(() => undefined);
+      }
+      return false;
+    }
+  }
+
+  /** Brings every persisted dataset back under its saved name: from its snapshot, else its source. */
   async #restore(engine: Engine): Promise<void> {
     const storage = await this.#storageReady();
     if (!storage) return;
@@ -370,6 +448,12 @@ export class DataHost {
       if (!first) continue;
       const loadId = `restore:${key}`;
       this.#progress(loadId, first.fileName, 'restoring', done / groups.size);
+      if (await this.#restoreFromSnapshots(engine, storage, group)) {
+        done++;
+        this.#changed();
+        this.#progress(loadId, first.fileName, 'done', 1);
+        continue;
+      }
       const blob = await storage.sources.get(key);
       const forget = async () => {
         for (const e of group) await storage.remove(e.name).catch(() => undefined);
@@ -394,12 +478,15 @@ export class DataHost {
       for (const t of built.tables) {
         const saved = group.find((e) => e.name === t.info.name);
         this.#datasets.set(t.info.name, { ...t.info, persisted: true, loadedAt: saved?.loadedAt ?? t.info.loadedAt });
+        // Next start takes the fast path.
+        void this.#saveSnapshot(t.info.name);
       }
       done++;
       this.#changed();
       this.#progress(loadId, first.fileName, 'done', 1);
     }
-    await storage.sweep(new Set(groups.keys())).catch(() => undefined);
+    const keep = new Set([...groups.keys(), ...entries.flatMap((e) => (e.snapshotKey ? [e.snapshotKey] : []))]);
+    await storage.sweep(keep).catch(() => undefined);
     if (groups.size > 0) {
       this.#progress('restore', '', 'done', 1);
       this.#changed();
@@ -460,6 +547,8 @@ export class DataHost {
           const fresh = await this.#serial.run(() => describeTable(engine, name)).catch(() => undefined);
           if (fresh) this.#datasets.set(name, { ...info, ...fresh });
           changed = true;
+          // The edit survives a reload: the snapshot is what the next start restores.
+          if (info.persisted) void this.#saveSnapshot(name);
         }
         continue;
       }

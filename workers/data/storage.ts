@@ -1,10 +1,11 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { DataFormat } from '../protocol/data';
+import type { ColumnInfo, DataFormat } from '../protocol/data';
 
 /**
  * Keeps loaded datasets across reloads: the source bytes (OPFS when the browser has it, else
- * IndexedDB blobs) plus a manifest in IndexedDB saying how to load them again. Reloading from
- * the original bytes keeps storage as small as the user's files and reuses the same loaders.
+ * IndexedDB blobs), a columnar snapshot of each table as it is now (snapshot.ts: restored at
+ * Arrow-insert speed, SQL edits included), and a manifest in IndexedDB saying how to bring each
+ * back. The source is the fallback when a snapshot is missing or no longer loads.
  */
 
 export interface ManifestEntry {
@@ -17,6 +18,10 @@ export interface ManifestEntry {
   sourceKey: string;
   sizeBytes: number;
   loadedAt: number;
+  /** Key of the table's latest snapshot in the same store (absent until one is written). */
+  snapshotKey?: string;
+  /** The table's columns when the snapshot was written: the types it is restored with. */
+  columns?: ColumnInfo[];
 }
 
 export interface SourceStore {
@@ -170,6 +175,25 @@ export class DatasetStorage {
     await this.db.put('manifest', entry);
   }
 
+  entry(name: string): Promise<ManifestEntry | undefined> {
+    return this.db.get('manifest', name);
+  }
+
+  /**
+   * Points a dataset at its new snapshot and deletes the one it replaces; false (and the new
+   * bytes deleted) when the dataset is no longer saved.
+   */
+  async setSnapshot(name: string, snapshotKey: string, columns: ColumnInfo[]): Promise<boolean> {
+    const entry = await this.db.get('manifest', name);
+    if (!entry) {
+      await this.sources.delete(snapshotKey);
+      return false;
+    }
+    await this.db.put('manifest', { ...entry, snapshotKey, columns });
+    if (entry.snapshotKey && entry.snapshotKey !== snapshotKey) await this.sources.delete(entry.snapshotKey);
+    return true;
+  }
+
   async rename(from: string, to: string): Promise<void> {
     const entry = await this.db.get('manifest', from);
     if (!entry) return;
@@ -184,6 +208,7 @@ export class DatasetStorage {
     const entry = await this.db.get('manifest', name);
     if (!entry) return;
     await this.db.delete('manifest', name);
+    if (entry.snapshotKey) await this.sources.delete(entry.snapshotKey);
     const others = (await this.db.getAll('manifest')).some((e) => e.sourceKey === entry.sourceKey);
     if (!others) await this.sources.delete(entry.sourceKey);
   }
