@@ -144,6 +144,63 @@ async function streamingCost(browser, baseURL) {
   }
 }
 
+const RESTORE_DATASETS = 20;
+const RESTORE_ROWS = 20_000;
+
+/** Page start → every saved dataset listed again, read from the app's `dataseer:restore` measure. */
+async function restoreMs(page) {
+  await page.reload();
+  await page.waitForFunction(() => performance.getEntriesByName('dataseer:restore').length > 0, undefined, { timeout: 180_000, polling: 50 });
+  return page.evaluate(() => {
+    const e = performance.getEntriesByName('dataseer:restore')[0];
+    return e.startTime + e.duration;
+  });
+}
+
+/** Files in the app's dataset store whose name starts with `prefix` (OPFS, same origin). */
+function storedFiles(page, prefix) {
+  return page.evaluate(async (p) => {
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('datasets', { create: true });
+    const names = [];
+    for await (const name of dir.keys()) if (name.startsWith(p)) names.push(name);
+    return names;
+  }, prefix);
+}
+
+/**
+ * Reopening the app with 20 saved datasets: from their snapshots (the normal path), then with the
+ * snapshots deleted so every source is parsed again (what start-up cost before snapshots).
+ */
+async function restoreCost(browser, baseURL) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(baseURL);
+    await page.waitForFunction(() => performance.getEntriesByName('dataseer:duckdb-ready').length > 0, undefined, { timeout: 120_000, polling: 50 });
+    const files = Array.from({ length: RESTORE_DATASETS }, (_, f) => {
+      const lines = ['id,group,value,day'];
+      for (let i = 0; i < RESTORE_ROWS; i++) lines.push(`${i},g${(i * 7 + f) % 13},${((i * 31 + f) % 1000) / 10},2024-01-${String((i % 28) + 1).padStart(2, '0')}`);
+      return { name: `restore_${String(f).padStart(2, '0')}.csv`, mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) };
+    });
+    await page.getByLabel('Add data files').setInputFiles(files);
+    await page.waitForFunction((n) => document.querySelectorAll('[aria-label="Datasets"] li').length >= n, RESTORE_DATASETS, { timeout: 300_000, polling: 200 });
+    const deadline = Date.now() + 120_000;
+    while ((await storedFiles(page, 'snap_')).length < RESTORE_DATASETS && Date.now() < deadline) await page.waitForTimeout(250);
+    const snapshots = await restoreMs(page);
+    // Without snapshots every source is parsed again (and the snapshots are written anew).
+    await page.evaluate(async () => {
+      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('datasets', { create: true });
+      const names = [];
+      for await (const name of dir.keys()) if (name.startsWith('snap_')) names.push(name);
+      for (const name of names) await dir.removeEntry(name);
+    });
+    const sources = await restoreMs(page);
+    return { snapshots, sources };
+  } finally {
+    await context.close();
+  }
+}
+
 /** @returns {Promise<{name: string, value: number, unit: string}[]>} */
 export async function appRows(browser, baseURL, distDir) {
   const rows = [];
@@ -161,6 +218,11 @@ export async function appRows(browser, baseURL, distDir) {
   rows.push({ name: `cold load → composer usable (median of ${COLD_RUNS})`, value: med('composer'), unit: 'ms' });
   rows.push({ name: `cold load → DuckDB ready (median of ${COLD_RUNS})`, value: med('duckdb'), unit: 'ms' });
   rows.push({ name: `cold load → Pyodide ready (median of ${COLD_RUNS})`, value: med('python'), unit: 'ms' });
+
+  const r = await restoreCost(browser, baseURL);
+  console.log(`  reopen with ${RESTORE_DATASETS} saved datasets: ${r.snapshots.toFixed(0)} ms from snapshots, ${r.sources.toFixed(0)} ms parsing the sources`);
+  rows.push({ name: `reopen with ${RESTORE_DATASETS} saved datasets (${RESTORE_ROWS.toLocaleString('en')} rows each) → all back, from snapshots (goal ≤ 1000)`, value: Math.round(r.snapshots), unit: 'ms' });
+  rows.push({ name: `reopen with those ${RESTORE_DATASETS} datasets, re-parsing their sources (before snapshots)`, value: Math.round(r.sources), unit: 'ms' });
 
   const s = await streamingCost(browser, baseURL);
   console.log(`  streamed ${s.tokens} tokens in ${s.ms.toFixed(0)} ms: ${s.count} long tasks, longest ${s.longest.toFixed(0)} ms, ${s.blocked.toFixed(0)} ms blocked`);
