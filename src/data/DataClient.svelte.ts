@@ -3,6 +3,7 @@
  * fields and call its methods; nothing else posts messages to the worker.
  */
 import { fetchSource } from '../../workers/data/sourceFetch';
+import { savedEntries } from '../../workers/data/storage';
 import type { RpcClient } from '../../workers/protocol/rpcClient';
 import { WorkerSession } from '../../workers/protocol/workerSession';
 import type {
@@ -106,12 +107,27 @@ export class DataClient {
     await this.#session.start();
   }
 
+  /**
+   * Names the saved datasets from the manifest before the engine is up, so the page says what is
+   * coming back from the start (the worker's restore events then take over, by the same ids).
+   */
+  async announceSaved(): Promise<void> {
+    const entries = await savedEntries();
+    if (this.ready || this.restoring.length > 0) return;
+    // One line per saved source (an Excel workbook's sheets come back together), as the worker reports them.
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never rendered.
+    const bySource = new Map(entries.map((e) => [e.sourceKey, e.fileName]));
+    this.restoring = [...bySource].map(([key, fileName]) => ({ loadId: `restore:${key}`, fileName, phase: 'restoring' as const, fraction: 0, detail: 'waiting' }));
+  }
+
   async #boot(rpc: RpcClient<DataRequests, DataEvent>): Promise<void> {
     try {
       const res = await rpc.call('init', {});
       this.duckdbVersion = res.duckdbVersion;
       this.persistent = res.persistent;
       this.#setDatasets(res.datasets);
+      // `init` answers once the restore is over, whatever it emitted.
+      this.restoring = [];
       this.ready = true;
       performance.measure('dataseer:duckdb-ready', { start: 0, end: performance.now() });
     } catch (e) {
