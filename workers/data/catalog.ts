@@ -5,16 +5,19 @@ import { quoteIdent, quoteLiteral } from '../../shared/sql';
 /** What DuckDB itself knows about its tables: the source of truth behind the dataset list. */
 
 export async function describeTable(engine: Engine, name: string): Promise<{ columns: ColumnInfo[]; rowCount: number }> {
+  const columns = await columnTypes(engine, name);
+  const count = rowsOf(await engine.query(`SELECT count(*)::DOUBLE AS n FROM ${quoteIdent(name)}`))[0];
+  return { columns, rowCount: Number(count?.n ?? 0) };
+}
+
+/** A table's columns and their DuckDB types, in order. */
+export async function columnTypes(engine: Engine, name: string): Promise<ColumnInfo[]> {
   const cols = rowsOf(
     await engine.query(
       `SELECT column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = ${quoteLiteral(name)} ORDER BY column_index`,
     ),
   );
-  const count = rowsOf(await engine.query(`SELECT count(*)::DOUBLE AS n FROM ${quoteIdent(name)}`))[0];
-  return {
-    columns: cols.map((c) => ({ name: String(c.column_name), type: String(c.data_type) })),
-    rowCount: Number(count?.n ?? 0),
-  };
+  return cols.map((c) => ({ name: String(c.column_name), type: String(c.data_type) }));
 }
 
 /** Every table and view in the main schema (user-made ones too, so names never clash). */

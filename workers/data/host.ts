@@ -377,11 +377,14 @@ export class DataHost {
       const engine = await this.#ready();
       if (!storage || !this.#datasets.has(name)) return;
       try {
-        const columns = (await this.#serial.run(() => describeTable(engine, name))).columns;
-        const blob = await this.#serial.run(() => writeSnapshot(engine, name, columns));
+        // Described and written in one turn of the queue, so the snapshot matches what it says.
+        const { columns, rowCount, blob } = await this.#serial.run(async () => {
+          const described = await describeTable(engine, name);
+          return { ...described, blob: await writeSnapshot(engine, name, described.columns) };
+        });
         const key = `snap_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 10)}`;
         await storage.sources.put(key, blob);
-        await storage.setSnapshot(name, key, columns);
+        await storage.setSnapshot(name, key, columns, rowCount);
       } catch {
         // Kept from its source instead.
       }
@@ -400,7 +403,7 @@ export class DataHost {
 
   /** Brings a saved group back from its snapshots; false when any is missing or fails to load. */
   async #restoreFromSnapshots(engine: Engine, storage: DatasetStorage, group: ManifestEntry[]): Promise<boolean> {
-    if (!group.every((e) => e.snapshotKey && e.columns)) return false;
+    if (!group.every((e) => e.snapshotKey && e.columns && e.rowCount !== undefined)) return false;
     const made: string[] = [];
     try {
       for (const entry of group) {
@@ -409,7 +412,7 @@ export class DataHost {
         const columns = entry.columns;
         await this.#serial.run(() => restoreSnapshot(engine, blob, entry.name, columns, `__dataseer_restore_${++this.#seq}`));
         made.push(entry.name);
-        const { rowCount } = await this.#serial.run(() => describeTable(engine, entry.name));
+        const rowCount = entry.rowCount ?? 0;
         const info: DatasetInfo = {
           name: entry.name,
           fileName: entry.fileName,

@@ -9,7 +9,7 @@
 import { RecordBatchStreamWriter, Table, tableToIPC, type RecordBatch } from 'apache-arrow';
 import type { ColumnInfo } from '../protocol/data';
 import { quoteIdent } from '../../shared/sql';
-import { describeTable } from './catalog';
+import { columnTypes } from './catalog';
 import type { Engine } from './engine';
 
 /** Rows per frame: big enough that a frame's overhead is nothing, small enough to stay in memory. */
@@ -70,28 +70,29 @@ async function* frames(blob: Blob): AsyncGenerator<Uint8Array> {
 
 /**
  * Makes `table` from a snapshot, with exactly the column types it was saved with: Arrow carries
- * most DuckDB types as they are, and the few it widens or renames (ENUM as VARCHAR, HUGEINT as
- * DECIMAL…) are cast back. Built under `scratch` and renamed, so a failure leaves nothing behind.
+ * most DuckDB types as they are, and the few it widens or renames (ENUM as VARCHAR, exact text
+ * for BIGINT and DECIMAL…) are cast back through `scratch`. A failure leaves neither table.
+ * Few round trips (start-up restores many tables): the inserts, one look at the types, and only
+ * when they differ, the cast.
  */
 export async function restoreSnapshot(engine: Engine, blob: Blob, table: string, columns: ColumnInfo[], scratch: string): Promise<void> {
   try {
     let first = true;
     for await (const ipc of frames(blob)) {
-      await engine.insertArrowStream(ipc, scratch, first);
+      await engine.insertArrowStream(ipc, table, first);
       first = false;
     }
     if (first) throw new Error('the snapshot is empty');
-    const got = (await describeTable(engine, scratch)).columns;
+    const got = await columnTypes(engine, table);
     const same = got.length === columns.length && got.every((c, i) => c.name === columns[i]?.name && c.type === columns[i]?.type);
-    if (same) {
-      await engine.query(`ALTER TABLE ${quoteIdent(scratch)} RENAME TO ${quoteIdent(table)}`);
-      return;
-    }
+    if (same) return;
     if (got.length !== columns.length || got.some((c, i) => c.name !== columns[i]?.name)) throw new Error('the snapshot has other columns than the dataset');
     const select = columns.map((c) => `CAST(${quoteIdent(c.name)} AS ${c.type}) AS ${quoteIdent(c.name)}`).join(', ');
+    await engine.query(`ALTER TABLE ${quoteIdent(table)} RENAME TO ${quoteIdent(scratch)}`);
     await engine.query(`CREATE TABLE ${quoteIdent(table)} AS SELECT ${select} FROM ${quoteIdent(scratch)}`);
     await engine.query(`DROP TABLE ${quoteIdent(scratch)}`);
   } catch (e) {
+    await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(table)}`).catch(() => undefined);
     await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(scratch)}`).catch(() => undefined);
     throw e;
   }

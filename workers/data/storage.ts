@@ -22,6 +22,8 @@ export interface ManifestEntry {
   snapshotKey?: string;
   /** The table's columns when the snapshot was written: the types it is restored with. */
   columns?: ColumnInfo[];
+  /** Its rows then (so a restore needs no count). */
+  rowCount?: number;
 }
 
 export interface SourceStore {
@@ -200,13 +202,13 @@ export class DatasetStorage {
    * Points a dataset at its new snapshot and deletes the one it replaces; false (and the new
    * bytes deleted) when the dataset is no longer saved.
    */
-  async setSnapshot(name: string, snapshotKey: string, columns: ColumnInfo[]): Promise<boolean> {
+  async setSnapshot(name: string, snapshotKey: string, columns: ColumnInfo[], rowCount: number): Promise<boolean> {
     const entry = await this.db.get('manifest', name);
     if (!entry) {
       await this.sources.delete(snapshotKey);
       return false;
     }
-    await this.db.put('manifest', { ...entry, snapshotKey, columns });
+    await this.db.put('manifest', { ...entry, snapshotKey, columns, rowCount });
     if (entry.snapshotKey && entry.snapshotKey !== snapshotKey) await this.sources.delete(entry.snapshotKey);
     return true;
   }
