@@ -153,7 +153,7 @@ async function restoreMs(page) {
   await page.waitForFunction(() => performance.getEntriesByName('dataseer:restore').length > 0, undefined, { timeout: 180_000, polling: 50 });
   return page.evaluate(() => {
     const e = performance.getEntriesByName('dataseer:restore')[0];
-    return e.startTime + e.duration;
+    return { total: e.startTime + e.duration, restore: e.detail?.restoreMs ?? NaN };
   });
 }
 
@@ -220,9 +220,13 @@ export async function appRows(browser, baseURL, distDir) {
   rows.push({ name: `cold load → Pyodide ready (median of ${COLD_RUNS})`, value: med('python'), unit: 'ms' });
 
   const r = await restoreCost(browser, baseURL);
-  console.log(`  reopen with ${RESTORE_DATASETS} saved datasets: ${r.snapshots.toFixed(0)} ms from snapshots, ${r.sources.toFixed(0)} ms parsing the sources`);
-  rows.push({ name: `reopen with ${RESTORE_DATASETS} saved datasets (${RESTORE_ROWS.toLocaleString('en')} rows each) → all back, from snapshots (goal ≤ 1000)`, value: Math.round(r.snapshots), unit: 'ms' });
-  rows.push({ name: `reopen with those ${RESTORE_DATASETS} datasets, re-parsing their sources (before snapshots)`, value: Math.round(r.sources), unit: 'ms' });
+  console.log(
+    `  reopen with ${RESTORE_DATASETS} saved datasets: page → all back ${r.snapshots.total.toFixed(0)} ms from snapshots (restore itself ${r.snapshots.restore.toFixed(0)}), ${r.sources.total.toFixed(0)} ms parsing the sources (restore itself ${r.sources.restore.toFixed(0)})`,
+  );
+  const label = `${RESTORE_DATASETS} saved datasets (${RESTORE_ROWS.toLocaleString('en')} rows each)`;
+  rows.push({ name: `reopen with ${label}: restore from snapshots (goal ≤ 1000)`, value: Math.round(r.snapshots.restore), unit: 'ms' });
+  rows.push({ name: `reopen with ${label}: restore re-parsing the sources (before snapshots)`, value: Math.round(r.sources.restore), unit: 'ms' });
+  rows.push({ name: `reopen with ${label}: page start → all back, from snapshots`, value: Math.round(r.snapshots.total), unit: 'ms' });
 
   const s = await streamingCost(browser, baseURL);
   console.log(`  streamed ${s.tokens} tokens in ${s.ms.toFixed(0)} ms: ${s.count} long tasks, longest ${s.longest.toFixed(0)} ms, ${s.blocked.toFixed(0)} ms blocked`);
