@@ -81,6 +81,13 @@ test('Python reads loaded datasets through df, datasets and sql()', async ({ app
   await expect(py.result()).toHaveText('168');
   await py.exec('print(sorted(datasets))');
   await expect(py.output()).toContainText("['penguins']");
+  // Dates and timestamps arrive as datetime objects, naive for a naive column.
+  await py.exec('t = sql("SELECT DATE \'2024-02-29\' AS d, TIMESTAMP \'2024-02-29 13:14:15\' AS ts")\nrow = t.rows[0] if not hasattr(t, "iloc") else [t.iloc[0, 0].date(), t.iloc[0, 1].to_pydatetime()]\nresult = f"{type(row[0]).__name__} {row[1].isoformat()} {row[1].tzinfo}"');
+  await expect(py.result()).toHaveText('date 2024-02-29T13:14:15 None');
+  // With two datasets, df says which names to use instead.
+  await app.loadSample('cars');
+  await py.exec('df.head()');
+  await expect(py.error()).toContainText("df is defined only when one dataset is loaded; there are 2");
 });
 
 test.describe('sandbox', () => {

@@ -12,7 +12,7 @@ import { readOnlyProblem } from '../data/readOnly';
 import { pyodideAssets } from './assets';
 import { decodeColumns } from './arrowColumns';
 import { parseOutcome } from './outcome';
-import { importIndex, isLockfile, networkMessage, onDemandPackages, packagesFor, type LockfileLike } from './packages';
+import { importIndex, isLockfile, networkMessage, onDemandPackages, packagesFor, wordClip, type LockfileLike } from './packages';
 import { closeEmscriptenEscapes } from './escapes';
 import { capWasmMemory, guardedFetch, safeJsGlobals, sealScope } from './sandbox';
 import { OutputStream } from './stdio';
@@ -187,7 +187,7 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     const missing = wanted.filter((p) => !loaded.has(p));
     emit({ type: 'packages', packages: report(rt) });
     if (missing.length === 0) return null;
-    const detail = problems.join(' ').replace(/\s+/g, ' ').trim().slice(0, 300) || undefined;
+    const detail = wordClip(problems.join(' ').replace(/\s+/g, ' ').trim(), 300) || undefined;
     return pythonErrorOutcome('ModuleNotFoundError', networkMessage(missing, rt.packageBaseUrl, detail), Math.round(performance.now() - started));
   }
 

@@ -46,6 +46,14 @@ export function packagesFor(imports: string[], index: Map<string, string>, impor
   return [...out].sort();
 }
 
+/** `text` shortened to at most `max` characters at a word boundary, with an ellipsis: never mid-word. */
+export function wordClip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
+}
+
 export function networkMessage(packages: string[], packageBaseUrl: string, detail?: string): string {
   const list = packages.join(', ');
   const verb = packages.length === 1 ? 'needs' : 'need';

@@ -1,6 +1,7 @@
 # The runner that executes user code in the Python worker. Loaded once as the module
 # `_dataseer`; the worker calls `run(code, dataset_names)` through `callPromising`, so that
 # `sql()` can block on the data worker with `run_sync` (JS promise integration).
+import datetime
 import json
 import linecache
 import math
@@ -112,7 +113,7 @@ def sql(query):
         raise RuntimeError(f"SQL error: {res.error}")
     names = list(res.columns)
     types = list(res.types)
-    data = [_column(v) for v in res.values]
+    data = [_typed_column(_column(v), t) for v, t in zip(res.values, types)]
     if res.truncated:
         print(f"sql(): result truncated to {res.rowCount} rows", file=sys.stderr)
     pd = _pandas()
@@ -120,10 +121,62 @@ def sql(query):
         return Table(names, data)
     frame = pd.DataFrame({i: col for i, col in enumerate(data)})
     for i, t in enumerate(types):
-        if t.startswith("DATE") or t.startswith("TIMESTAMP"):
+        if _is_temporal(t):
             frame[i] = pd.to_datetime(frame[i])
     frame.columns = names
     return frame
+
+
+def _is_temporal(duckdb_type):
+    return duckdb_type == "DATE" or duckdb_type.startswith("TIMESTAMP")
+
+
+def _typed_column(values, duckdb_type):
+    """DATE and TIMESTAMP values (ISO text from the engine) as datetime.date / datetime.datetime:
+    naive for naive columns, UTC-aware for TIMESTAMP WITH TIME ZONE."""
+    if duckdb_type == "DATE":
+        return [None if v is None else datetime.date.fromisoformat(str(v)[:10]) for v in values]
+    if not duckdb_type.startswith("TIMESTAMP"):
+        return values
+    aware = "TIME ZONE" in duckdb_type or duckdb_type == "TIMESTAMPTZ"
+    out = []
+    for v in values:
+        if v is None:
+            out.append(None)
+            continue
+        d = datetime.datetime.fromisoformat(str(v).replace("Z", "+00:00"))
+        out.append(d if aware else d.replace(tzinfo=None))
+    return out
+
+
+class _NoSingleDataset:
+    """`df` when there is not exactly one dataset: any use explains what to write instead."""
+
+    def __init__(self, names):
+        self._names = list(names)
+
+    def _explain(self, *_args, **_kwargs):
+        if not self._names:
+            raise NameError("df is the loaded dataset, and no dataset is loaded yet: add one first.")
+        listed = ", ".join(self._names)
+        first = self._names[0]
+        raise NameError(
+            f"df is defined only when one dataset is loaded; there are {len(self._names)}: {listed}. "
+            f"Use datasets[{first!r}] (or sql('SELECT ... FROM {first}'))."
+        )
+
+    __getattr__ = _explain
+    __getitem__ = _explain
+    __iter__ = _explain
+    __len__ = _explain
+    __call__ = _explain
+
+    def __repr__(self):
+        try:
+            self._explain()
+        except NameError as e:
+            return f"<{e}>"
+        return "<df>"
 
 
 def _quote_ident(name):
@@ -273,8 +326,8 @@ def _namespace(code, dataset_names):
     ds = Datasets(dataset_names)
     ns["datasets"] = ds
     # `df` is only materialised when the code mentions it: big tables stay in DuckDB otherwise.
-    if len(dataset_names) == 1 and _DF_NAME.search(code):
-        ns["df"] = ds[dataset_names[0]]
+    if _DF_NAME.search(code):
+        ns["df"] = ds[dataset_names[0]] if len(dataset_names) == 1 else _NoSingleDataset(dataset_names)
     return ns
 
 

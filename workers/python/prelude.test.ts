@@ -6,12 +6,14 @@ import type { PyCallable } from 'pyodide/ffi';
 import { parseOutcome } from './outcome';
 
 let run: PyCallable;
+let typed: (code: string) => string;
 
 beforeAll(async () => {
   const py = await loadPyodide();
   py.FS.mkdirTree('/lib/dataseer');
   py.FS.writeFile('/lib/dataseer/_dataseer.py', readFileSync(new URL('./prelude.py', import.meta.url), 'utf8'));
   run = py.runPython('import sys\nsys.path.insert(0, "/lib/dataseer")\nimport _dataseer\n_dataseer.run') as PyCallable;
+  typed = (code: string) => String(py.runPython(`import _dataseer\nrepr(${code})`));
 }, 120_000);
 
 const exec = (code: string) => parseOutcome(String(run(code, [])), 0);
@@ -64,5 +66,21 @@ describe('prelude runner', () => {
   it('explains sql() without a data engine', () => {
     const out = exec('sql("select 1")');
     expect(!out.ok && out.error.message).toMatch(/No data engine/);
+  });
+
+  it('hands DATE and TIMESTAMP values to Python as datetime objects, naive unless the column has a zone', () => {
+    expect(typed('_dataseer._typed_column(["2024-02-29", None], "DATE")')).toBe('[datetime.date(2024, 2, 29), None]');
+    expect(typed('_dataseer._typed_column(["2024-02-29T13:14:15.123Z"], "TIMESTAMP")')).toBe('[datetime.datetime(2024, 2, 29, 13, 14, 15, 123000)]');
+    expect(typed('_dataseer._typed_column(["2024-02-29T13:14:15.000Z"], "TIMESTAMP WITH TIME ZONE")')).toBe('[datetime.datetime(2024, 2, 29, 13, 14, 15, tzinfo=datetime.timezone.utc)]');
+    expect(typed('_dataseer._typed_column([1, 2], "INTEGER")')).toBe('[1, 2]');
+  });
+
+  it('df with several datasets, or none, says what to write instead', () => {
+    const several = run('df.head()', ['penguins', 'cars']);
+    const out = parseOutcome(String(several), 0);
+    expect(!out.ok && out.error).toMatchObject({ type: 'NameError' });
+    expect(!out.ok && out.error.message).toContain("there are 2: penguins, cars. Use datasets['penguins']");
+    const none = parseOutcome(String(run('len(df)', [])), 0);
+    expect(!none.ok && none.error.message).toContain('no dataset is loaded yet');
   });
 });
