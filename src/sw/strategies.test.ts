@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { routeFor } from './policy';
-import { cacheNames, pruneCaches, respond, type StrategyDeps } from './strategies';
+import { CACHE_WRITE_BUDGET_MS, cacheNames, pruneCaches, respond, type StrategyDeps } from './strategies';
 
 const SCOPE = 'https://me.github.io/dataseer/';
 
@@ -64,6 +64,29 @@ function setup(network: (url: string) => Response | null) {
 }
 
 describe('respond', () => {
+  it('lets a stalled cache write hold the worker for a bounded time only', async () => {
+    vi.useFakeTimers();
+    try {
+      const t = setup(() => served('wasm bytes', 'basic'));
+      const stalled = { put: () => new Promise<void>(() => {}), match: async () => undefined };
+      t.deps.caches = { open: async () => stalled, match: async () => undefined } as unknown as CacheStorage;
+      let work: Promise<unknown> | undefined;
+      t.deps.waitUntil = (w) => void (work = w);
+      const route = routeFor({ url: `${SCOPE}assets/duckdb-eh-x.wasm`, method: 'GET', mode: 'cors', range: null, cache: 'default' }, SCOPE);
+      if (route.kind === 'passthrough') throw new Error('not handled');
+      const res = await respond(route, new Request(`${SCOPE}assets/duckdb-eh-x.wasm`), t.deps);
+      expect(await res.text()).toBe('wasm bytes');
+      let done = false;
+      void work?.then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(CACHE_WRITE_BUDGET_MS - 1);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(2);
+      expect(done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keeps a hashed file after its first use and serves it from the cache with the headers', async () => {
     const wasm = `${SCOPE}assets/duckdb-eh-x.wasm`;
     const t = setup(() => served('wasm bytes', 'basic'));

@@ -44,14 +44,23 @@ function storable(response: Response, type: 'basic' | 'cors'): boolean {
   return response.status === 200 && response.type === type && !response.redirected;
 }
 
+/**
+ * How long a cache write may keep the worker busy. A write reads a clone of the response body;
+ * when the page side of that body is dropped mid-download (a reload, a terminated worker) the
+ * clone can stall, and a worker with unfinished work is never replaced: an accepted update would
+ * wait for ever. Past this the file is simply cached on its next use.
+ */
+export const CACHE_WRITE_BUDGET_MS = 15_000;
+
 function store(deps: StrategyDeps, name: string, key: string, response: Response): void {
-  deps.waitUntil(
-    deps.caches
-      .open(name)
-      .then((cache) => cache.put(key, response))
-      // A full disk or quota error must not fail the request that already has its answer.
-      .catch(() => undefined),
-  );
+  const write = deps.caches
+    .open(name)
+    .then((cache) => cache.put(key, response))
+    // A full disk or quota error must not fail the request that already has its answer.
+    .catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, CACHE_WRITE_BUDGET_MS)));
+  deps.waitUntil(Promise.race([write, budget]).finally(() => clearTimeout(timer)));
 }
 
 async function navigation(request: Request, deps: StrategyDeps): Promise<Response> {
