@@ -80,6 +80,8 @@ export class DataClient {
   #restartListeners: (() => void)[] = [];
   /** When the worker's first restore event arrived (its restore began). */
   #restoreStartedAt: number | null = null;
+  /** The worker said its restore is over (a late manifest read must not name datasets again). */
+  #restoreOver = false;
 
   constructor(factory: WorkerFactory) {
     this.#session = new WorkerSession<DataRequests, DataEvent>({
@@ -115,7 +117,7 @@ export class DataClient {
    */
   async announceSaved(): Promise<void> {
     const entries = await savedEntries();
-    if (this.ready || this.restoring.length > 0) return;
+    if (this.#restoreOver || this.restoring.length > 0) return;
     // One line per saved source (an Excel workbook's sheets come back together), as the worker reports them.
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never rendered.
     const bySource = new Map(entries.map((e) => [e.sourceKey, e.fileName]));
@@ -128,8 +130,6 @@ export class DataClient {
       this.duckdbVersion = res.duckdbVersion;
       this.persistent = res.persistent;
       this.#setDatasets(res.datasets);
-      // `init` answers once the restore is over, whatever it emitted.
-      this.restoring = [];
       this.ready = true;
       performance.measure('dataseer:duckdb-ready', { start: 0, end: performance.now() });
     } catch (e) {
@@ -167,6 +167,7 @@ export class DataClient {
       case 'progress': {
         if (e.loadId === 'restore') {
           if (e.phase === 'done') {
+            this.#restoreOver = true;
             this.restoring = [];
             // Page start → every saved dataset back, and the worker's restore alone (read by `npm run bench`).
             const restoreMs = this.#restoreStartedAt === null ? null : performance.now() - this.#restoreStartedAt;

@@ -40,6 +40,8 @@ export interface HostDeps {
   fetch?: typeof fetch;
   /** Whether the browser granted persistent storage (the UI asks; workers cannot). */
   persisted?(): Promise<boolean>;
+  /** How long the host must have had no request before it writes a snapshot (default 2 s). */
+  snapshotIdleMs?: number;
 }
 
 type Emit = (event: DataEvent) => void;
@@ -68,6 +70,8 @@ export class DataHost {
   #storage?: Promise<DatasetStorage | undefined>;
   #restored?: Promise<void>;
   #seq = 0;
+  /** When the last request began (snapshots wait for a quiet moment). */
+  #lastRequestAt = 0;
   /** Receives DuckDB's execution progress while an ingest runs. */
   #progressSink?: (percentage: number) => void;
 
@@ -116,6 +120,7 @@ export class DataHost {
 
   /** Engine plus restored datasets: every request waits for both. */
   async #ready(): Promise<Engine> {
+    this.#lastRequestAt = performance.now();
     const engine = await this.#engineReady();
     this.#restored ??= this.#restore(engine);
     await this.#restored;
@@ -374,7 +379,11 @@ export class DataHost {
     }
     const run = (async () => {
       const storage = await this.#storageReady();
-      const engine = await this.#ready();
+      const engine = await this.#engineReady();
+      await this.#restored;
+      // A snapshot holds the engine while it streams the table out: it waits until the user's
+      // queries have paused, so the first queries after a load never queue behind it.
+      await this.#quiet(this.#deps.snapshotIdleMs ?? 2_000);
       if (!storage || !this.#datasets.has(name)) return;
       try {
         // Described and written in one turn of the queue, so the snapshot matches what it says.
@@ -394,6 +403,14 @@ export class DataHost {
     });
     this.#snapshots.set(name, run);
     return run;
+  }
+
+  async #quiet(ms: number): Promise<void> {
+    for (;;) {
+      const wait = this.#lastRequestAt + ms - performance.now();
+      if (wait <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 
   /** Resolves once every snapshot write in flight has finished (tests, shutdown). */
@@ -439,7 +456,11 @@ export class DataHost {
   /** Brings every persisted dataset back under its saved name: from its snapshot, else its source. */
   async #restore(engine: Engine): Promise<void> {
     const storage = await this.#storageReady();
-    if (!storage) return;
+    if (!storage) {
+      // The page may have named saved datasets from the manifest: say the restore is over.
+      this.#progress('restore', '', 'done', 1);
+      return;
+    }
     const entries = await storage.entries().catch(() => [] as ManifestEntry[]);
     const groups = new Map<string, ManifestEntry[]>();
     for (const e of entries) groups.set(e.sourceKey, [...(groups.get(e.sourceKey) ?? []), e]);
@@ -490,10 +511,9 @@ export class DataHost {
     }
     const keep = new Set([...groups.keys(), ...entries.flatMap((e) => (e.snapshotKey ? [e.snapshotKey] : []))]);
     await storage.sweep(keep).catch(() => undefined);
-    if (groups.size > 0) {
-      this.#progress('restore', '', 'done', 1);
-      this.#changed();
-    }
+    // Always said, even with nothing to restore: the page may have named datasets from the manifest.
+    this.#progress('restore', '', 'done', 1);
+    if (groups.size > 0) this.#changed();
   }
 
   // ---- list changes -------------------------------------------------------------------------
