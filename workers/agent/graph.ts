@@ -207,11 +207,11 @@ export function createShared(deps: AgentGraphDeps) {
     const update: Update = {
       messages: runs.map((r) => new ToolMessage({ content: r.run.modelText, tool_call_id: r.id, name: r.name, status: r.run.outcome.ok ? 'success' : 'error' })),
       outcomes: runs.map((r) => r.run.outcome),
-      toolOutputs: runs.filter((r) => r.run.output !== undefined).map((r) => r.run.output),
+      toolOutputs: runs.flatMap((r) => (r.run.result ? [r.run.result.output] : [])),
       figures: runs.flatMap((r) => (r.run.figure ? [r.run.figure] : [])),
     };
     const last = okCode[okCode.length - 1];
-    if (last) update.lastResult = last.run.output;
+    if (last) update.lastResult = last.run.result?.output;
     return update;
   }
 

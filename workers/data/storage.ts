@@ -194,10 +194,6 @@ export class DatasetStorage {
     await this.db.put('manifest', entry);
   }
 
-  entry(name: string): Promise<ManifestEntry | undefined> {
-    return this.db.get('manifest', name);
-  }
-
   /**
    * Points a dataset at its new snapshot and deletes the one it replaces; false (and the new
    * bytes deleted) when the dataset is no longer saved.

@@ -34,7 +34,7 @@ describe('executeTool', () => {
     const r = await executeTool({ id: 'c1', name: 'run_sql', args: { sql: 'SELECT 1', max_rows: 1 } }, deps(), signal);
     expect(r.outcome).toMatchObject({ ok: true, tool: 'run_sql', callId: 'c1' });
     expect(JSON.parse(r.modelText)).toMatchObject({ rows: [['Adelie', 152]] });
-    expect(r.output).toMatchObject({ row_count: 2 });
+    expect(r.result?.output).toMatchObject({ row_count: 2 });
   });
 
   it('returns engine errors, bad arguments and unknown tools as Error: text', async () => {
@@ -59,7 +59,7 @@ describe('executeTool', () => {
 
   it('builds a chart from SQL and returns only a summary to the model', async () => {
     const r = await executeTool({ id: 'fig1', name: 'create_chart', args: { sql: 'SELECT 1', chart: { type: 'bar', x: 'species', y: 'n' } } }, deps(), signal);
-    expect(r.output).toEqual({ figure_id: 'fig1', points: 2, summary: 'bar chart of 2 rows: x=species, y=n.' });
+    expect(r.result?.output).toEqual({ figure_id: 'fig1', points: 2, summary: 'bar chart of 2 rows: x=species, y=n.' });
     expect(r.figure?.data).toHaveLength(1);
     const wrong = await executeTool({ id: 'f', name: 'create_chart', args: { sql: 'SELECT 1', chart: { type: 'bar', x: 'island', y: 'n' } } }, deps(), signal);
     expect(wrong.modelText).toMatch(/x column "island" is not in the query result/);
@@ -69,7 +69,7 @@ describe('executeTool', () => {
     const v = await executeTool({ id: 'v', name: 'validate_results', args: { question: 'q', approach: 'a', results: 'r', code: 'c' } }, deps(), signal);
     expect(v.outcome.report).toEqual({ is_valid: true, issues: [], suggestions: [], confidence: 0.8 });
     const s = await executeTool({ id: 's', name: 'search_examples', args: { query: 'ttest', top_k: 1 } }, deps(), signal);
-    expect(s.output).toHaveLength(1);
+    expect(s.result?.output).toHaveLength(1);
   });
 
   it('times out a slow tool and says so', async () => {

@@ -45,9 +45,7 @@ export interface ToolRun {
   outcome: ToolOutcome;
   /** What goes back to the model in the ToolMessage. */
   modelText: string;
-  /** The full output (UI, grounding); undefined on failure. */
-  output?: unknown;
-  /** The same output, typed by its tool: what the `tool_end` event carries. */
+  /** The full output with its tool's name (UI, grounding, the `tool_end` event); undefined on failure. */
   result?: ToolOutput;
   figure?: PlotlyFigure;
   elapsedMs: number;
@@ -164,7 +162,7 @@ export async function executeTool(call: ToolCallInput, deps: ToolDeps, signal: A
   const { text } = formatToolOutputForModel(withholdRows(tool, result.output, deps.rowPolicy), deps.modelBudget);
   const outcome: ToolOutcome = { callId: call.id, tool, args: call.args, ok: true };
   if (result.tool === 'validate_results') outcome.report = result.output;
-  const run: ToolRun = { outcome, modelText: text, output: result.output, result, elapsedMs: Date.now() - t0 };
+  const run: ToolRun = { outcome, modelText: text, result, elapsedMs: Date.now() - t0 };
   if (produced.figure) run.figure = produced.figure;
   return run;
 }

@@ -111,10 +111,10 @@ describe('executeTool under No raw rows', () => {
     const r = await executeTool({ id: 's', name: 'run_sql', args: { sql: 'SELECT * FROM t' } }, deps, signal);
     expect((JSON.parse(r.modelText) as RunSqlResult).rows).toHaveLength(3);
     expect(r.modelText).not.toContain('City-3');
-    expect((r.output as RunSqlResult).rows).toHaveLength(50);
+    expect((r.result?.output as RunSqlResult).rows).toHaveLength(50);
     const p = await executeTool({ id: 'p', name: 'profile_data', args: { dataset: 'people' } }, deps, signal);
     expect(p.modelText).not.toContain('Zelda');
-    expect((p.output as ProfileDataResult).quality.name?.sample).toContain('Zelda Quint');
+    expect((p.result?.output as ProfileDataResult).quality.name?.sample).toContain('Zelda Quint');
   });
 
   it('limits the stdout quoted in a Python error', async () => {
