@@ -86,7 +86,13 @@ test('hostile HTML from the model and from data renders inert', async ({ app, pa
   }));
   expect(dom).toEqual({ pwned: undefined, jsHrefs: [], iframes: 0, forms: 0, injectedImgs: 0, styled: 0, handlers: 0 });
   expect(dialogs).toEqual([]);
-  expect(page.url()).toBe(startUrl);
+  // No link or script moved the page: the same document, and a hash that only says where the
+  // user is (the open conversation joins it, issue 14), never a target a payload chose.
+  const now = new URL(page.url());
+  const start = new URL(startUrl);
+  expect(now.origin + now.pathname + now.search).toBe(start.origin + start.pathname + start.search);
+  expect([...new URLSearchParams(now.hash.slice(1)).keys()].every((k) => ['view', 'c', 'd'].includes(k))).toBe(true);
+  expect(new URLSearchParams(now.hash.slice(1)).get('view')).toBe(new URLSearchParams(start.hash.slice(1)).get('view') ?? 'ask');
   expect(app.pageErrors).toEqual([]);
 });
 

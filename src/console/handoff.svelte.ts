@@ -30,6 +30,9 @@ export class ConsoleHandoff {
 
 export const consoleHandoff = new ConsoleHandoff();
 
+/** "Open in notebook": the same hand-over, to the notebook, which appends the code as a new cell. */
+export const notebookHandoff = new ConsoleHandoff();
+
 /**
  * Decides, hand-over by hand-over, which ones a listener acts on: each newer than the last seen
  * (and than the one current when the listener started), for its target.

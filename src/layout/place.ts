@@ -6,12 +6,13 @@
  * Form: `#view=sql&c=<conversation id>&d=<dataset name>`; the section anchors of earlier
  * versions (`#sql`, `#ask`…) still read as their view.
  */
-export const VIEWS = ['ask', 'data', 'sql', 'python', 'evaluate'] as const;
+export const VIEWS = ['ask', 'data', 'notebook', 'sql', 'python', 'evaluate'] as const;
 export type View = (typeof VIEWS)[number];
 
 export const VIEW_LABEL: Record<View, string> = {
   ask: 'Ask',
   data: 'Data',
+  notebook: 'Notebook',
   sql: 'SQL',
   python: 'Python',
   evaluate: 'Evaluate',

@@ -53,6 +53,18 @@ export interface RunOptions {
   sqlPolicy?: SqlPolicy;
   /** Each chunk of output as it is printed (the agent's port forwards it). */
   onOutput?: (chunk: OutputChunk) => void;
+  /** The namespace the run shares with earlier runs of the same session (PythonRequests.run). */
+  session?: string;
+}
+
+/** Said once, on the first run of a session after its state was lost. */
+export const STATE_LOST_NOTE =
+  'Python was restarted since the last run here, so the variables, imports and functions defined before are gone: run the code that defines them again.';
+
+/** The outcome with the state-lost note: on the error (a NameError is its usual sign), or as a warning. */
+function withStateLost(outcome: RunOutcome): RunOutcome {
+  if (outcome.ok) return { ...outcome, warnings: [STATE_LOST_NOTE, ...outcome.warnings] };
+  return { ...outcome, error: { ...outcome.error, message: `${outcome.error.message} (${STATE_LOST_NOTE})`.trim() } };
 }
 
 export interface PythonClientOptions {
@@ -114,6 +126,9 @@ export class PythonClient {
   /** Where a run's output is forwarded as it arrives (`RunOptions.onOutput`). */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a routing table, never rendered.
   #outputs = new Map<string, (chunk: OutputChunk) => void>();
+  /** Sessions that have run in some interpreter: one that starts empty again has lost its state. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
+  #sessions = new Set<string>();
 
   constructor(options: PythonClientOptions) {
     this.#options = options;
@@ -181,7 +196,7 @@ export class PythonClient {
     }
     this.#active.set(record.runId, record);
     const next = this.#queue
-      .then(() => this.#runNow(record, opts.timeLimitMs ?? this.timeLimitMs, opts.sqlPolicy, opts.onOutput))
+      .then(() => this.#runNow(record, opts.timeLimitMs ?? this.timeLimitMs, opts.sqlPolicy, opts.onOutput, opts.session))
       .then((outcome) => ({ ...record, outcome }))
       .finally(() => {
         this.pending--;
@@ -269,7 +284,7 @@ export class PythonClient {
     }
   }
 
-  async #runNow(record: RunRecord, limitMs: number, sqlPolicy?: SqlPolicy, onOutput?: (chunk: OutputChunk) => void): Promise<RunOutcome> {
+  async #runNow(record: RunRecord, limitMs: number, sqlPolicy?: SqlPolicy, onOutput?: (chunk: OutputChunk) => void, session?: string): Promise<RunOutcome> {
     const started = performance.now();
     const { runId, code } = record;
     const finish = (outcome: RunOutcome): RunOutcome => {
@@ -314,7 +329,7 @@ export class PythonClient {
 
     let outcome: RunOutcome;
     try {
-      outcome = await rpc.call('run', { runId, code, ...(sqlPolicy ? { sqlPolicy } : {}) });
+      outcome = await rpc.call('run', { runId, code, ...(sqlPolicy ? { sqlPolicy } : {}), ...(session ? { session } : {}) });
     } catch (e) {
       const elapsedMs = Math.round(performance.now() - started);
       outcome = { ok: false, error: { type: 'WorkerError', message: messageOf(e), traceback: '' }, elapsedMs, restarted: true };
@@ -333,6 +348,12 @@ export class PythonClient {
       if (interrupted) this.lastRecovery = { reason: haltReason, how: 'interrupted', ms: Math.round(performance.now() - haltAt) };
     }
     if (!haltReason && !outcome.ok && outcome.restarted) outcome = explainRestart(outcome);
+    if (session && outcome.sessionFresh !== undefined) {
+      // A session that had state before and starts empty now lost it with the interpreter.
+      const lost = outcome.sessionFresh && this.#sessions.has(session);
+      this.#sessions.add(session);
+      if (lost) outcome = withStateLost(outcome);
+    }
     const bloated = (outcome.heapBytes ?? 0) > HEAP_RECYCLE_BYTES;
     if (bloated && (outcome.ok || outcome.error.type !== 'MemoryError')) {
       const note = `Python grew to ${((outcome.heapBytes ?? 0) / 1024 ** 3).toFixed(1)} GB of memory, so it was restarted to give it back.`;

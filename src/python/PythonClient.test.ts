@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../workers/protocol/rpcServer';
 import type { PythonEvent, PythonRequests, RunOutcome } from '../../workers/protocol/python';
-import { PythonClient } from './PythonClient.svelte';
+import { PythonClient, STATE_LOST_NOTE } from './PythonClient.svelte';
 import { FakeWorker } from '../../workers/protocol/testing/fakeWorker';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -11,6 +11,7 @@ function fakeWorker(log: string[]): Worker {
   const { port1, port2 } = new MessageChannel();
   let interrupt: Int32Array | null = null;
   let alive = true;
+  const sessions = new Set<string>();
   const ok = (value: number): RunOutcome => ({ ok: true, warnings: [], elapsedMs: 1, result: { kind: 'scalar', value, repr: String(value) } });
   const { emit } = serve<PythonRequests, PythonEvent>(port2, {
     init: ({ interruptBuffer }) => {
@@ -19,8 +20,13 @@ function fakeWorker(log: string[]): Worker {
     },
     connectData: () => ({ result: {} }),
     packages: () => ({ result: { loaded: [], onDemand: [], packageBaseUrl: 'https://cdn/' } }),
-    run: async ({ runId, code }) => {
+    run: async ({ runId, code, session }) => {
       log.push(code);
+      if (session) {
+        const sessionFresh = !sessions.has(session);
+        sessions.add(session);
+        return { result: { ...ok(Number(code)), sessionFresh } };
+      }
       if (code === 'loop') {
         while (alive && (!interrupt || Atomics.load(interrupt, 0) !== 2)) await sleep(5);
         return { result: { ok: false, error: { type: 'KeyboardInterrupt', message: '', traceback: 'KeyboardInterrupt' }, elapsedMs: 100, restarted: false } };
@@ -60,6 +66,20 @@ describe('PythonClient', () => {
     expect(run.outcome).toMatchObject({ ok: true, result: { kind: 'scalar', value: 7 } });
     expect(run.output).toEqual([{ stream: 'stdout', text: 'ran 7\n' }]);
     expect(client.status).toBe('ready');
+  });
+
+  it('says once that a session lost its state when Python restarted under it, and never for a new session', async () => {
+    client = new PythonClient({ createWorker: () => fakeWorker([]) });
+    const warningsOf = async (code: string, session: string) => {
+      const { outcome } = await (client as PythonClient).run(code, { session });
+      return outcome.ok ? outcome.warnings : ['failed'];
+    };
+    expect(await warningsOf('1', 'notebook')).toEqual([]);
+    expect(await warningsOf('2', 'notebook')).toEqual([]);
+    await client.restart();
+    expect(await warningsOf('3', 'notebook')).toEqual([STATE_LOST_NOTE]);
+    expect(await warningsOf('4', 'notebook')).toEqual([]);
+    expect(await warningsOf('5', 'conversation:new')).toEqual([]);
   });
 
   it('the background warm-up waits while something else is busy, then starts', async () => {

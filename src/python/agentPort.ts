@@ -14,12 +14,13 @@ export type PythonRunner = Pick<PythonClient, 'run' | 'stop' | 'refreshPackages'
 /** Serves `port` until the returned handle is closed (the agent worker went or got a new port). */
 export function servePythonPort(python: PythonRunner, port: MessagePort): Served<AgentPythonEvent> {
   const served: Served<AgentPythonEvent> = serve<AgentPythonRequests, AgentPythonEvent>(port, {
-    async run({ runId, code }) {
+    async run({ runId, code, session }) {
       // The agent's code is the model's: its sql() gets the same read-only guard as run_sql.
       const done = await python.run(code, {
         runId,
         background: true,
         sqlPolicy: 'read-only',
+        ...(session ? { session } : {}),
         onOutput: (chunk) => served.emit({ type: chunk.stream, runId, text: chunk.text }),
       });
       return { result: done.outcome };

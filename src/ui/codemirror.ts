@@ -72,7 +72,8 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
     parent,
     doc: options.doc,
     extensions: [
-      Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (options.onRun(), true) }])),
+      // Shift+Enter runs too, as in Jupyter and marimo.
+      Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (options.onRun(), true) }, { key: 'Shift-Enter', run: () => (options.onRun(), true) }])),
       lineNumbers(),
       highlightActiveLineGutter(),
       highlightActiveLine(),

@@ -38,6 +38,7 @@ import { createSummarizer, defaultContextBudget, visibleMessages, withSummary } 
 import { INTERNAL_FLAG } from './threadView';
 import { INVALID_ARGS_KEY, executeTool, resultForModel, type ToolDeps } from './tools/execute';
 import { toJsonText } from './toolOutput';
+import { conversationSession } from '../protocol/python';
 
 /** What the run knows about the workspace, gathered once in `ingress`. */
 export interface RunContext {
@@ -190,11 +191,14 @@ export function createShared(deps: AgentGraphDeps) {
   async function runToolCalls(calls: readonly ToolCall[], state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     datasetsText = state.datasetsText;
     const signal = config.signal ?? new AbortController().signal;
+    // One Python namespace per conversation: a variable one run_python call defines, the next can use.
+    const threadId: unknown = config.configurable?.thread_id;
+    const session = typeof threadId === 'string' && threadId ? conversationSession(threadId) : undefined;
     const runs = await Promise.all(
       calls.map(async (c, i) => {
         const id = c.id ?? `call_${state.iterations}_${i}`;
         emit(config, { type: 'tool_start', call_id: id, tool: c.name, args: c.args });
-        const run = await executeTool({ id, name: c.name, args: c.args }, toolDeps, signal);
+        const run = await executeTool({ id, name: c.name, args: c.args, ...(session ? { session } : {}) }, toolDeps, signal);
         if (run.outcome.ok && run.result) {
           emit(config, { type: 'tool_end', call_id: id, ...run.result, elapsed_ms: run.elapsedMs });
         } else {

@@ -212,7 +212,7 @@ export const TOOL_DESCRIPTIONS = {
   run_sql:
     'Run one read-only DuckDB SQL statement over the loaded datasets (each is a table) and get the columns and rows. Preferred for filtering, aggregating, joining and most statistics.',
   run_python:
-    'Run Python (Pyodide) for analysis SQL cannot do. `sql(query)` runs DuckDB and returns a table (or a pandas DataFrame when pandas is available); set `result` to the answer data and `fig` to a Plotly figure.',
+    'Run Python (Pyodide) for analysis SQL cannot do. `sql(query)` runs DuckDB and returns a table (or a pandas DataFrame when pandas is available); set `result` to the answer data and `fig` to a Plotly figure. Variables, imports and functions persist between run_python calls of this conversation; `result` and `fig` are cleared before each.',
   create_chart:
     'Draw a chart from a SQL query result: bar, line, scatter, histogram, box, pie or heatmap, naming the result columns for x, y and color.',
   validate_results:

@@ -33,6 +33,8 @@ export type RunOutcome =
       elapsedMs: number;
       /** The interpreter's memory after the run (wasm memory never shrinks). */
       heapBytes?: number;
+      /** See the error variant. */
+      sessionFresh?: boolean;
     }
   | {
       ok: false;
@@ -41,6 +43,11 @@ export type RunOutcome =
       /** True when the worker was (or must be) replaced: the interpreter state is gone. */
       restarted: boolean;
       heapBytes?: number;
+      /**
+       * With a `session`: true when this run started its namespace empty — the session's first
+       * run, or its state was lost (Python restarted). Absent when the code did not start.
+       */
+      sessionFresh?: boolean;
     };
 
 export interface PackageReport {
@@ -68,9 +75,18 @@ export type PythonRequests = {
    * change of any kind; otherwise (the console): anything but changes to a dataset, which only the
    * SQL console makes, after asking.
    */
-  run: { req: { runId: string; code: string; sqlPolicy?: SqlPolicy }; res: RunOutcome };
+  run: { req: { runId: string; code: string; sqlPolicy?: SqlPolicy; session?: string }; res: RunOutcome };
   packages: { req: Record<string, never>; res: PackageReport };
 };
+
+/**
+ * `run`'s `session`: runs that name the same session share one namespace (variables, imports,
+ * functions), as cells of one Jupyter kernel do; `result` and `fig` are cleared before each run.
+ * Without one, a run starts empty. Sessions live as long as the interpreter.
+ */
+export const CONSOLE_SESSION = 'console';
+/** The session of a conversation's `run_python` calls: one namespace per conversation. */
+export const conversationSession = (threadId: string): string => `conversation:${threadId}`;
 
 export type SqlPolicy = 'read-only' | 'no-dataset-changes';
 
@@ -87,7 +103,8 @@ export type PythonEvent =
  * code is the model's: its `sql()` always gets the read-only guard.
  */
 export type AgentPythonRequests = {
-  run: { req: { runId: string; code: string }; res: RunOutcome };
+  /** `session`: the conversation's namespace (see `conversationSession`). */
+  run: { req: { runId: string; code: string; session?: string }; res: RunOutcome };
   /** Stops that run, whether it is running or still queued behind the console's. */
   stop: { req: { runId: string }; res: Record<string, never> };
   packages: { req: Record<string, never>; res: PackageReport };

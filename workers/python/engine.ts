@@ -207,7 +207,7 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     return pythonErrorOutcome('KeyboardInterrupt', 'halted before the code started', Math.round(performance.now() - started));
   }
 
-  async function run(rt: Runtime, code: string): Promise<RunOutcome> {
+  async function run(rt: Runtime, code: string, session: string | undefined): Promise<RunOutcome> {
     const started = performance.now();
     const early = haltedEarly(rt, started);
     if (early) return early;
@@ -221,7 +221,7 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     if (halted) return halted;
     let report: string;
     try {
-      report = String(await rt.runner.run.callPromising(code, names));
+      report = String(await rt.runner.run.callPromising(code, names, session ?? null));
     } catch (e) {
       // Only the runner's own machinery throws here (user errors come back as a report), so the
       // interpreter is not to be trusted any more.
@@ -250,7 +250,7 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
       else data = new SwappableClient<DataRequests, DataEvent>(port, { name: 'data engine', timeoutMs: dataTimeout });
       return { result: {} };
     },
-    async run({ runId: id, code, sqlPolicy: policy }) {
+    async run({ runId: id, code, sqlPolicy: policy, session }) {
       if (!runtime) throw new Error('Python is not started');
       if (running) throw new Error('a Python run is already in progress');
       const rt = await runtime;
@@ -258,7 +258,7 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
       runId = id;
       sqlPolicy = policy ?? 'no-dataset-changes';
       try {
-        const outcome = await run(rt, code);
+        const outcome = await run(rt, code, session);
       return { result: { ...outcome, heapBytes: rt.heapBytes() } };
       } finally {
         running = false;

@@ -83,12 +83,13 @@ export function parseOutcome(json: string, elapsedMs: number): RunOutcome {
   if (!isRecord(report)) {
     return { ok: false, error: { type: 'InternalError', message: 'The Python runner returned no report.', traceback: '' }, elapsedMs, restarted: false };
   }
+  const session = typeof report.sessionFresh === 'boolean' ? { sessionFresh: report.sessionFresh } : {};
   if (report.ok !== true) {
     const error = parseError(report.error);
-    return { ok: false, error, elapsedMs, restarted: needsRestart(error) };
+    return { ok: false, error, elapsedMs, restarted: needsRestart(error), ...session };
   }
   const warnings = Array.isArray(report.warnings) ? report.warnings.map(String) : [];
-  const outcome: RunOutcome = { ok: true, warnings, elapsedMs };
+  const outcome: RunOutcome = { ok: true, warnings, elapsedMs, ...session };
   if (report.result !== undefined) outcome.result = parseResult(report.result);
   if (typeof report.figure === 'string') {
     let parsed: unknown;

@@ -1,7 +1,9 @@
 # The runner that executes user code in the Python worker. Loaded once as the module
 # `_dataseer`; the worker calls `run(code, dataset_names)` through `callPromising`, so that
 # `sql()` can block on the data worker with `run_sync` (JS promise integration).
+import ast
 import datetime
+import inspect
 import json
 import linecache
 import math
@@ -321,32 +323,86 @@ def describe_figure(fig):
 _DF_NAME = re.compile(r"\bdf\b")
 
 
-def _namespace(code, dataset_names):
-    ns = {"__name__": "__main__", "__builtins__": __builtins__, "sql": sql, "Table": Table}
+# A session is one namespace that lives across runs, as a Jupyter kernel's does: the console's,
+# or one per conversation for the agent's run_python. Runs without a session start empty.
+MAX_SESSIONS = 16
+_sessions = {}
+# What this module put into each session's namespace, so a user's own `df = ...` is never
+# overwritten by the next run, while ours are refreshed (datasets come and go between runs).
+_ours = {}
+
+
+def _session(session):
+    """The namespace for a session (least recently used ones beyond MAX_SESSIONS are dropped),
+    and whether it is new: a first run, or its state was lost (restart, or dropped)."""
+    if session is None:
+        return {"__name__": "__main__", "__builtins__": __builtins__}, True, {}
+    ns = _sessions.pop(session, None)
+    fresh = ns is None
+    if fresh:
+        ns = {"__name__": "__main__", "__builtins__": __builtins__}
+        _ours[session] = {}
+    _sessions[session] = ns
+    while len(_sessions) > MAX_SESSIONS:
+        dropped = next(iter(_sessions))
+        del _sessions[dropped]
+        _ours.pop(dropped, None)
+    return ns, fresh, _ours[session]
+
+
+def _provide(ns, ours, name, make):
+    """Binds `name` to make() unless the user has bound it to something of their own."""
+    if name not in ns or ns[name] is ours.get(name):
+        value = make()
+        ns[name] = value
+        ours[name] = value
+
+
+def _namespace(code, dataset_names, session=None):
+    ns, fresh, ours = _session(session)
+    # A stale result or figure from an earlier run must never come back as this run's.
+    ns.pop("result", None)
+    ns.pop("fig", None)
     ds = Datasets(dataset_names)
-    ns["datasets"] = ds
+    _provide(ns, ours, "sql", lambda: sql)
+    _provide(ns, ours, "Table", lambda: Table)
+    _provide(ns, ours, "datasets", lambda: ds)
     # `df` is only materialised when the code mentions it: big tables stay in DuckDB otherwise.
     if _DF_NAME.search(code):
-        ns["df"] = ds[dataset_names[0]] if len(dataset_names) == 1 else _NoSingleDataset(dataset_names)
-    return ns
+        _provide(ns, ours, "df", lambda: ds[dataset_names[0]] if len(dataset_names) == 1 else _NoSingleDataset(dataset_names))
+    return ns, fresh
 
 
-def run(code, dataset_names):
-    """Runs user code; returns a JSON string describing the outcome (never raises)."""
+def _execute(compiled, ns):
+    """Runs compiled code; code with a top-level `await` (allowed, as in Jupyter) is a
+    coroutine, driven to its end here."""
+    if compiled.co_flags & inspect.CO_COROUTINE:
+        from pyodide.ffi import run_sync
+
+        run_sync(eval(compiled, ns))
+    else:
+        exec(compiled, ns)
+
+
+def run(code, dataset_names, session=None):
+    """Runs user code (in a session's namespace when one is named); returns a JSON string
+    describing the outcome (never raises)."""
     names = [str(n) for n in (dataset_names.to_py() if hasattr(dataset_names, "to_py") else dataset_names)]
+    session = None if session is None else str(session)
     out = {"ok": True, "warnings": []}
     # Tracebacks show the user's source lines only if linecache knows the "file".
     linecache.cache[USER_FILE] = (len(code), None, code.splitlines(True), USER_FILE)
     try:
-        compiled = compile(code, USER_FILE, "exec")
+        compiled = compile(code, USER_FILE, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     except SyntaxError as e:
         return json.dumps({
             "ok": False,
             "error": {"type": type(e).__name__, "message": str(e), "traceback": "".join(traceback.format_exception_only(e))},
         })
+    fresh = True
     try:
-        ns = _namespace(code, names)
-        exec(compiled, ns)
+        ns, fresh = _namespace(code, names, session)
+        _execute(compiled, ns)
     except BaseException as e:  # noqa: BLE001 - KeyboardInterrupt and MemoryError must come back too
         sys.stdout.flush()
         sys.stderr.flush()
@@ -358,7 +414,8 @@ def run(code, dataset_names):
             kind = "MemoryError"
             message = f"cannot allocate that much memory (the size does not fit WebAssembly's 32-bit address space: {message})"
             tb = tb.rstrip("\n").rsplit("\n", 1)[0] + f"\nMemoryError: {message}\n"
-        return json.dumps({"ok": False, "error": {"type": kind, "message": message, "traceback": tb}})
+        return json.dumps({"ok": False, "error": {"type": kind, "message": message, "traceback": tb}, "sessionFresh": fresh})
+    out["sessionFresh"] = fresh
     if "result" in ns:
         try:
             out["result"] = describe_result(ns["result"])

@@ -57,10 +57,56 @@ describe('prelude runner', () => {
     expect(out.restarted).toBe(true);
   });
 
-  it('gives each run a fresh namespace', () => {
+  it('gives each run without a session a fresh namespace', () => {
     exec('leftover = 1\nresult = 1');
     const out = exec('result = "leftover" in dir()');
     expect(out).toMatchObject({ ok: true, result: { kind: 'scalar', value: false } });
+  });
+
+  describe('sessions', () => {
+    const inSession = (session: string, code: string, names: string[] = []) => parseOutcome(String(run(code, names, session)), 0);
+
+    it('keeps variables, imports and functions across runs of one session, and says when it started empty', () => {
+      expect(inSession('s-a', 'import statistics\nx = [1, 2, 3]\ndef double(v):\n    return v * 2')).toMatchObject({ ok: true, sessionFresh: true });
+      expect(inSession('s-a', 'result = double(statistics.mean(x))')).toMatchObject({ ok: true, sessionFresh: false, result: { value: 4 } });
+    });
+
+    it('keeps sessions apart', () => {
+      inSession('s-b', 'only_here = 1');
+      const other = inSession('s-c', 'result = only_here');
+      expect(!other.ok && other.error.type).toBe('NameError');
+    });
+
+    it('clears result and fig before each run, so a stale one never comes back', () => {
+      inSession('s-d', 'result = 41\nfig = {"data": [{"type": "bar", "y": [1]}]}');
+      const next = inSession('s-d', 'y = 1');
+      expect(next).toMatchObject({ ok: true });
+      expect(next.ok && next.result).toBeUndefined();
+      expect(next.ok && next.figure).toBeUndefined();
+    });
+
+    it("refreshes its own helpers but never a user's variable of the same name", () => {
+      inSession('s-e', 'result = type(datasets).__name__', ['a']);
+      expect(inSession('s-e', 'result = list(datasets)', ['a', 'b'])).toMatchObject({ result: { kind: 'json', value: ['a', 'b'] } });
+      inSession('s-e', 'datasets = "mine"\ndf = 5');
+      expect(inSession('s-e', 'result = [datasets, df]', ['a'])).toMatchObject({ result: { kind: 'json', value: ['mine', 5] } });
+    });
+
+    it('drops the least recently used sessions past the limit, which then start empty', () => {
+      inSession('keep', 'kept = 1');
+      for (let i = 0; i < 16; i++) {
+        inSession(`filler-${i}`, 'pass');
+        if (i % 4 === 0) inSession('keep', 'pass');
+      }
+      expect(inSession('keep', 'result = kept')).toMatchObject({ ok: true, sessionFresh: false });
+      expect(inSession('filler-0', 'pass')).toMatchObject({ sessionFresh: true });
+    });
+
+    it('compiles top-level await (it runs where JavaScript promise integration is, as in the browser)', () => {
+      const out = inSession('s-f', 'import asyncio\nawait asyncio.sleep(0)\nresult = 1');
+      // Node without JSPI cannot drive the coroutine; what matters here is that it is no SyntaxError.
+      expect(!out.ok && out.error.type).not.toBe('SyntaxError');
+    });
   });
 
   it('explains sql() without a data engine', () => {

@@ -18,8 +18,11 @@ export type HostResult<T> = { ok: true; value: T } | { ok: false; message: strin
 export interface ToolHost {
   runSql(sql: string, maxRows: number, signal: AbortSignal): Promise<HostResult<RunSqlResult>>;
   profile(args: ProfileDataArgs, signal: AbortSignal): Promise<HostResult<ProfileDataResult>>;
-  /** Python errors come back inside the result (`error`), not as a failed HostResult. */
-  runPython(code: string, signal: AbortSignal): Promise<HostResult<RunPythonResult>>;
+  /**
+   * Python errors come back inside the result (`error`), not as a failed HostResult. `session`:
+   * the namespace the run shares with the conversation's earlier runs (none: it starts empty).
+   */
+  runPython(code: string, signal: AbortSignal, session?: string): Promise<HostResult<RunPythonResult>>;
 }
 
 export interface ToolDeps {
@@ -39,6 +42,8 @@ export interface ToolCallInput {
   id: string;
   name: string;
   args: unknown;
+  /** The Python session of the conversation the call belongs to (see `conversationSession`). */
+  session?: string;
 }
 
 export interface ToolRun {
@@ -88,7 +93,7 @@ async function withTimeout<T>(ms: number, parent: AbortSignal, work: (signal: Ab
 
 type Produced = { ok: true; result: ToolOutput; figure?: PlotlyFigure } | { ok: false; message: string };
 
-async function produce(tool: ToolName, args: unknown, deps: ToolDeps, signal: AbortSignal, callId: string): Promise<Produced> {
+async function produce(tool: ToolName, args: unknown, deps: ToolDeps, signal: AbortSignal, callId: string, session?: string): Promise<Produced> {
   switch (tool) {
     case 'run_sql': {
       const p = parseToolArgs('run_sql', args);
@@ -105,7 +110,7 @@ async function produce(tool: ToolName, args: unknown, deps: ToolDeps, signal: Ab
     case 'run_python': {
       const p = parseToolArgs('run_python', args);
       if (!p.ok) return p;
-      const r = await deps.host.runPython(p.args.code, signal);
+      const r = await deps.host.runPython(p.args.code, signal, session);
       if (!r.ok) return r;
       if (r.value.error) {
         const e = r.value.error;
@@ -152,7 +157,7 @@ export async function executeTool(call: ToolCallInput, deps: ToolDeps, signal: A
   let produced: Produced;
   try {
     const ms = deps.timeoutMs?.[tool] ?? DEFAULT_TIMEOUTS[tool];
-    produced = await withTimeout(ms, signal, (s) => produce(tool, call.args, deps, s, call.id));
+    produced = await withTimeout(ms, signal, (s) => produce(tool, call.args, deps, s, call.id, call.session));
   } catch (e) {
     if (signal.aborted) throw e;
     produced = { ok: false, message: messageOf(e) };

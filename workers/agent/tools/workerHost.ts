@@ -145,7 +145,7 @@ export function createWorkerHost(opts: WorkerHostOptions): ToolHost {
       }
     },
 
-    async runPython(code, signal): Promise<HostResult<RunPythonResult>> {
+    async runPython(code, signal, session): Promise<HostResult<RunPythonResult>> {
       const py = opts.python;
       if (!py) return { ok: false, message: 'Python is not available in this session; use run_sql.' };
       const runId = `agent-${Date.now()}-${++runCounter}`;
@@ -154,7 +154,7 @@ export function createWorkerHost(opts: WorkerHostOptions): ToolHost {
       const onAbort = () => void py.client.call('stop', { runId }).catch(() => undefined);
       signal.addEventListener('abort', onAbort, { once: true });
       try {
-        const out: RunOutcome = await py.client.call('run', { runId, code });
+        const out: RunOutcome = await py.client.call('run', { runId, code, ...(session ? { session } : {}) });
         const stdout = py.output.take(runId);
         if (!out.ok) {
           return { ok: true, value: { stdout, result: null, error: out.error, elapsed_ms: out.elapsedMs } };

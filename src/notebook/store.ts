@@ -1,0 +1,38 @@
+/**
+ * The notebook in IndexedDB: written a moment after each change (and at once when a run ends),
+ * read back on start, so a reload loses no cell and no output.
+ */
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { parseNotebookDoc, storedOutput, type NotebookDoc } from './model';
+
+interface NotebookDb extends DBSchema {
+  notebooks: { key: string; value: NotebookDoc };
+}
+
+export interface NotebookStore {
+  load(id: string): Promise<NotebookDoc | null>;
+  save(doc: NotebookDoc): Promise<void>;
+}
+
+export class IdbNotebookStore implements NotebookStore {
+  #db: Promise<IDBPDatabase<NotebookDb>> | null = null;
+  constructor(private readonly dbName = 'dataseer-notebooks') {}
+
+  #open(): Promise<IDBPDatabase<NotebookDb>> {
+    this.#db ??= openDB<NotebookDb>(this.dbName, 1, {
+      upgrade(db) {
+        db.createObjectStore('notebooks', { keyPath: 'id' });
+      },
+    });
+    return this.#db;
+  }
+
+  async load(id: string): Promise<NotebookDoc | null> {
+    return parseNotebookDoc(await (await this.#open()).get('notebooks', id));
+  }
+
+  async save(doc: NotebookDoc): Promise<void> {
+    const stored: NotebookDoc = { ...doc, cells: doc.cells.map((c) => ({ ...c, output: storedOutput(c.output) })) };
+    await (await this.#open()).put('notebooks', stored);
+  }
+}
