@@ -31,8 +31,10 @@ test('the console keeps state across runs, top-level await works, and a restart 
   await py.exec('t = sql("SELECT DATE \'2024-02-29\' AS d")\nv = t["d"][0] if hasattr(t, "columns") and not hasattr(t, "iloc") else t["d"].iloc[0]\nresult = type(v).__module__ + "." + type(v).__name__');
   await expect(py.result()).toHaveText(/datetime\.(date|Timestamp)/);
 
-  await app.page.getByRole('button', { name: 'Restart Python', exact: true }).click();
-  await expect(py.panel.getByRole('status').filter({ hasText: 'variables, imports and functions from earlier runs were cleared' })).toBeVisible({ timeout: 60_000 });
+  // The notebook's Restart Python restarts the one interpreter the console shares.
+  const notebook = app.page.getByRole('region', { name: 'Notebook', exact: true });
+  await notebook.getByRole('button', { name: 'Restart Python', exact: true }).click();
+  await expect(notebook.getByRole('status').filter({ hasText: 'variables, imports and functions were cleared' })).toBeVisible({ timeout: 60_000 });
   await py.exec('result = base');
   await expect(py.error()).toContainText('NameError');
   await expect(py.error()).toContainText('Python was restarted since the last run here');

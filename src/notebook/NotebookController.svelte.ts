@@ -95,7 +95,7 @@ export class NotebookController {
     const cell = this.cell(id);
     if (!cell) return;
     cell.collapsed = !cell.collapsed;
-    this.#changed();
+    this.#changed(true);
   }
 
   get busy(): boolean {
