@@ -117,3 +117,44 @@ test('at 375 px: one column, a bottom tab bar, and a section a link opens is not
   expect(overflow).toBeLessThanOrEqual(0);
   expect(app.pageErrors).toEqual([]);
 });
+
+test("a dataset's columns open from the rail, and a column opens its profile", async ({ app, page }) => {
+  await app.loadSample('penguins');
+  const item = app.datasetItem('penguins');
+  await item.getByRole('button', { name: 'Columns of penguins', exact: true }).click();
+  const columns = item.getByRole('list', { name: 'Columns of penguins', exact: true });
+  await expect(columns.getByRole('listitem')).toHaveCount(7);
+  await columns.getByRole('button', { name: /^Flipper Length \(mm\)/ }).click();
+  await expect(page.getByRole('tab', { name: 'Profile', exact: true })).toHaveAttribute('aria-selected', 'true');
+  const card = page.getByRole('article', { name: 'Profile of Flipper Length (mm)', exact: true });
+  await expect(card).toBeInViewport({ timeout: 60_000 });
+  await expect(card).toBeFocused();
+  expect(app.pageErrors).toEqual([]);
+});
+
+test('grids format numbers by type, show a full value on click, sort by a header and copy as TSV', async ({ app, page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const long = 'x'.repeat(280) + 'END';
+  await app.runSql(`SELECT 1234567::BIGINT AS big, 2024 AS year, 0.1::FLOAT AS f, 12.5::DECIMAL(10,2) AS d, '${long}' AS long`);
+  const grid = app.results;
+  for (const text of ['1,234,567', '2024', '0.1', '12.50']) await expect(grid.getByRole('gridcell', { name: text, exact: true })).toBeVisible();
+  await grid.getByRole('gridcell', { name: long, exact: true }).click();
+  const detail = page.getByRole('group', { name: 'Cell detail', exact: true });
+  await expect(detail).toContainText('long, row 1');
+  await expect(detail.locator('output')).toHaveText(long);
+  await detail.getByRole('button', { name: 'Copy value', exact: true }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(long);
+
+  await app.runSql('SELECT * FROM (VALUES (3, NULL), (1, \'b\'), (2, \'a\')) t(n, s)');
+  const cellsOf = () => grid.getByRole('row').evaluateAll((rows) => rows.slice(1).map((r) => r.querySelector('[aria-colindex="2"]')?.textContent?.trim()));
+  expect(await cellsOf()).toEqual(['3', '1', '2']);
+  const header = grid.getByRole('columnheader', { name: 'n' });
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  await expect.poll(cellsOf).toEqual(['1', '2', '3']);
+  await header.getByRole('button').click();
+  await expect.poll(cellsOf).toEqual(['3', '2', '1']);
+  await page.getByRole('button', { name: 'Copy as TSV', exact: true }).first().click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('n\ts\n3\t\n2\ta\n1\tb');
+  expect(app.pageErrors).toEqual([]);
+});

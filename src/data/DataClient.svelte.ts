@@ -71,6 +71,8 @@ export class DataClient {
   duckdbVersion = $state<string | null>(null);
   /** Whether the worker could open persistent storage for datasets. */
   persistent = $state(false);
+  /** Another tab writes the saved datasets: this one restores them but saves nothing. */
+  storageReadOnly = $state(false);
   /** Asked when files being added are already loaded (answered through `answer`). */
   duplicateQuestion = $state.raw<DuplicateQuestion | null>(null);
 
@@ -129,6 +131,7 @@ export class DataClient {
       const res = await rpc.call('init', {});
       this.duckdbVersion = res.duckdbVersion;
       this.persistent = res.persistent;
+      this.storageReadOnly = res.readOnlyStorage === true;
       this.#setDatasets(res.datasets);
       this.ready = true;
       performance.measure('dataseer:duckdb-ready', { start: 0, end: performance.now() });

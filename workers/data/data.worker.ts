@@ -13,8 +13,25 @@ import { convertJson } from './loaders/json';
 import { convertParquet } from './loaders/parquet';
 import { DatasetStorage } from './storage';
 
+/** The lock that makes one tab the writer of the saved datasets (held for this worker's life). */
+const WRITER_LOCK = 'dataseer-dataset-storage';
+
+function claimWrites(): Promise<boolean> {
+  const locks = (self.navigator as Navigator & { locks?: LockManager }).locks;
+  // No Web Locks (very old browsers): one tab is the usual case, so write as before.
+  if (!locks) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    void locks.request(WRITER_LOCK, { ifAvailable: true }, (lock) => {
+      resolve(lock !== null);
+      // Held until this worker ends (the tab closes or reloads, or the worker is replaced).
+      return lock ? new Promise<void>(() => {}) : undefined;
+    });
+  });
+}
+
 const host = new DataHost({
   boot: bootDuckDB,
+  claimWrites,
   openStorage: () => DatasetStorage.open(),
   readers: { parquet: convertParquet, json: convertJson, arrow: convertArrow, excel: convertExcel, listExcelSheets },
   persisted: async () => (await navigator.storage?.persisted?.()) ?? false,

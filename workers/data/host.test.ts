@@ -219,6 +219,29 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect((await storage.entries()).map((e) => e.name)).toEqual(['kept_data', 'cars']);
   });
 
+  it('a second tab (no write claim) restores the saved datasets but never writes, deletes or sweeps them', async () => {
+    const writer = makeHost();
+    await writer.call('init', {});
+    okDatasets(await writer.loadBytes('shared.csv', 'a\n1\n2\n'));
+
+    const reader = makeHost({ claimWrites: async () => false });
+    const init = await reader.call('init', {});
+    expect(init.readOnlyStorage).toBe(true);
+    expect((await reader.call('list', {})).map((d) => [d.name, d.persisted])).toEqual([['shared', true]]);
+    const added = await reader.loadBytes('mine.csv', 'b\n3\n');
+    expect(added.ok && added.warnings.join(' ')).toMatch(/open in another tab/);
+    expect(added.ok && added.datasets.find((d) => d.name === 'mine')?.persisted).toBe(false);
+    await reader.call('query', { sql: 'DELETE FROM shared WHERE a = 1' });
+    await reader.call('remove', { name: 'shared' });
+
+    // The writer's saved dataset is untouched: same entry, same rows after a restart.
+    const storage = await DatasetStorage.open({ useOpfs: false });
+    expect((await storage.entries()).map((e) => e.name)).toEqual(['shared']);
+    const again = makeHost();
+    await again.call('init', {});
+    expect(rows(await again.call('query', { sql: 'SELECT count(*)::INTEGER AS n FROM shared' }))).toEqual([{ n: 2 }]);
+  });
+
   it('restores from snapshots without parsing the source again, with SQL edits kept', async () => {
     const first = makeHost();
     await first.call('init', {});

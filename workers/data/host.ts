@@ -42,6 +42,12 @@ export interface HostDeps {
   persisted?(): Promise<boolean>;
   /** How long the host must have had no request before it writes a snapshot (default 2 s). */
   snapshotIdleMs?: number;
+  /**
+   * Whether this tab may write the saved datasets (one tab at a time: data.worker.ts holds a Web
+   * Lock). Another tab's host still reads them, but never writes, deletes or sweeps, so two
+   * tabs never lose each other's files. Absent: always.
+   */
+  claimWrites?(): Promise<boolean>;
 }
 
 type Emit = (event: DataEvent) => void;
@@ -118,6 +124,18 @@ export class DataHost {
     return this.#storage;
   }
 
+  #writes?: Promise<boolean>;
+  #mayWrite(): Promise<boolean> {
+    this.#writes ??= this.#deps.claimWrites ? this.#deps.claimWrites().catch(() => false) : Promise.resolve(true);
+    return this.#writes;
+  }
+
+  /** The storage, when this tab is the one that writes it. */
+  async #writable(): Promise<DatasetStorage | undefined> {
+    const storage = await this.#storageReady();
+    return storage && (await this.#mayWrite()) ? storage : undefined;
+  }
+
   /** Engine plus restored datasets: every request waits for both. */
   async #ready(): Promise<Engine> {
     this.#lastRequestAt = performance.now();
@@ -137,7 +155,8 @@ export class DataHost {
         this.#restored ??= this.#restore(engine);
         const storage = await this.#storageReady();
         const persisted = storage ? ((await this.#deps.persisted?.().catch(() => false)) ?? false) : false;
-        return { result: { duckdbVersion: await engine.version(), datasets: this.#list(), persistent: persisted } };
+        const readOnlyStorage = storage !== undefined && !(await this.#mayWrite());
+        return { result: { duckdbVersion: await engine.version(), datasets: this.#list(), persistent: persisted, readOnlyStorage } };
       },
       load: async ({ source, options }) => ({ result: await this.load(source, options.loadId, options.sheets) }),
       excelSheets: async ({ file }) => ({ result: { sheets: await this.#deps.readers.listExcelSheets(file) } }),
@@ -348,6 +367,9 @@ export class DataHost {
   async #persist(blob: Blob, tables: Built[], loadId: string, fileName: string): Promise<{ ok: boolean; warning?: string }> {
     const storage = await this.#storageReady();
     if (!storage) return { ok: false, warning: `${fileName} will not survive a reload: this browser offers no storage to this page.` };
+    if (!(await this.#mayWrite())) {
+      return { ok: false, warning: `${fileName} is loaded in this tab only: Dataseer is open in another tab, which keeps the saved datasets. Close the other tab and reload this one to save here.` };
+    }
     const key = `src_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 10)}`;
     try {
       this.#progress(loadId, fileName, 'storing', 0);
@@ -378,7 +400,7 @@ export class DataHost {
       return pending;
     }
     const run = (async () => {
-      const storage = await this.#storageReady();
+      const storage = await this.#writable();
       const engine = await this.#engineReady();
       await this.#restored;
       // A snapshot holds the engine while it streams the table out: it waits until the user's
@@ -480,6 +502,8 @@ export class DataHost {
       }
       const blob = await storage.sources.get(key);
       const forget = async () => {
+        // Only the tab that writes the storage forgets entries: another tab may be mid-write.
+        if (!(await this.#mayWrite())) return;
         for (const e of group) await storage.remove(e.name).catch(() => undefined);
       };
       if (!blob) {
@@ -510,7 +534,7 @@ export class DataHost {
       this.#progress(loadId, first.fileName, 'done', 1);
     }
     const keep = new Set([...groups.keys(), ...entries.flatMap((e) => (e.snapshotKey ? [e.snapshotKey] : []))]);
-    await storage.sweep(keep).catch(() => undefined);
+    if (await this.#mayWrite()) await storage.sweep(keep).catch(() => undefined);
     // Always said, even with nothing to restore: the page may have named datasets from the manifest.
     this.#progress('restore', '', 'done', 1);
     if (groups.size > 0) this.#changed();
@@ -522,7 +546,7 @@ export class DataHost {
     const engine = await this.#ready();
     await this.#serial.run(() => engine.query(`DROP TABLE IF EXISTS ${quoteIdent(name)}`));
     this.#datasets.delete(name);
-    await (await this.#storageReady())?.remove(name).catch(() => undefined);
+    await (await this.#writable())?.remove(name).catch(() => undefined);
     return this.#changed();
   }
 
@@ -537,7 +561,7 @@ export class DataHost {
     await this.#serial.run(() => engine.query(`ALTER TABLE ${quoteIdent(from)} RENAME TO ${quoteIdent(target)}`));
     this.#datasets.delete(from);
     this.#datasets.set(target, { ...info, name: target });
-    await (await this.#storageReady())?.rename(from, target).catch(() => undefined);
+    await (await this.#writable())?.rename(from, target).catch(() => undefined);
     return this.#changed();
   }
 
@@ -561,7 +585,7 @@ export class DataHost {
       if (r) renames.push(r);
     }
     if (touched.size === 0) return;
-    const storage = await this.#storageReady();
+    const storage = await this.#writable();
     const existing = new Set(await this.#serial.run(() => tableNames(engine)));
     let changed = false;
     for (const [name, info] of [...this.#datasets]) {

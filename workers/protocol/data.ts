@@ -96,7 +96,11 @@ export interface SqlRisk {
 
 export type DataRequests = {
   /** Starts DuckDB and restores persisted datasets. */
-  init: { req: Record<string, never>; res: { duckdbVersion: string; datasets: DatasetInfo[]; persistent: boolean } };
+  /**
+   * `readOnlyStorage`: another tab of the app writes the saved datasets; this one reads them but
+   * saves nothing (absent from older workers: false).
+   */
+  init: { req: Record<string, never>; res: { duckdbVersion: string; datasets: DatasetInfo[]; persistent: boolean; readOnlyStorage?: boolean } };
   load: { req: { source: LoadSource; options: LoadOptions }; res: LoadOutcome };
   /** Lists an Excel workbook's sheets so the user can pick. */
   excelSheets: { req: { file: File }; res: { sheets: string[] } };
