@@ -16,8 +16,8 @@ describe('grid formats', () => {
     expect(formatCell(Math.fround(23.9833333), columnFormat('t', 'FLOAT'))).toBe('23.983334');
     expect(float32Text(Math.fround(0.1))).toBe('0.1');
     expect(formatCell(12.5, columnFormat('price', 'DECIMAL(10,2)'))).toBe('12.50');
-    expect(formatCell(315.98166666666666, columnFormat('x', 'DOUBLE'))).toBe('315.981666667');
-    expect(fullText(315.98166666666666, columnFormat('x', 'DOUBLE'))).toBe('315.9816666666667');
+    expect(formatCell(315.9816666666667, columnFormat('x', 'DOUBLE'))).toBe('315.981666667');
+    expect(fullText(315.9816666666667, columnFormat('x', 'DOUBLE'))).toBe('315.9816666666667');
   });
 
   it('leaves text, NULL and booleans as they are', () => {
