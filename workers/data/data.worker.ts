@@ -15,17 +15,22 @@ import { DatasetStorage } from './storage';
 
 /** The lock that makes one tab the writer of the saved datasets (held for this worker's life). */
 const WRITER_LOCK = 'dataseer-dataset-storage';
+const WAIT_FOR_LOCK_MS = 1500;
 
 function claimWrites(): Promise<boolean> {
   const locks = (self.navigator as Navigator & { locks?: LockManager }).locks;
   // No Web Locks (very old browsers): one tab is the usual case, so write as before.
   if (!locks) return Promise.resolve(true);
   return new Promise((resolve) => {
-    void locks.request(WRITER_LOCK, { ifAvailable: true }, (lock) => {
-      resolve(lock !== null);
-      // Held until this worker ends (the tab closes or reloads, or the worker is replaced).
-      return lock ? new Promise<void>(() => {}) : undefined;
-    });
+    // A reload's old worker may take a moment to let go: wait a little before deciding that
+    // another tab holds it.
+    locks
+      .request(WRITER_LOCK, { signal: AbortSignal.timeout(WAIT_FOR_LOCK_MS) }, () => {
+        resolve(true);
+        // Held until this worker ends (the tab closes or reloads, or the worker is replaced).
+        return new Promise<void>(() => {});
+      })
+      .catch(() => resolve(false));
   });
 }
 
