@@ -54,6 +54,22 @@ async function walk(app: DataApp, page: Page): Promise<Finding[]> {
   await expect(page.getByRole('status', { name: 'Python result' })).toContainText('42', { timeout: 120_000 });
   findings.push(...(await audit(page, 'Python result')));
 
+  // The notebook with a cell of each kind, run, and the rail's column list open.
+  const notebook = page.getByRole('region', { name: 'Notebook', exact: true });
+  await notebook.getByRole('button', { name: 'Add Markdown cell', exact: true }).click();
+  await notebook.getByRole('textbox', { name: 'Markdown cell 1', exact: true }).fill('## Notes\n\n- a *point*');
+  await notebook.getByRole('button', { name: 'Add SQL cell', exact: true }).click();
+  await notebook.getByRole('textbox', { name: 'SQL cell 1', exact: true }).fill('SELECT "Island", count(*) AS n FROM penguins GROUP BY 1');
+  await notebook.getByRole('button', { name: 'Run SQL cell 1', exact: true }).click();
+  await expect(notebook.getByRole('grid', { name: 'Result of SQL cell 1' })).toBeVisible({ timeout: 60_000 });
+  await notebook.getByRole('button', { name: 'Add Python cell', exact: true }).click();
+  await notebook.getByRole('textbox', { name: 'Python cell 1', exact: true }).fill('result = [{"k": 1}]');
+  await notebook.getByRole('button', { name: 'Run Python cell 1', exact: true }).click();
+  await expect(notebook.getByLabel('Result of Python cell 1')).toBeVisible({ timeout: 60_000 });
+  await app.datasetItem('penguins').getByRole('button', { name: 'Columns of penguins', exact: true }).click();
+  await notebook.getByRole('grid', { name: 'Result of SQL cell 1' }).getByRole('gridcell').first().click();
+  findings.push(...(await audit(page, 'notebook, column list and cell detail')));
+
   await configure(page);
   await mock.script([
     { type: 'tool_calls', calls: [{ id: 'q1', name: 'run_sql', arguments: { sql: 'SELECT count(*) AS n FROM penguins' } }] },

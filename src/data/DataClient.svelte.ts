@@ -26,6 +26,9 @@ export interface LoadState {
   phase: LoadPhase;
   fraction?: number;
   detail?: string;
+  /** When the load (and its current phase) began, by `performance.now()`: the page shows the time. */
+  startedAt?: number;
+  phaseAt?: number;
 }
 
 export interface LoadError {
@@ -188,6 +191,7 @@ export class DataClient {
         }
         const load = this.loads.find((l) => l.loadId === e.loadId);
         if (!load) break;
+        if (load.phase !== e.phase) load.phaseAt = performance.now();
         load.phase = e.phase;
         load.fraction = e.fraction;
         load.detail = e.detail;
@@ -210,7 +214,7 @@ export class DataClient {
   async #load(source: LoadSource, fileName: string, sheets?: string[]): Promise<string[]> {
     const loadId = `load-${++loadCounter}`;
     const start = performance.now();
-    this.loads.push({ loadId, fileName, phase: 'reading' });
+    this.loads.push({ loadId, fileName, phase: 'reading', startedAt: performance.now(), phaseAt: performance.now() });
     let ok = false;
     try {
       if (source.kind === 'url') {
