@@ -24,6 +24,20 @@ test.describe('big files', { tag: '@large' }, () => {
     expectSameRows(page.rows, (await nativeQuery(sql, { big_1m: read.csv(path) })).rows);
   });
 
+  test('Cancel during a big CSV load stops it: no dataset, no error, and the engine answers at once', async ({ app, page }) => {
+    test.setTimeout(5 * 60_000);
+    const path = await ensureLargeCsv();
+    await app.addFiles(path);
+    await expect(app.progress('big-1m.csv')).toBeVisible({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Cancel loading big-1m.csv', exact: true }).click();
+    await expect(app.progress('big-1m.csv')).toHaveCount(0, { timeout: 60_000 });
+    await expect(app.alerts).toHaveCount(0);
+    expect(await app.datasetNames()).not.toContain('big_1m');
+    expect(parseDisplayedNumber(await app.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE 'big_1m%'"))).toBe(0);
+    await app.expectResponsive();
+    expect(app.pageErrors).toEqual([]);
+  });
+
   test('flights-3m.parquet loads 3,000,000 rows and aggregates like native DuckDB', async ({ app }) => {
     test.setTimeout(15 * 60_000);
     const path = vega('flights-3m.parquet');

@@ -243,7 +243,7 @@ export class DataClient {
         if (outcome.datasets.some((d) => !known.includes(d.name))) this.#setDatasets(merged);
         return outcome.datasets.map((d) => d.name);
       }
-      this.#addError(outcome.fileName || fileName, outcome.message, outcome.suggestion);
+      if (!outcome.cancelled) this.#addError(outcome.fileName || fileName, outcome.message, outcome.suggestion);
       return [];
     } catch (e) {
       this.#addError(fileName, messageOf(e));
@@ -251,6 +251,18 @@ export class DataClient {
     } finally {
       this.loads = this.loads.filter((l) => l.loadId !== loadId);
       performance.measure('dataseer:load', { start, end: performance.now(), detail: { fileName, ok } });
+    }
+  }
+
+  /** Cancels a load in flight (the worker drops whatever it made); its progress bar goes. */
+  async cancelLoad(loadId: string): Promise<void> {
+    const load = this.loads.find((l) => l.loadId === loadId);
+    if (load) load.detail = 'cancelling';
+    try {
+      const rpc = await this.#client();
+      await rpc.call('cancelLoad', { loadId });
+    } catch {
+      // The worker is gone: the load fails by itself.
     }
   }
 

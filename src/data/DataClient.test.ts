@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { serve, type Handlers } from '../../workers/protocol/rpcServer';
 import type { DataEvent, DataRequests, DatasetInfo } from '../../workers/protocol/data';
@@ -24,17 +24,25 @@ function harness(overrides: Partial<Handlers<DataRequests>> = {}) {
   const workers: FakeWorker[] = [];
   let datasets: DatasetInfo[] = [];
   let emit: (e: DataEvent) => void = () => {};
+  const waiting = new Map<string, () => void>();
   const handlers: Handlers<DataRequests> = {
     init: () => ({ result: { duckdbVersion: 'v-test', datasets, persistent: true } }),
     load: ({ source, options }) => {
       const fileName = source.kind === 'text' ? source.fileName : 'x';
       emit({ type: 'progress', loadId: options.loadId, fileName, phase: 'parsing', fraction: 0.5 });
+      if (source.kind === 'text' && source.text === 'slow') {
+        return new Promise((resolve) => waiting.set(options.loadId, () => resolve({ result: { ok: false, fileName, message: 'Cancelled.', cancelled: true } })));
+      }
       if (source.kind === 'text' && source.text === 'bad') {
         return { result: { ok: false, fileName, message: 'no columns', suggestion: 'check the delimiter' } };
       }
       datasets = [...datasets, info('pasted')];
       emit({ type: 'datasets', datasets });
       return { result: { ok: true, datasets: [info('pasted')], warnings: [] } };
+    },
+    cancelLoad: ({ loadId }) => {
+      waiting.get(loadId)?.();
+      return { result: { cancelled: true } };
     },
     excelSheets: () => ({ result: { sheets: [] } }),
     list: () => ({ result: datasets }),
@@ -89,6 +97,20 @@ describe('DataClient', () => {
     expect(client.errors[0]).toMatchObject({ fileName: 'broken.csv', message: 'no columns', suggestion: 'check the delimiter' });
     client.dismissError(client.errors[0]!.id);
     expect(client.errors).toEqual([]);
+  });
+
+  it('Cancel ends a load in flight quietly: no error, no progress bar, nothing loaded', async () => {
+    const { client } = harness();
+    clients.push(client);
+    await client.start();
+    const pending = client.loadText('slow', 'slow.csv');
+    await vi.waitFor(() => expect(client.loads).toHaveLength(1));
+    const loadId = client.loads[0]?.loadId ?? '';
+    await vi.waitFor(() => expect(client.loads[0]?.phase).toBe('parsing'));
+    await client.cancelLoad(loadId);
+    expect(await pending).toEqual([]);
+    expect(client.errors).toEqual([]);
+    expect(client.loads).toEqual([]);
   });
 
   it('decodes query rows and returns DuckDB errors as values', async () => {

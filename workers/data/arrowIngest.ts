@@ -12,10 +12,13 @@ export async function ingestArrowStreams(
   name: string,
   scratch: string,
   onBatch: (batches: number) => void,
+  /** Throws when the load was cancelled: checked between batches. */
+  checkCancelled: () => void = () => {},
 ): Promise<void> {
   let count = 0;
   try {
     for await (const ipc of table.batches) {
+      checkCancelled();
       await engine.insertArrowStream(ipc, scratch, count === 0);
       count++;
       onBatch(count);

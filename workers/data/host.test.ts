@@ -219,6 +219,18 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect((await storage.entries()).map((e) => e.name)).toEqual(['kept_data', 'cars']);
   });
 
+  it('a load cancelled before its turn makes nothing and answers cancelled, not as an error', async () => {
+    const { call } = makeHost();
+    await call('init', {});
+    const first = call('load', { source: { kind: 'file', file: new File(['a\n1\n'], 'first.csv') }, options: { loadId: 'l1' } });
+    const second = call('load', { source: { kind: 'file', file: new File(['b\n2\n'], 'second.csv') }, options: { loadId: 'l2' } });
+    await call('cancelLoad', { loadId: 'l2' });
+    expect((await first).ok).toBe(true);
+    expect(await second).toMatchObject({ ok: false, cancelled: true, fileName: 'second.csv' });
+    expect((await call('list', {})).map((d) => d.name)).toEqual(['first']);
+    expect(rows(await call('query', { sql: "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name LIKE '%second%'" }))).toEqual([{ n: 0 }]);
+  });
+
   it('a second tab (no write claim) restores the saved datasets but never writes, deletes or sweeps them', async () => {
     const writer = makeHost();
     await writer.call('init', {});

@@ -171,6 +171,12 @@ export class DataHost {
         await engine.cancel().catch(() => undefined);
         return { result: { cancelled: true } };
       },
+      cancelLoad: async ({ loadId }) => {
+        this.#cancelledLoads.add(loadId);
+        // A CSV parse is one DuckDB statement: interrupt it. Readers stop at their next batch.
+        if (this.#ingesting === loadId) await (await this.#engineReady()).cancel().catch(() => undefined);
+        return { result: { cancelled: true } };
+      },
       query: async ({ sql, maxRows }) => {
         const outcome = await this.query(sql, maxRows ?? DEFAULT_MAX_ROWS);
         return { result: outcome, transfer: outcome.ok ? [outcome.result.ipc.buffer] : [] };
@@ -225,6 +231,7 @@ export class DataHost {
       ...all,
       init: refuse('init'),
       load: refuse('load'),
+      cancelLoad: refuse('cancelLoad'),
       excelSheets: refuse('excelSheets'),
       remove: refuse('remove'),
       rename: refuse('rename'),
@@ -241,7 +248,25 @@ export class DataHost {
 
   // ---- loading ------------------------------------------------------------------------------
 
+  /** Loads the user cancelled (kept until their `load` answers), and the one being ingested now. */
+  #cancelledLoads = new Set<string>();
+  #ingesting: string | null = null;
+
+  #cancelledOutcome(loadId: string, fileName: string): LoadOutcome {
+    this.#cancelledLoads.delete(loadId);
+    this.#progress(loadId, fileName, 'done', 1);
+    return { ok: false, fileName, message: 'Cancelled.', cancelled: true };
+  }
+
   async load(source: LoadSource, loadId: string, sheets?: string[]): Promise<LoadOutcome> {
+    try {
+      return await this.#load(source, loadId, sheets);
+    } finally {
+      this.#cancelledLoads.delete(loadId);
+    }
+  }
+
+  async #load(source: LoadSource, loadId: string, sheets?: string[]): Promise<LoadOutcome> {
     const fileName = source.kind === 'file' ? source.file.name : source.kind === 'text' ? source.fileName : undefined;
     let blob: Blob;
     let name: string;
@@ -269,15 +294,28 @@ export class DataHost {
     const warnings = detected.warning ? [detected.warning] : [];
 
     const built = await this.#serial.run(async () => {
+      // Cancelled while it waited for its turn: nothing to undo.
+      if (this.#cancelledLoads.has(loadId)) return { ok: false as const, fileName: name, message: 'Cancelled.' };
       const fit = checkFootprint(name, detected.format, blob.size, await memoryUsed(engine));
       if (!fit.ok) return { ok: false as const, fileName: name, message: fit.message, suggestion: fit.suggestion };
       const taken = new Set([...this.#datasets.keys(), ...(await tableNames(engine))]);
-      return this.#ingest(engine, blob, name, detected.format, loadId, (sheet, count) => {
-        const n = count > 1 && sheet !== undefined ? tableNameFor(name, taken, sheet) : tableNameFor(name, taken);
-        taken.add(n);
-        return n;
-      }, sheets);
+      this.#ingesting = loadId;
+      try {
+        const made = await this.#ingest(engine, blob, name, detected.format, loadId, (sheet, count) => {
+          const n = count > 1 && sheet !== undefined ? tableNameFor(name, taken, sheet) : tableNameFor(name, taken);
+          taken.add(n);
+          return n;
+        }, sheets);
+        return made;
+      } finally {
+        this.#ingesting = null;
+      }
     });
+    if (this.#cancelledLoads.has(loadId)) {
+      // Cancelled as the ingest ended: what it made goes too.
+      if (built.ok) for (const t of built.tables) await this.#serial.run(() => engine.query(`DROP TABLE IF EXISTS ${quoteIdent(t.info.name)}`)).catch(() => undefined);
+      return this.#cancelledOutcome(loadId, name);
+    }
     if (!built.ok) return built;
     warnings.push(...built.warnings);
 
@@ -337,7 +375,16 @@ export class DataHost {
           const table = nameFor(ct.sheet, converted.length);
           const scratch = `__dataseer_load_${seq}_${i}`;
           try {
-            await ingestArrowStreams(engine, ct, table, scratch, (n) => this.#progress(loadId, fileName, 'inserting', undefined, `${n} batch${n === 1 ? '' : 'es'}${ct.sheet ? ` of ${ct.sheet}` : ''}`));
+            await ingestArrowStreams(
+              engine,
+              ct,
+              table,
+              scratch,
+              (n) => this.#progress(loadId, fileName, 'inserting', undefined, `${n} batch${n === 1 ? '' : 'es'}${ct.sheet ? ` of ${ct.sheet}` : ''}`),
+              () => {
+                if (this.#cancelledLoads.has(loadId)) throw new Error('cancelled');
+              },
+            );
           } catch (e) {
             return await fail(`Could not load ${fileName}${ct.sheet ? ` (sheet ${ct.sheet})` : ''}: ${messageOf(e)}`);
           }

@@ -44,7 +44,8 @@ export interface LoadOptions {
 /** A load either adds datasets or explains, naming the file and the cause. Errors are values. */
 export type LoadOutcome =
   | { ok: true; datasets: DatasetInfo[]; warnings: string[] }
-  | { ok: false; fileName: string; message: string; suggestion?: string };
+  /** `cancelled`: the user's Cancel ended it (nothing was kept; no error to show). */
+  | { ok: false; fileName: string; message: string; suggestion?: string; cancelled?: boolean };
 
 /** A query result: rows as an Arrow IPC stream (transferred, not copied). */
 export interface QueryResult {
@@ -113,6 +114,8 @@ export type DataRequests = {
    * the agent's Stop); its `query` then answers with an error. Not queued behind it.
    */
   cancel: { req: Record<string, never>; res: { cancelled: boolean } };
+  /** Cancels a load (running or queued): what it made is dropped; its `load` answers `cancelled`. */
+  cancelLoad: { req: { loadId: string }; res: { cancelled: boolean } };
   /** A window of a dataset's rows, for the virtualised preview grid. */
   page: { req: { name: string; offset: number; limit: number; /** Only the first N columns (wide tables). */ maxColumns?: number }; res: QueryResult };
   profile: { req: { name: string }; res: DatasetProfile };
