@@ -31,7 +31,7 @@ export interface CsvIngestInput {
 
 export type CsvIngestResult = { ok: true; warnings: string[] } | { ok: false; message: string; suggestion?: string };
 
-interface ReadOptions {
+export interface ReadOptions {
   encoding: 'utf-8' | 'utf-16' | 'latin-1';
   tsv: boolean;
   fullSample: boolean;

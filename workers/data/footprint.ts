@@ -33,9 +33,9 @@ export type FootprintCheck = { ok: true; estimate: number } | { ok: false; estim
 const mib = (n: number) => `${Math.round(n / 1024 ** 2).toLocaleString('en-US')} MB`;
 
 /** Refuses when the estimate plus what DuckDB already holds would pass the ceiling. */
-export function checkFootprint(fileName: string, format: DataFormat, sizeBytes: number, usedBytes: number): FootprintCheck {
+export function checkFootprint(fileName: string, format: DataFormat, sizeBytes: number, usedBytes: number, ceiling = WASM_CEILING_BYTES): FootprintCheck {
   const estimate = estimateFootprint(format, sizeBytes);
-  const available = WASM_CEILING_BYTES - HEADROOM_BYTES - usedBytes;
+  const available = ceiling - HEADROOM_BYTES - usedBytes;
   if (estimate <= available) return { ok: true, estimate };
   return {
     ok: false,

@@ -11,6 +11,7 @@ import { convertExcel, listExcelSheets } from './loaders/excel';
 import { makeXlsx } from './loaders/testing/xlsxFixture';
 import { DatasetStorage } from './storage';
 import { NodeEngine } from './testing/nodeEngine';
+import { HEADROOM_BYTES } from './footprint';
 
 const noReader = async () => {
   throw new Error('reader not used in this test');
@@ -217,6 +218,28 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect(rows(await second.call('query', { sql: 'SELECT b FROM kept_data' }))).toEqual([{ b: 2 }]);
     const storage = await DatasetStorage.open({ useOpfs: false });
     expect((await storage.entries()).map((e) => e.name)).toEqual(['kept_data', 'cars']);
+  });
+
+  it('a CSV too big for memory becomes a view over the file: queried in place, renamed and removed, never saved', async () => {
+    const { call, loadBytes } = makeHost({ memoryCeilingBytes: HEADROOM_BYTES + 1 });
+    await call('init', {});
+    const csv = ['id,city,pop', ...Array.from({ length: 500 }, (_, i) => `${i},c${i % 7},${i * 10}`)].join('\n');
+    const out = await loadBytes('huge.csv', csv);
+    expect(out.ok && out.datasets[0]).toMatchObject({ name: 'huge', view: true, persisted: false, rowCount: 500 });
+    expect(out.ok && out.warnings.join(' ')).toMatch(/is a view over the file: every query reads the file again/);
+    expect(rows(await call('query', { sql: 'SELECT count(DISTINCT city)::INTEGER AS n, sum(pop)::DOUBLE AS s FROM huge' }))).toEqual([{ n: 7, s: 1247500 }]);
+    expect(rows(await call('query', { sql: "SELECT count(*)::INTEGER AS n FROM duckdb_views() WHERE view_name = 'huge'" }))).toEqual([{ n: 1 }]);
+    await call('rename', { from: 'huge', to: 'big_view' });
+    expect(rows(await call('query', { sql: 'SELECT max(id)::INTEGER AS m FROM big_view' }))).toEqual([{ m: 499 }]);
+    await call('remove', { name: 'big_view' });
+    expect(await call('list', {})).toEqual([]);
+    // Formats read by JavaScript readers cannot be views: still refused, with the advice.
+    const json = await loadBytes('huge.json', JSON.stringify([{ a: 1 }]));
+    expect(json.ok).toBe(false);
+
+    const again = makeHost();
+    await again.call('init', {});
+    expect(await again.call('list', {})).toEqual([]);
   });
 
   it('a load cancelled before its turn makes nothing and answers cancelled, not as an error', async () => {

@@ -2,7 +2,7 @@ import { serve, type Handlers, type Served } from '../protocol/rpcServer';
 import type { DataEvent, DataFormat, DataPeer, DataRequests, DatasetInfo, LoadOutcome, LoadPhase, LoadSource, QueryResult } from '../protocol/data';
 import { assessSql, renameIn, statementTargets } from './assess';
 import { describeTable, memoryUsed, tableNames } from './catalog';
-import { ingestCsv } from './csvIngest';
+import { briefError, ingestCsv, readCsvSql } from './csvIngest';
 import { REGISTERED_DIR } from './engine';
 import { ingestArrowStreams } from './arrowIngest';
 import { Serial, type Engine } from './engine';
@@ -48,6 +48,8 @@ export interface HostDeps {
    * tabs never lose each other's files. Absent: always.
    */
   claimWrites?(): Promise<boolean>;
+  /** The memory ceiling the footprint check uses (tests lower it; default: wasm32's 4 GiB). */
+  memoryCeilingBytes?: number;
 }
 
 type Emit = (event: DataEvent) => void;
@@ -296,9 +298,18 @@ export class DataHost {
     const built = await this.#serial.run(async () => {
       // Cancelled while it waited for its turn: nothing to undo.
       if (this.#cancelledLoads.has(loadId)) return { ok: false as const, fileName: name, message: 'Cancelled.' };
-      const fit = checkFootprint(name, detected.format, blob.size, await memoryUsed(engine));
-      if (!fit.ok) return { ok: false as const, fileName: name, message: fit.message, suggestion: fit.suggestion };
+      const fit = checkFootprint(name, detected.format, blob.size, await memoryUsed(engine), this.#deps.memoryCeilingBytes);
       const taken = new Set([...this.#datasets.keys(), ...(await tableNames(engine))]);
+      if (!fit.ok && (detected.format === 'csv' || detected.format === 'tsv')) {
+        // Too big to hold: query it where it lies, as a view over the file.
+        this.#ingesting = loadId;
+        try {
+          return await this.#attachView(engine, blob, name, detected.format, loadId, tableNameFor(name, taken), fit.message);
+        } finally {
+          this.#ingesting = null;
+        }
+      }
+      if (!fit.ok) return { ok: false as const, fileName: name, message: fit.message, suggestion: fit.suggestion };
       this.#ingesting = loadId;
       try {
         const made = await this.#ingest(engine, blob, name, detected.format, loadId, (sheet, count) => {
@@ -319,7 +330,8 @@ export class DataHost {
     if (!built.ok) return built;
     warnings.push(...built.warnings);
 
-    const persisted = await this.#persist(blob, built.tables, loadId, name);
+    const viewOnly = built.tables.some((t) => t.info.view);
+    const persisted = viewOnly ? { ok: false } : await this.#persist(blob, built.tables, loadId, name);
     if (persisted.warning) warnings.push(persisted.warning);
     for (const t of built.tables) {
       t.info.persisted = persisted.ok;
@@ -330,6 +342,50 @@ export class DataHost {
     // The snapshot is written after the load answered: the table is usable meanwhile.
     if (persisted.ok) for (const t of built.tables) void this.#saveSnapshot(t.info.name);
     return { ok: true, datasets: built.tables.map((t) => t.info), warnings };
+  }
+
+  /**
+   * A CSV too big for memory as a view over the registered file: DuckDB streams it for every
+   * query, so its size is bounded by the disk, not the tab. Counting its rows reads it once.
+   */
+  async #attachView(
+    engine: Engine,
+    blob: Blob,
+    fileName: string,
+    format: 'csv' | 'tsv',
+    loadId: string,
+    table: string,
+    why: string,
+  ): Promise<{ ok: true; tables: Built[]; warnings: string[] } | { ok: false; fileName: string; message: string; suggestion?: string }> {
+    const encoding = detectEncoding(await readHead(blob));
+    if (encoding.encoding !== 'utf-8') {
+      return { ok: false, fileName, message: `${why} A file this big can be queried in place only when it is UTF-8 text.`, suggestion: 'Convert it to UTF-8 (or split it) and add it again.' };
+    }
+    const path = `${REGISTERED_DIR}view_${++this.#seq}.${format}`;
+    await engine.registerBlob(path, blob);
+    this.#progress(loadId, fileName, 'parsing', undefined, 'counting rows: the file stays on disk');
+    this.#progressSink = (pct) => this.#progress(loadId, fileName, 'parsing', Math.min(1, pct / 100), 'counting rows: the file stays on disk');
+    try {
+      await engine.query(`CREATE VIEW ${quoteIdent(table)} AS SELECT * FROM ${readCsvSql(path, { encoding: 'utf-8', tsv: format === 'tsv', fullSample: false })}`);
+      const info = await this.#info(engine, table, fileName, format, blob.size);
+      this.#views.set(table, path);
+      const warning = `${fileName} is bigger than this tab's memory, so ${table} is a view over the file: every query reads the file again (slower, but nothing is held in memory). It is not saved: add the file again after a reload.`;
+      return { ok: true, tables: [{ info: { ...info, view: true } }], warnings: [warning] };
+    } catch (e) {
+      await engine.query(`DROP VIEW IF EXISTS ${quoteIdent(table)}`).catch(() => undefined);
+      await engine.dropFile(path).catch(() => undefined);
+      return { ok: false, fileName, message: `Could not read ${fileName} as ${format === 'tsv' ? 'TSV' : 'CSV'}: ${briefError(e)}` };
+    } finally {
+      this.#progressSink = undefined;
+    }
+  }
+
+  /** Views over big files, by name: the registered path each reads. */
+  #views = new Map<string, string>();
+
+  /** DROP for a dataset, whichever kind it is. */
+  #dropSql(name: string): string {
+    return this.#views.has(name) ? `DROP VIEW IF EXISTS ${quoteIdent(name)}` : `DROP TABLE IF EXISTS ${quoteIdent(name)}`;
   }
 
   /** Turns a source into tables; all or nothing (tables made before a failure are dropped). */
@@ -591,7 +647,12 @@ export class DataHost {
 
   async remove(name: string): Promise<DatasetInfo[]> {
     const engine = await this.#ready();
-    await this.#serial.run(() => engine.query(`DROP TABLE IF EXISTS ${quoteIdent(name)}`));
+    await this.#serial.run(() => engine.query(this.#dropSql(name)));
+    const viewPath = this.#views.get(name);
+    if (viewPath) {
+      this.#views.delete(name);
+      await engine.dropFile(viewPath).catch(() => undefined);
+    }
     this.#datasets.delete(name);
     await (await this.#writable())?.remove(name).catch(() => undefined);
     return this.#changed();
@@ -605,7 +666,12 @@ export class DataHost {
     if (target === from) return this.#list();
     const taken = await this.#serial.run(() => tableNames(engine));
     if (uniqueName(target, taken) !== target) throw new Error(`A table named ${target} already exists.`);
-    await this.#serial.run(() => engine.query(`ALTER TABLE ${quoteIdent(from)} RENAME TO ${quoteIdent(target)}`));
+    const viewPath = this.#views.get(from);
+    await this.#serial.run(() => engine.query(`ALTER ${viewPath ? 'VIEW' : 'TABLE'} ${quoteIdent(from)} RENAME TO ${quoteIdent(target)}`));
+    if (viewPath) {
+      this.#views.delete(from);
+      this.#views.set(target, viewPath);
+    }
     this.#datasets.delete(from);
     this.#datasets.set(target, { ...info, name: target });
     await (await this.#writable())?.rename(from, target).catch(() => undefined);

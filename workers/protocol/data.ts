@@ -27,6 +27,11 @@ export interface DatasetInfo {
   loadedAt: number;
   /** False when persisting failed (quota…): the table works now but will not survive a reload. */
   persisted: boolean;
+  /**
+   * True for a file too big for the tab's memory, attached as a view over the file: every query
+   * reads the file again (nothing is held in memory), and it is not saved.
+   */
+  view?: boolean;
 }
 
 export type LoadSource =
