@@ -9,6 +9,8 @@ describe('grid formats', () => {
     expect(formatCell(10234, columnFormat('customer_id', 'INTEGER'))).toBe('10234');
     expect(formatCell(10234, columnFormat('ID', 'INTEGER'))).toBe('10234');
     expect(formatCell(999, columnFormat('n', 'INTEGER'))).toBe('999');
+    expect(formatCell(1461, columnFormat('n', 'BIGINT'))).toBe('1461');
+    expect(formatCell(-12345, columnFormat('n', 'BIGINT'))).toBe('-12,345');
     expect(groupDigits('12.5')).toBe('12.5');
   });
 

@@ -1,6 +1,6 @@
 /**
- * How a grid shows a value, by its column's DuckDB type: integers with thousands separators
- * (except identifiers and years, which read wrong grouped), FLOAT/REAL at float32's own precision
+ * How a grid shows a value, by its column's DuckDB type: integers of five digits or more with
+ * thousands separators (except identifiers and years, which read wrong grouped), FLOAT/REAL at float32's own precision
  * (0.1f is 0.1, not 0.10000000149), DECIMAL(p,s) with its s decimals, DOUBLE to 12 significant
  * digits. The full value is always available beside it (`fullText`).
  */
@@ -32,10 +32,13 @@ export function columnFormat(name: string, type: string): ColumnFormat {
   return { kind: 'text' };
 }
 
-/** Digits grouped by three with commas, for an integer held as a number or a digit string. */
+/**
+ * Digits grouped by three with commas, for an integer held as a number or a digit string — from
+ * five digits on (style guides leave 1461 whole; 12,345 is where grouping starts to help).
+ */
 export function groupDigits(text: string): string {
   const m = /^(-?)(\d+)$/.exec(text);
-  if (!m) return text;
+  if (!m || (m[2] ?? '').length < 5) return text;
   return `${m[1]}${(m[2] ?? '').replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
 }
 
