@@ -54,6 +54,11 @@ export interface HostDeps {
 
 type Emit = (event: DataEvent) => void;
 
+function megabytes(n: number): string {
+  const mb = n / 1e6;
+  return `${mb < 10 ? mb.toFixed(1) : Math.round(mb).toLocaleString('en-US')} MB`;
+}
+
 interface Built {
   info: DatasetInfo;
   sheet?: string;
@@ -410,8 +415,13 @@ export class DataHost {
       if (format === 'csv' || format === 'tsv') {
         const encoding = detectEncoding(await readHead(blob));
         const table = nameFor(undefined, 1);
-        this.#progress(loadId, fileName, 'parsing', 0);
-        this.#progressSink = (pct) => this.#progress(loadId, fileName, 'parsing', Math.min(1, pct / 100));
+        // DuckDB's CSV progress is the share of the file's bytes scanned: say it in bytes too.
+        const size = blob.size;
+        this.#progress(loadId, fileName, 'parsing', 0, `0 of ${megabytes(size)}`);
+        this.#progressSink = (pct) => {
+          const f = Math.min(1, pct / 100);
+          this.#progress(loadId, fileName, 'parsing', f, `${megabytes(size * f)} of ${megabytes(size)}`);
+        };
         const r = await ingestCsv({ engine, blob, fileName, tsv: format === 'tsv', encoding, table, path: `${REGISTERED_DIR}src_${seq}.${format}` });
         if (!r.ok) return await fail(r.message, r.suggestion);
         made.push(table);
