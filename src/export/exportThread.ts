@@ -6,7 +6,7 @@ import { buildMarkdownReport } from './markdownReport';
 import { notebookJson } from './notebook';
 import { outlineFigures, outlineTurn } from './outline';
 import { buildExportThread, type ExportInput, type ExportThread } from './thread';
-import { downloadText, fileName, MIME } from './download';
+import { downloadText, fileName, MIME } from '../files/download';
 
 import { EXPORT_LABEL, type ExportFormat } from './formats';
 import { messageOf } from '../../shared/errors';

@@ -1,5 +1,5 @@
 /** The gauntlet's report: accuracy by dimension, latency, tokens, cost, and the run's exports. */
-import { toCsv } from '../../export/csv';
+import { toCsv } from '../../files/csv';
 import { FAILURE_CLASSES, type FailureClass } from './check';
 import type { GauntletRun, ItemResult } from './types';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_BOM, csvField, toCsv } from './csv';
-import { parseCsv } from './testing/csv';
+import { parseCsv } from '../export/testing/csv';
 
 describe('csv', () => {
   it('quotes what RFC 4180 requires, doubles quotes, ends lines with CRLF, leads with a BOM', () => {
