@@ -113,18 +113,21 @@ export function defaultTitle(turns: ChatTurn[]): string {
   return q.length > 80 ? `${q.slice(0, 79)}…` : q;
 }
 
+/** What an export says of a dataset: where it came from, so a notebook can load it again. */
+export function exportDataset(d: DatasetInfo): ExportDataset {
+  return {
+    name: d.name,
+    fileName: d.fileName,
+    format: d.format,
+    ...(d.sheet !== undefined ? { sheet: d.sheet } : {}),
+    rowCount: d.rowCount,
+    columnCount: d.columns.length,
+  };
+}
+
 export function buildExportThread(input: ExportInput): ExportThread {
   const secrets = secretsOf(input.settings);
-  const used = datasetsUsed(input.turns, input.datasets).map(
-    (d): ExportDataset => ({
-      name: d.name,
-      fileName: d.fileName,
-      format: d.format,
-      ...(d.sheet !== undefined ? { sheet: d.sheet } : {}),
-      rowCount: d.rowCount,
-      columnCount: d.columns.length,
-    }),
-  );
+  const used = datasetsUsed(input.turns, input.datasets).map(exportDataset);
   const title = input.title?.trim() || defaultTitle(input.turns);
   const body = redact({ title, model: input.settings.model, datasets: used, turns: input.turns }, secrets);
   return { ...body, exportedAt: input.now ?? new Date() };
