@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { tableFromIPC } from 'apache-arrow';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DataEvent, DataRequests, LoadOutcome, QueryOutcome } from '../protocol/data';
 import type { Handlers } from '../protocol/rpcServer';
 import { RpcClient } from '../protocol/rpcClient';
@@ -240,6 +240,27 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     const again = makeHost();
     await again.call('init', {});
     expect(await again.call('list', {})).toEqual([]);
+  });
+
+  it('a big file answers before its copy is saved: marked saving, then saved, and back after a restart', async () => {
+    const { call, loadBytes, events } = makeHost();
+    await call('init', {});
+    const line = 'x'.repeat(90);
+    const csv = ['id,text', ...Array.from({ length: 95_000 }, (_, i) => `${i},${line}`)].join('\n');
+    expect(csv.length).toBeGreaterThan(8 * 1024 * 1024);
+    const out = await loadBytes('big.csv', csv);
+    expect(out.ok && out.datasets[0]).toMatchObject({ name: 'big', saving: true, persisted: false, rowCount: 95_000 });
+    await vi.waitFor(
+      () => {
+        const last = events.filter((e) => e.type === 'datasets').at(-1);
+        expect(last?.type === 'datasets' && last.datasets.find((d) => d.name === 'big')).toMatchObject({ persisted: true });
+      },
+      { timeout: 30_000 },
+    );
+    expect((await call('list', {})).find((d) => d.name === 'big')?.saving).toBeUndefined();
+    const again = makeHost();
+    await again.call('init', {});
+    expect(rows(await again.call('query', { sql: 'SELECT count(*)::INTEGER AS n FROM big' }))).toEqual([{ n: 95_000 }]);
   });
 
   it('a load cancelled before its turn makes nothing and answers cancelled, not as an error', async () => {

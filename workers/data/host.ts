@@ -54,6 +54,9 @@ export interface HostDeps {
 
 type Emit = (event: DataEvent) => void;
 
+/** From this size a load answers before its copy for the next visit is written (the copy then runs alongside). */
+const SAVE_AFTER_BYTES = 8 * 1024 * 1024;
+
 function megabytes(n: number): string {
   const mb = n / 1e6;
   return `${mb < 10 ? mb.toFixed(1) : Math.round(mb).toLocaleString('en-US')} MB`;
@@ -336,6 +339,14 @@ export class DataHost {
     warnings.push(...built.warnings);
 
     const viewOnly = built.tables.some((t) => t.info.view);
+    if (!viewOnly && blob.size >= SAVE_AFTER_BYTES && (await this.#writable())) {
+      // A big file: the table is usable now, and its copy for the next visit is written meanwhile.
+      for (const t of built.tables) this.#datasets.set(t.info.name, { ...t.info, persisted: false, saving: true });
+      this.#progress(loadId, name, 'done', 1);
+      this.#changed();
+      void this.#saveInBackground(blob, built.tables, loadId, name);
+      return { ok: true, datasets: built.tables.map((t) => this.#datasets.get(t.info.name) ?? t.info), warnings };
+    }
     const persisted = viewOnly ? { ok: false } : await this.#persist(blob, built.tables, loadId, name);
     if (persisted.warning) warnings.push(persisted.warning);
     for (const t of built.tables) {
@@ -347,6 +358,24 @@ export class DataHost {
     // The snapshot is written after the load answered: the table is usable meanwhile.
     if (persisted.ok) for (const t of built.tables) void this.#saveSnapshot(t.info.name);
     return { ok: true, datasets: built.tables.map((t) => t.info), warnings };
+  }
+
+  /** The copy of a big load for the next visit, after the load answered; the list says when it is done. */
+  async #saveInBackground(blob: Blob, tables: Built[], loadId: string, fileName: string): Promise<void> {
+    const saved = await this.#persist(blob, tables, loadId, fileName);
+    const storage = await this.#writable();
+    for (const t of tables) {
+      const now = this.#datasets.get(t.info.name);
+      if (!now) {
+        // Removed or renamed while it was being saved: the next visit must not bring it back.
+        if (saved.ok) await storage?.remove(t.info.name).catch(() => undefined);
+        continue;
+      }
+      const { saving: _saving, ...rest } = now;
+      this.#datasets.set(t.info.name, { ...rest, persisted: saved.ok });
+      if (saved.ok) void this.#saveSnapshot(t.info.name);
+    }
+    this.#changed();
   }
 
   /**

@@ -32,6 +32,8 @@ export interface DatasetInfo {
    * reads the file again (nothing is held in memory), and it is not saved.
    */
   view?: boolean;
+  /** True while a big file's copy for the next visit is being written (the table is usable). */
+  saving?: boolean;
 }
 
 export type LoadSource =
