@@ -17,6 +17,9 @@ test.describe('big files', { tag: '@large' }, () => {
     await expect(app.progress('big-1m.csv')).toBeVisible({ timeout: 60_000 });
     await app.expectDataset('big_1m', 12 * 60_000);
     await expect(app.progress('big-1m.csv')).toHaveCount(0);
+    // Usable at once; its copy for the next visit is written alongside, then it says nothing more.
+    await expect(app.datasetItem('big_1m')).not.toContainText('Saving for your next visit', { timeout: 5 * 60_000 });
+    await expect(app.datasetItem('big_1m')).not.toContainText('Not saved');
 
     expect(parseDisplayedNumber(await app.scalar('SELECT count(*) FROM big_1m'))).toBe(LARGE_CSV_ROWS);
     const sql = 'SELECT category, count(*) AS n, round(sum(value), 2) AS total, min(id) AS lo, max(id) AS hi FROM big_1m GROUP BY 1 ORDER BY 1';
