@@ -385,10 +385,24 @@ export class DataClient {
     return decodeResult(res);
   }
 
-  async profile(name: string): Promise<DatasetProfile> {
-    const rpc = await this.#client();
-    return rpc.call('profile', { name });
+  /**
+   * A dataset's profile, asked of the worker once per state of the dataset: the rail's column
+   * summaries and the Profile tab share it, and a change (an SQL edit, a reload of the file)
+   * makes the next call profile again.
+   */
+  profile(name: string): Promise<DatasetProfile> {
+    const info = this.datasets.find((d) => d.name === name);
+    const key = info ? `${info.loadedAt}:${info.rowCount}:${info.columns.map((c) => `${c.name} ${c.type}`).join(',')}` : '';
+    const cached = this.#profiles.get(name);
+    if (cached && cached.key === key && key !== '') return cached.profile;
+    const profile = this.#client().then((rpc) => rpc.call('profile', { name }));
+    this.#profiles.set(name, { key, profile });
+    // A failed profile is not kept: the next call tries again.
+    profile.catch(() => this.#profiles.get(name)?.profile === profile && this.#profiles.delete(name));
+    return profile;
   }
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a cache of promises, never rendered.
+  #profiles = new Map<string, { key: string; profile: Promise<DatasetProfile> }>();
 
   async assess(sql: string): Promise<SqlRisk> {
     const rpc = await this.#client();

@@ -122,6 +122,25 @@ describe('DataClient', () => {
     expect(bad).toEqual({ ok: false, message: 'Parser Error: syntax error at or near "bad"' });
   });
 
+  it('profiles a dataset once per state: shared by callers, asked again after it changed', async () => {
+    let calls = 0;
+    const { client } = harness({
+      profile: ({ name }) => {
+        calls++;
+        return { result: { name, rowCount: 2, columns: [], elapsedMs: 1 } };
+      },
+    });
+    clients.push(client);
+    await client.start();
+    await client.loadText('a\n1\n2', 'pasted.csv');
+    const [a, b] = await Promise.all([client.profile('pasted'), client.profile('pasted')]);
+    expect(a).toBe(b);
+    expect(calls).toBe(1);
+    client.datasets = client.datasets.map((d) => ({ ...d, rowCount: d.rowCount + 1 }));
+    await client.profile('pasted');
+    expect(calls).toBe(2);
+  });
+
   it('rejects pending calls when the worker crashes, then restarts it', async () => {
     const { client, workers } = harness({ profile: () => new Promise(() => {}) });
     clients.push(client);
