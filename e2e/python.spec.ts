@@ -90,6 +90,39 @@ test('Python reads loaded datasets through df, datasets and sql()', async ({ app
   await expect(py.error()).toContainText("df is defined only when one dataset is loaded; there are 2");
 });
 
+// A start after the first restores the interpreter from a memory snapshot (workers/python/
+// snapshot.ts). What the worker wires up after every start must work again: output, sql(), the
+// interrupt behind the time limit.
+test('after a reload Python starts from its memory snapshot, with output, sql() and the time limit wired again', async ({ app }) => {
+  const status = app.page.getByRole('status', { name: 'Python status' });
+  const py = await pythonConsole(app.page);
+  await py.expectUsable();
+  await expect(status).toHaveAttribute('data-started-from', 'fresh');
+  // The snapshot is written in the background after that first start.
+  const saved = () =>
+    app.page.evaluate(async () => {
+      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('engine-cache', { create: true });
+      for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) if (name.endsWith('.snapshot')) return true;
+      return false;
+    });
+  await expect.poll(saved, { timeout: 30_000 }).toBe(true);
+
+  await app.reload();
+  await app.loadSample('penguins');
+  const again = await pythonConsole(app.page);
+  await again.exec('print("from the snapshot")\nt = sql("SELECT count(*) AS n FROM penguins")\nresult = t.rows[0][0] if not hasattr(t, "iloc") else int(t.iloc[0, 0])');
+  await expect(status).toHaveAttribute('data-started-from', 'snapshot');
+  await expect(again.output()).toContainText('from the snapshot');
+  await expect(again.result()).toHaveText('344');
+  const limit = app.page.getByLabel('Time limit (seconds)');
+  await limit.fill('2');
+  await limit.dispatchEvent('change');
+  await again.exec('while True:\n    pass', 30_000);
+  await expect(again.error()).toContainText('time limit');
+  await expect(status).toHaveAttribute('data-recovery-how', 'interrupted');
+  await again.expectUsable();
+});
+
 test.describe('sandbox', () => {
   let server: Server;
   let hits: string[] = [];

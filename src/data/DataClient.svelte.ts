@@ -138,6 +138,7 @@ export class DataClient {
       this.#setDatasets(res.datasets);
       this.ready = true;
       performance.measure('dataseer:duckdb-ready', { start: 0, end: performance.now() });
+      markEngineStart(res.engineStart);
     } catch (e) {
       this.workerError = `The data engine failed to start: ${messageOf(e)}`;
       throw e;
@@ -416,5 +417,16 @@ export class DataClient {
   async connect(port: MessagePort, peer: DataPeer): Promise<void> {
     const rpc = await this.#client();
     await rpc.call('connect', { port, peer }, [port]);
+  }
+}
+
+/**
+ * The steps of DuckDB's start as marks on the page's timeline (`dataseer:duckdb:<step>`), so the
+ * bench and the browser's performance panel can tell the engine's own start from the page's.
+ */
+function markEngineStart(phases: { phase: string; at: number }[] | undefined): void {
+  for (const { phase, at } of phases ?? []) {
+    const startTime = at - performance.timeOrigin;
+    if (startTime >= 0) performance.mark(`dataseer:duckdb:${phase}`, { startTime });
   }
 }

@@ -101,6 +101,8 @@ export class PythonClient {
   current = $state<RunRecord | null>(null);
   packages = $state<PackageReport | null>(null);
   startupMs = $state<number | null>(null);
+  /** Whether the interpreter came from the saved memory snapshot (fast) or a full start. */
+  startedFrom = $state<'snapshot' | 'fresh' | null>(null);
   versions = $state<{ pyodide: string; python: string } | null>(null);
   timeLimitMs = $state(DEFAULT_TIME_LIMIT_MS);
   packageBaseUrl = $state(DEFAULT_PACKAGE_BASE_URL);
@@ -251,6 +253,7 @@ export class PythonClient {
       const info = await rpc.call('init', { packageBaseUrl: this.packageBaseUrl, interruptBuffer: (interrupt?.buffer as SharedArrayBuffer | undefined) ?? null });
       this.#interrupt = interrupt;
       this.startupMs = info.startupMs;
+      this.startedFrom = info.startedFrom ?? null;
       this.versions = { pyodide: info.pyodideVersion, python: info.pythonVersion };
       this.packages = info.packages;
       this.status = 'ready';

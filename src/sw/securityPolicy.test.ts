@@ -8,6 +8,7 @@ describe('content security policy', () => {
     expect(workerTarget('/sub/assets/data.worker-CoSSKCKw.js')).toBe('data-worker');
     expect(workerTarget('/assets/agent.worker-D0lWUrfH.js')).toBe('agent-worker');
     expect(workerTarget('/assets/duckdb-browser-eh.worker-hQa-dcAV.js')).toBe('duckdb-worker');
+    expect(workerTarget('/assets/duckdb-browser-cached.worker-kzRREX2-.js')).toBe('duckdb-worker');
     expect(workerTarget('/assets/index-lXOrIx4A.js')).toBeUndefined();
   });
 

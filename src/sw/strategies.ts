@@ -76,10 +76,17 @@ async function navigation(request: Request, deps: StrategyDeps): Promise<Respons
 async function immutable(request: Request, deps: StrategyDeps): Promise<Response> {
   const key = cacheKey(request.url);
   const hit = await cached(deps, [deps.names.shell, deps.names.assets], key);
-  if (hit) return withIsolationHeaders(hit, request.url);
+  // A .wasm answer is handed over as cached: V8 keeps its compiled code beside the cached
+  // response and reuses it only for that very response, never for a rebuilt one. The headers
+  // we add matter to documents and worker scripts, not to a same-origin module's bytes.
+  if (hit) return isWasm(key) ? hit : withIsolationHeaders(hit, request.url);
   const response = await deps.fetch(request);
   if (storable(response, 'basic')) store(deps, deps.names.assets, key, response.clone());
   return withIsolationHeaders(response, request.url);
+}
+
+function isWasm(key: string): boolean {
+  return new URL(key, 'http://x/').pathname.endsWith('.wasm');
 }
 
 async function fresh(request: Request, deps: StrategyDeps): Promise<Response> {

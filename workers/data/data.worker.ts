@@ -34,8 +34,13 @@ function claimWrites(): Promise<boolean> {
   });
 }
 
+// DuckDB starts with the worker, not when the page's `init` arrives: its worker, download and
+// compilation overlap the page's own start-up. A failure is reported through `init`.
+const engine = bootDuckDB();
+engine.catch(() => {});
+
 const host = new DataHost({
-  boot: bootDuckDB,
+  boot: () => engine,
   claimWrites,
   openStorage: () => DatasetStorage.open(),
   readers: { parquet: convertParquet, json: convertJson, arrow: convertArrow, excel: convertExcel, listExcelSheets },

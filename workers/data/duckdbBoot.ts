@@ -1,10 +1,9 @@
 import * as duckdb from '@duckdb/duckdb-wasm';
 import type { RecordBatch } from 'apache-arrow';
 import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
-import ehWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
 import mvpWasm from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
 import mvpWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url';
-import { ENGINE_SETUP_SQL, type Engine, type ResultStream } from './engine';
+import { ENGINE_SETUP_SQL, type Engine, type ResultStream, type StartPhase } from './engine';
 
 /**
  * Starts DuckDB-WASM from the assets Vite copies out of the npm package (no CDN). AsyncDuckDB runs
@@ -14,9 +13,11 @@ import { ENGINE_SETUP_SQL, type Engine, type ResultStream } from './engine';
  * SharedArrayBuffer everywhere the app is hosted, and the eh build is fast enough single-threaded.
  */
 
+// The eh bundle's worker is our wrapper of DuckDB's (duckdb-browser-cached.worker.ts), started
+// by URL below; selectBundle only needs to know it exists.
 const BUNDLES: duckdb.DuckDBBundles = {
   mvp: { mainModule: mvpWasm, mainWorker: mvpWorker },
-  eh: { mainModule: ehWasm, mainWorker: ehWorker },
+  eh: { mainModule: ehWasm, mainWorker: 'duckdb-browser-cached.worker' },
 };
 
 /** Exposes DuckDB's execution-progress callback, which AsyncDuckDB keeps protected. */
@@ -26,30 +27,42 @@ class ProgressDuckDB extends duckdb.AsyncDuckDB {
   }
 }
 
+const now = (): number => performance.timeOrigin + performance.now();
+
 export interface BootedEngine extends Engine {
+  readonly startPhases: readonly StartPhase[];
   /** Percentage (0..100) of the running statement, when DuckDB reports one. */
   onProgress(handler: (percentage: number) => void): void;
 }
 
 export async function bootDuckDB(): Promise<BootedEngine> {
+  const phases: StartPhase[] = [{ phase: 'boot', at: now() }];
   const bundle = await duckdb.selectBundle(BUNDLES);
-  const worker = new Worker(bundle.mainWorker ?? ehWorker);
+  const worker =
+    bundle.mainModule === ehWasm
+      ? new Worker(new URL('./duckdb-browser-cached.worker.ts', import.meta.url), { type: 'module', name: 'duckdb' })
+      : new Worker(bundle.mainWorker ?? mvpWorker);
   const db = new ProgressDuckDB(new duckdb.VoidLogger(), worker);
   await db.instantiate(bundle.mainModule, bundle.pthreadWorker);
+  // Its worker's script, the .wasm download and compile, and the module's own start-up.
+  phases.push({ phase: 'instantiated', at: now() });
   await db.open({
     // Numbers the UI and the agent can show and JSON-encode: BIGINT/HUGEINT/DECIMAL results
     // arrive as doubles (exact to 2^53), not BigInt or DecimalBigNum.
     query: { castBigIntToDouble: true, castDecimalToDouble: true },
   });
+  phases.push({ phase: 'opened', at: now() });
   const conn = await db.connect();
   for (const sql of ENGINE_SETUP_SQL) await conn.query(sql);
-  return new AsyncEngine(db, conn);
+  phases.push({ phase: 'configured', at: now() });
+  return new AsyncEngine(db, conn, phases);
 }
 
 class AsyncEngine implements BootedEngine {
   constructor(
     private readonly db: ProgressDuckDB,
     private readonly conn: duckdb.AsyncDuckDBConnection,
+    readonly startPhases: readonly StartPhase[],
   ) {}
 
   version(): Promise<string> {

@@ -10,7 +10,15 @@ export interface ResultStream {
   batches: AsyncIterable<RecordBatch>;
 }
 
+/** One step of an engine's start, as wall-clock time (epoch ms) so another thread can place it. */
+export interface StartPhase {
+  phase: string;
+  at: number;
+}
+
 export interface Engine {
+  /** When each step of the start ended, where the engine records it (the browser's does). */
+  readonly startPhases?: readonly StartPhase[];
   version(): Promise<string>;
   /** Runs a statement and materialises its whole result. */
   query(sql: string): Promise<Table>;

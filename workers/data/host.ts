@@ -166,7 +166,8 @@ export class DataHost {
         const storage = await this.#storageReady();
         const persisted = storage ? ((await this.#deps.persisted?.().catch(() => false)) ?? false) : false;
         const readOnlyStorage = storage !== undefined && !(await this.#mayWrite());
-        return { result: { duckdbVersion: await engine.version(), datasets: this.#list(), persistent: persisted, readOnlyStorage } };
+        const engineStart = engine.startPhases ? [...engine.startPhases] : undefined;
+        return { result: { duckdbVersion: await engine.version(), datasets: this.#list(), persistent: persisted, readOnlyStorage, ...(engineStart ? { engineStart } : {}) } };
       },
       load: async ({ source, options }) => ({ result: await this.load(source, options.loadId, options.sheets) }),
       excelSheets: async ({ file }) => ({ result: { sheets: await this.#deps.readers.listExcelSheets(file) } }),

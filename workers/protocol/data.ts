@@ -108,7 +108,17 @@ export type DataRequests = {
    * `readOnlyStorage`: another tab of the app writes the saved datasets; this one reads them but
    * saves nothing (absent from older workers: false).
    */
-  init: { req: Record<string, never>; res: { duckdbVersion: string; datasets: DatasetInfo[]; persistent: boolean; readOnlyStorage?: boolean } };
+  init: {
+    req: Record<string, never>;
+    res: {
+      duckdbVersion: string;
+      datasets: DatasetInfo[];
+      persistent: boolean;
+      readOnlyStorage?: boolean;
+      /** When each step of DuckDB's start ended (epoch ms, in order): explains the cold start. */
+      engineStart?: { phase: string; at: number }[];
+    };
+  };
   load: { req: { source: LoadSource; options: LoadOptions }; res: LoadOutcome };
   /** Lists an Excel workbook's sheets so the user can pick. */
   excelSheets: { req: { file: File }; res: { sheets: string[] } };

@@ -67,7 +67,17 @@ export interface PythonInit {
 
 export type PythonRequests = {
   /** Loads Pyodide, seals the sandbox. Idempotent. */
-  init: { req: PythonInit; res: { pyodideVersion: string; pythonVersion: string; startupMs: number; packages: PackageReport } };
+  init: {
+    req: PythonInit;
+    res: {
+      pyodideVersion: string;
+      pythonVersion: string;
+      startupMs: number;
+      packages: PackageReport;
+      /** `snapshot`: restored from the saved memory snapshot; `fresh`: a full start (which saves one). */
+      startedFrom?: 'snapshot' | 'fresh';
+    };
+  };
   /** Hands the worker a port on which it sends `DataRequests` (for `sql()` and `datasets`). */
   connectData: { req: { port: MessagePort }; res: Record<string, never> };
   /**

@@ -3,6 +3,7 @@
  * run imports, runs user code through the `_dataseer` runner and reports the outcome.
  */
 import { loadPyodide, type PyodideAPI } from 'pyodide';
+import pyodidePackage from 'pyodide/package.json';
 import type { PyCallable, PyProxy } from 'pyodide/ffi';
 import { SwappableClient } from '../protocol/swappableClient';
 import type { Handlers } from '../protocol/rpcServer';
@@ -16,6 +17,7 @@ import { importIndex, isLockfile, networkMessage, onDemandPackages, packagesFor,
 import { closeEmscriptenEscapes } from './escapes';
 import { capWasmMemory, guardedFetch, safeJsGlobals, sealScope } from './sandbox';
 import { OutputStream } from './stdio';
+import { opfsSnapshots, snapshotKey, startInterpreter, type SnapshotOption, type SnapshotStore } from './snapshot';
 import preludeSource from './prelude.py?raw';
 import { messageOf } from '../../shared/errors';
 
@@ -55,7 +57,13 @@ interface SqlReply {
 export interface EngineDeps {
   scope: typeof globalThis;
   emit: (event: PythonEvent) => void;
+  /** Where interpreter snapshots are kept; OPFS when not given. */
+  snapshots?: SnapshotStore;
 }
+
+/** The version of the Pyodide JS package (its core files must match it). */
+const PYODIDE_VERSION = pyodidePackage.version;
+
 
 function pythonErrorOutcome(type: string, message: string, elapsedMs: number, restarted = false): RunOutcome {
   return { ok: false, error: { type, message, traceback: '' }, elapsedMs, restarted };
@@ -64,7 +72,8 @@ function pythonErrorOutcome(type: string, message: string, elapsedMs: number, re
 /** `sql()` may scan a big table for minutes; listing and assessing answer at once. */
 const dataTimeout = (type: keyof DataRequests): number => (type === 'query' ? 10 * 60_000 : 60_000);
 
-export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonRequests> {
+export function createEngine(deps: EngineDeps): Handlers<PythonRequests> {
+  const { scope, emit } = deps;
   let runtime: Promise<Runtime> | null = null;
   let data: SwappableClient<DataRequests, DataEvent> | null = null;
   /** What `sql()` may run during the current run. */
@@ -115,20 +124,27 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     const asm = (await import(/* @vite-ignore */ assets.asmJs)) as { default: CreateModule };
     let heap: HeapView | null = null;
 
-    const pyodide = await loadPyodide({
-      indexURL: assets.indexURL,
-      stdLibURL: assets.stdlib,
-      lockFileContents: lockText,
-      packageBaseUrl,
-      // Wrapped to keep a handle on the module's heap, to report memory after each run.
-      createPyodideModule: async (settings) => {
-        const mod = (await asm.default(settings)) as unknown as HeapView;
-        heap = mod;
-        return mod as unknown as Awaited<ReturnType<CreateModule>>;
-      },
-      jsglobals: safeJsGlobals(scope),
-      env: { HOME: '/home/pyodide' },
-    });
+    const load = (snapshot: SnapshotOption) =>
+      loadPyodide({
+        indexURL: assets.indexURL,
+        stdLibURL: assets.stdlib,
+        lockFileContents: lockText,
+        packageBaseUrl,
+        // Wrapped to keep a handle on the module's heap, to report memory after each run.
+        createPyodideModule: async (settings) => {
+          const mod = (await asm.default(settings)) as unknown as HeapView;
+          heap = mod;
+          return mod as unknown as Awaited<ReturnType<CreateModule>>;
+        },
+        jsglobals: safeJsGlobals(scope),
+        env: { HOME: '/home/pyodide' },
+        ...snapshot,
+      });
+    // Taken before the scope is sealed (it removes navigator.storage); the store keeps no handle
+    // Python can reach.
+    const snapshots = deps.snapshots ?? opfsSnapshots(scope.navigator?.storage);
+    const key = snapshotKey(PYODIDE_VERSION, [assets.asmJs, ...assets.map.values()]);
+    const { interpreter: pyodide, startedFrom } = await startInterpreter(load, snapshots, key);
     pyodide.setStdout({ batched: (line: string) => stdout.writeLine(line) });
     pyodide.setStderr({ batched: (line: string) => stderr.writeLine(line) });
     let interrupt: Int32Array | null = null;
@@ -155,6 +171,7 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
       pyodideVersion: pyodide.version,
       pythonVersion,
       startupMs: Math.round(performance.now() - started),
+      startedFrom,
       packages: { loaded: Object.keys(pyodide.loadedPackages).sort(), onDemand: onDemandPackages(lock), packageBaseUrl },
     };
     const heapBytes = () => (heap as HeapView | null)?.HEAPU8.buffer.byteLength ?? 0;
