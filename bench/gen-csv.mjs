@@ -44,12 +44,16 @@ function line(i, rnd) {
   return `${i},${qty},${price},${score},${category},${date},"${words.join(' ')}, no. ${i % 97}"\n`;
 }
 
-/** Returns the CSV's path, generating it when missing or produced by another generator version. */
-export async function ensureCsv() {
+/**
+ * Returns the CSV's path, generating it when missing or produced by another generator version.
+ * The same generator makes the bigger-than-memory file (`rows`, `fileName`): its first rows are
+ * the bench CSV's.
+ */
+export async function ensureCsv({ rows = CSV_ROWS, fileName = FILE_NAME } = {}) {
   mkdirSync(CACHE_DIR, { recursive: true });
-  const path = join(CACHE_DIR, FILE_NAME);
+  const path = join(CACHE_DIR, fileName);
   const stamp = `${path}.meta.json`;
-  const expected = JSON.stringify({ version: GENERATOR_VERSION, rows: CSV_ROWS });
+  const expected = JSON.stringify({ version: GENERATOR_VERSION, rows });
   if (existsSync(path) && existsSync(stamp) && readFileSync(stamp, 'utf8') === expected) return path;
 
   const t0 = performance.now();
@@ -57,9 +61,9 @@ export async function ensureCsv() {
   const out = createWriteStream(path);
   out.write('id,qty,price,score,category,event_date,note\n');
   const CHUNK = 10_000;
-  for (let start = 0; start < CSV_ROWS; start += CHUNK) {
+  for (let start = 0; start < rows; start += CHUNK) {
     let buf = '';
-    for (let i = start; i < Math.min(start + CHUNK, CSV_ROWS); i++) buf += line(i, rnd);
+    for (let i = start; i < Math.min(start + CHUNK, rows); i++) buf += line(i, rnd);
     if (!out.write(buf)) await new Promise((resolve) => out.once('drain', resolve));
   }
   await new Promise((resolve, reject) => out.end((err) => (err ? reject(err) : resolve())));

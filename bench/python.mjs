@@ -83,6 +83,9 @@ export async function pythonRows(page, baseURL) {
   const s2 = await status(page);
   if (!stubborn.error || s2.recoveryHow !== 'restarted') throw new Error(`the worker was not restarted (${s2.recoveryHow}): ${stubborn.error}`);
   rows.push({ name: 'Python terminate-and-restart (time limit → usable, incl. 2 s grace)', value: s2.recoveryMs, unit: 'ms' });
+  // The new worker's own start: from the memory snapshot the first start saved (goal ≤ 1.5 s).
+  const startedFrom = await page.getByRole('status', { name: 'Python status' }).getAttribute('data-started-from');
+  rows.push({ name: `Python restart: new worker start → ready (from ${startedFrom || 'a full start'}, goal ≤ 1500)`, value: s2.startupMs, unit: 'ms' });
   await setLimitSeconds(page, 30);
 
   // Twice in one run: the first call also pays one-time costs (DuckDB's first query of this

@@ -14,8 +14,9 @@ import { CSV_ROWS, ensureCsv } from './gen-csv.mjs';
 import { nativeMedians, runNative } from './native.mjs';
 import { printTable } from './table.mjs';
 import { startStaticServer } from './static-server.mjs';
-import { runWasm } from './wasm.mjs';
+import { runBareCsv, runWasm } from './wasm.mjs';
 import { appRows } from './app.mjs';
+import { bigFileRows } from './bigfile.mjs';
 import { providerRows } from './providers.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
@@ -102,6 +103,16 @@ function rowsFor(wasm, native, csvMB, via) {
   ];
 }
 
+/** The CSV load split: the engine by itself, and what the app's load path adds on top. */
+function bareRows(wasm, bare, native, csvMB, via) {
+  const label = `1M rows / ${csvMB.toFixed(0)} MB`;
+  return [
+    row(`CSV ingest, ${label}: bare read_csv in DuckDB-WASM (same boot, no load path, median of 3)`, bare.defaultMs, 'ms', { name: 'native: CREATE TABLE AS read_csv', value: native.csvIngest }),
+    row(`CSV ingest, ${label}: read_csv with the app's options (null_padding), no load path`, bare.appOptionsMs, 'ms', { name: 'bare read_csv, DuckDB-WASM', value: bare.defaultMs }),
+    row(`CSV ingest, ${label}: through Add data files vs a bare read_csv (goal ≤ 1.2×)${via}`, wasm.csv.ms, 'ms', { name: 'bare read_csv, DuckDB-WASM', value: bare.defaultMs }),
+  ];
+}
+
 async function appPass(browser, baseURL) {
   try {
     return await appRows(browser, baseURL, DIST);
@@ -174,6 +185,7 @@ async function main() {
     const server = await startStaticServer(roots, PORT);
     let browser;
     let wasm;
+    let bare;
     let via = '';
     const python = [];
     const app = [];
@@ -194,6 +206,18 @@ async function main() {
       console.log(`DuckDB-WASM via the ${driver}…`);
       wasm = await runWasm(browser, pageURL, csvPath, passes[0].aggregateRows);
       try {
+        if (driver !== 'harness') {
+          buildHarness();
+          roots.set(HARNESS_PREFIX, HARNESS_DIST);
+        }
+        bare = await runBareCsv(browser, `${server.url}${HARNESS_PREFIX}bare.html`, csvPath);
+        if (bare.rows !== CSV_ROWS) throw new Error(`bare read_csv produced ${bare.rows} rows`);
+        console.log(`  bare read_csv (same boot, no load path): ${bare.defaultMs.toFixed(0)} ms; with the app's read_csv options ${bare.appOptionsMs.toFixed(0)} ms`);
+      } catch (e) {
+        console.error(`bare read_csv failed: ${e instanceof Error ? e.message : String(e)}`);
+        process.exitCode = 1;
+      }
+      try {
         python.push(...(await pythonRows(browser, `${server.url}/`)));
       } catch (e) {
         console.error(`python rows failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -202,6 +226,13 @@ async function main() {
       if (driver === 'app') {
         console.log('the whole app: cold load, shell, streaming…');
         app.push(...(await appPass(browser, `${server.url}/`)));
+        console.log('a CSV bigger than the tab’s memory…');
+        try {
+          app.push(...(await bigFileRows(browser, `${server.url}/`)));
+        } catch (e) {
+          console.error(`bigger-than-memory rows failed: ${e instanceof Error ? e.message : String(e)}`);
+          process.exitCode = 1;
+        }
       }
     } finally {
       await browser?.close();
@@ -210,7 +241,10 @@ async function main() {
 
     console.log('native DuckDB, second pass…');
     passes.push(await nativePass(csvPath));
-    rows.push(...rowsFor(wasm, nativeMedians(passes), csvMB, via), ...python, ...app);
+    const native = nativeMedians(passes);
+    rows.push(...rowsFor(wasm, native, csvMB, via));
+    if (bare) rows.push(...bareRows(wasm, bare, native, csvMB, via));
+    rows.push(...python, ...app);
     try {
       rows.push(...(await providerRows()));
     } catch (e) {

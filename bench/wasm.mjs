@@ -57,7 +57,7 @@ async function waitForEntry(page, name, count, timeout) {
   return all[count];
 }
 
-async function newPage(browser) {
+export async function newPage(browser) {
   const context = await browser.newContext();
   await context.addInitScript(instrumentPage);
   const page = await context.newPage();
@@ -69,7 +69,7 @@ async function newPage(browser) {
  * Page load → DuckDB ready, measured from navigation start to the end of the ready measure.
  * Also reports how long DuckDB's .wasm download took, to tell transfer from compile + open.
  */
-async function coldStart(page, url) {
+export async function coldStart(page, url) {
   const wasmFetches = [];
   const onFinished = (req) => {
     const path = new URL(req.url()).pathname;
@@ -84,8 +84,21 @@ async function coldStart(page, url) {
   return { ms: ready.startTime + ready.duration, wasmFetchMs: wasmFetches.length ? Math.max(...wasmFetches) : undefined };
 }
 
+/**
+ * Waits until the page has finished starting up (the app warms Python after its first paint), so
+ * a load measures the load path rather than the two cores it shares with start-up work. The
+ * harness has no Python status and is settled once DuckDB is ready.
+ */
+export async function settled(page) {
+  const status = page.locator('[aria-label="Python status"]');
+  if (!(await status.count())) return;
+  await page.waitForFunction(() => document.querySelector('[aria-label="Python status"]')?.getAttribute('data-status') === 'ready', undefined, { timeout: 180_000, polling: 100 });
+  // The first start writes Python's memory snapshot in the background; let it finish.
+  await page.waitForTimeout(1500);
+}
+
 /** Loads a file through the file input; returns the load measure and the longest long task meanwhile. */
-async function loadFile(page, path) {
+export async function loadFile(page, path) {
   const fileName = basename(path);
   const before = (await entries(page, LOAD)).length;
   const t0 = await page.evaluate(() => performance.now());
@@ -106,7 +119,7 @@ async function loadFile(page, path) {
 }
 
 /** Runs SQL through the console `repeats` times; medians of engine time and round trip. */
-async function runQuery(page, sql, expectRows, repeats = REPEATS) {
+export async function runQuery(page, sql, expectRows, repeats = REPEATS) {
   const engine = [];
   const roundTrip = [];
   const editor = page.getByRole('textbox', { name: 'SQL query' });
@@ -149,6 +162,7 @@ export async function runWasm(browser, url, csvPath, aggregateRows) {
   const { context, page } = await newPage(browser);
   try {
     await coldStart(page, url);
+    await settled(page);
     const csv = await loadFile(page, csvPath);
     await assertDataset(page, CSV_TABLE);
     // Untimed: the last generated row made it in, so the timing is of a complete ingest.
@@ -160,6 +174,30 @@ export async function runWasm(browser, url, csvPath, aggregateRows) {
     console.log(`  parquet load: ${parquet.ms.toFixed(0)} ms, longest long task ${parquet.longestTaskMs.toFixed(0)} ms; ms by phase: ${parquet.phases}`);
     const aggregate = await runQuery(page, PARQUET_AGGREGATE, aggregateRows);
     return { coldStart: median(starts), csv, groupBy, parquet, aggregate };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * A bare read_csv of the same file in DuckDB-WASM started by the app's own boot code (the
+ * harness's bare.html): what the engine alone costs, to divide the app's load by.
+ * @returns {Promise<{ defaultMs: number, appOptionsMs: number, rows: number }>}
+ */
+export async function runBareCsv(browser, url, csvPath) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.error(`  [page error] ${e.message}`));
+    await page.goto(url);
+    await page.getByLabel('Bare CSV file').setInputFiles(csvPath);
+    await page.waitForFunction(() => {
+      const o = document.getElementById('result');
+      return o && (o.dataset.defaultMs || o.dataset.error);
+    }, undefined, { timeout: LOAD_TIMEOUT * 2, polling: 100 });
+    const data = await page.locator('#result').evaluate((o) => ({ ...o.dataset }));
+    if (data.error) throw new Error(`bare read_csv failed: ${data.error}`);
+    return { defaultMs: Number(data.defaultMs), appOptionsMs: Number(data.appOptionsMs), rows: Number(data.rows) };
   } finally {
     await context.close();
   }

@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { keepSideEffects } from '../../scripts/vite-side-effects-plugin';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -10,8 +11,12 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
   plugins: [svelte({ configFile: `${repoRoot}svelte.config.js` })],
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [keepSideEffects(['@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js'])] },
   optimizeDeps: { exclude: ['@duckdb/duckdb-wasm', 'pyodide', 'parquet-wasm'] },
-  build: { target: 'es2022', chunkSizeWarningLimit: 8000 },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 8000,
+    rollupOptions: { input: { index: fileURLToPath(new URL('index.html', import.meta.url)), bare: fileURLToPath(new URL('bare.html', import.meta.url)) } },
+  },
   logLevel: 'warn',
 });

@@ -25,9 +25,11 @@ const early: Promise<WebAssembly.Module | undefined> = WebAssembly.compileStream
 const instantiateStreaming = WebAssembly.instantiateStreaming.bind(WebAssembly);
 WebAssembly.instantiateStreaming = async (source, imports) => {
   const response = await source;
-  const module = response.url === wasmUrl ? await early : undefined;
-  if (!module) return instantiateStreaming(response, imports);
-  // The module is already compiled from the same file: this second download is not needed.
+  if (response.url !== wasmUrl) return instantiateStreaming(response, imports);
+  // DuckDB's own download of the file being compiled already: stopped at once, so a first
+  // visit does not fetch 34 MB twice over.
   response.body?.cancel().catch(() => {});
-  return { module, instance: await WebAssembly.instantiate(module, imports) };
+  const module = await early;
+  if (module) return { module, instance: await WebAssembly.instantiate(module, imports) };
+  return instantiateStreaming(fetch(wasmUrl), imports);
 };

@@ -1,0 +1,24 @@
+// Hands the picked file to bare.worker.ts and shows what it measured as data-* attributes.
+import type { BareReply } from './bare.worker';
+
+const input = document.getElementById('file');
+const output = document.getElementById('result');
+if (!(input instanceof HTMLInputElement) || !(output instanceof HTMLOutputElement)) throw new Error('bare.html is missing its controls');
+
+const worker = new Worker(new URL('./bare.worker.ts', import.meta.url), { type: 'module', name: 'bare' });
+worker.addEventListener('message', (ev: MessageEvent<BareReply>) => {
+  const r = ev.data;
+  if (!r.ok) {
+    output.dataset.error = r.error;
+    output.textContent = r.error;
+    return;
+  }
+  output.dataset.defaultMs = String(r.defaultMs);
+  output.dataset.appOptionsMs = String(r.appOptionsMs);
+  output.dataset.rows = String(r.rows);
+  output.textContent = `read_csv ${r.defaultMs.toFixed(0)} ms, with the app's options ${r.appOptionsMs.toFixed(0)} ms, ${r.rows} rows`;
+});
+input.addEventListener('change', () => {
+  const file = input.files?.[0];
+  if (file) worker.postMessage({ file, repeats: Number(new URLSearchParams(location.search).get('repeats') ?? 3) });
+});

@@ -1,0 +1,45 @@
+/// <reference lib="webworker" />
+// A bare read_csv in DuckDB-WASM, started the way the app's data worker starts it (the same boot
+// code, so the same nested DuckDB worker and settings) but with none of the app's load path: no
+// sniffing of our own, no assessment, no progress, no snapshot. The bench divides the app's CSV
+// load by this to see what the load path adds.
+import { bootDuckDB } from '../../workers/data/duckdbBoot';
+import { readCsvSql } from '../../workers/data/csvIngest';
+import { REGISTERED_DIR } from '../../workers/data/engine';
+
+export type BareReply = { ok: true; defaultMs: number; appOptionsMs: number; rows: number } | { ok: false; error: string };
+
+const engine = bootDuckDB();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+async function timeCreate(table: string, from: string): Promise<number> {
+  const e = await engine;
+  const t0 = performance.now();
+  const { batches } = await e.send(`CREATE TABLE ${table} AS SELECT * FROM ${from}`);
+  for await (const _ of batches) {
+    // Draining the one-row "Count" result completes the statement, as the app's load does.
+  }
+  return performance.now() - t0;
+}
+
+self.addEventListener('message', (ev: MessageEvent<{ file: File; repeats: number }>) => {
+  void (async () => {
+    const { file, repeats } = ev.data;
+    const e = await engine;
+    const path = `${REGISTERED_DIR}bare.csv`;
+    await e.registerBlob(path, file);
+    const plain: number[] = [];
+    const appOptions: number[] = [];
+    let rows = 0;
+    for (let i = 0; i < repeats; i++) {
+      plain.push(await timeCreate('bare_default', `read_csv('${path}')`));
+      rows = Number((await e.query('SELECT count(*)::DOUBLE AS n FROM bare_default')).getChild('n')?.get(0));
+      await e.query('DROP TABLE bare_default');
+      appOptions.push(await timeCreate('bare_app', readCsvSql(path, { encoding: 'utf-8', tsv: false, fullSample: false })));
+      await e.query('DROP TABLE bare_app');
+    }
+    await e.dropFile(path);
+    const reply: BareReply = { ok: true, defaultMs: median(plain), appOptionsMs: median(appOptions), rows };
+    self.postMessage(reply);
+  })().catch((err: unknown) => self.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies BareReply));
+});
