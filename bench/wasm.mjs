@@ -182,7 +182,7 @@ export async function runWasm(browser, url, csvPath, aggregateRows) {
 /**
  * A bare read_csv of the same file in DuckDB-WASM started by the app's own boot code (the
  * harness's bare.html): what the engine alone costs, to divide the app's load by.
- * @returns {Promise<{ defaultMs: number, appOptionsMs: number, rows: number }>}
+ * @returns {Promise<{ firstMs: number, defaultMs: number, appOptionsMs: number, rows: number }>}
  */
 export async function runBareCsv(browser, url, csvPath) {
   const context = await browser.newContext();
@@ -197,7 +197,7 @@ export async function runBareCsv(browser, url, csvPath) {
     }, undefined, { timeout: LOAD_TIMEOUT * 2, polling: 100 });
     const data = await page.locator('#result').evaluate((o) => ({ ...o.dataset }));
     if (data.error) throw new Error(`bare read_csv failed: ${data.error}`);
-    return { defaultMs: Number(data.defaultMs), appOptionsMs: Number(data.appOptionsMs), rows: Number(data.rows) };
+    return { firstMs: Number(data.firstMs), defaultMs: Number(data.defaultMs), appOptionsMs: Number(data.appOptionsMs), rows: Number(data.rows) };
   } finally {
     await context.close();
   }

@@ -12,6 +12,7 @@ import { convertExcel, listExcelSheets } from './loaders/excel';
 import { convertJson } from './loaders/json';
 import { convertParquet } from './loaders/parquet';
 import { DatasetStorage } from './storage';
+import { warmUpEngine } from './warmUp';
 
 /** The lock that makes one tab the writer of the saved datasets (held for this worker's life). */
 const WRITER_LOCK = 'dataseer-dataset-storage';
@@ -45,6 +46,7 @@ const host = new DataHost({
   openStorage: () => DatasetStorage.open(),
   readers: { parquet: convertParquet, json: convertJson, arrow: convertArrow, excel: convertExcel, listExcelSheets },
   persisted: async () => (await navigator.storage?.persisted?.()) ?? false,
+  warmUp: warmUpEngine,
 });
 
 const { emit } = serve<DataRequests, DataEvent>(self, host.handlers());

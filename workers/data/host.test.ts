@@ -436,3 +436,21 @@ describe("another worker's port", { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe('warm-up', { timeout: 60_000 }, () => {
+  it('runs once after the restore, before a load that comes after it, and a failing one changes nothing', async () => {
+    const order: string[] = [];
+    const warmUp = vi.fn(async () => {
+      order.push('warm-up');
+      throw new Error('no warm-up today');
+    });
+    const { call, loadBytes } = makeHost({ warmUp });
+    await call('init', {});
+    await call('init', {});
+    const loaded = await loadBytes('after.csv', 'a,b\n1,2\n');
+    order.push('load');
+    expect(loaded.ok).toBe(true);
+    expect(warmUp).toHaveBeenCalledTimes(1);
+    expect(order).toEqual(['warm-up', 'load']);
+  });
+});

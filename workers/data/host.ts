@@ -50,6 +50,8 @@ export interface HostDeps {
   claimWrites?(): Promise<boolean>;
   /** The memory ceiling the footprint check uses (tests lower it; default: wasm32's 4 GiB). */
   memoryCeilingBytes?: number;
+  /** Work run once, queued, after the restore, while the engine is otherwise idle (warmUp.ts). */
+  warmUp?(engine: Engine): Promise<void>;
 }
 
 type Emit = (event: DataEvent) => void;
@@ -85,6 +87,7 @@ export class DataHost {
   #engine?: Promise<Engine>;
   #storage?: Promise<DatasetStorage | undefined>;
   #restored?: Promise<void>;
+  #warmUpQueued = false;
   #seq = 0;
   /** When the last request began (snapshots wait for a quiet moment). */
   #lastRequestAt = 0;
@@ -163,6 +166,12 @@ export class DataHost {
         // every other request still waits for the restore (#ready).
         const engine = await this.#engineReady();
         this.#restored ??= this.#restore(engine);
+        if (!this.#warmUpQueued && this.#deps.warmUp) {
+          this.#warmUpQueued = true;
+          const warmUp = this.#deps.warmUp;
+          // A failed warm-up costs only speed: the first load compiles what it needs itself.
+          void this.#restored.then(() => this.#serial.run(() => warmUp(engine))).catch(() => undefined);
+        }
         const storage = await this.#storageReady();
         const persisted = storage ? ((await this.#deps.persisted?.().catch(() => false)) ?? false) : false;
         const readOnlyStorage = storage !== undefined && !(await this.#mayWrite());
