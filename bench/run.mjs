@@ -14,7 +14,8 @@ import { CSV_ROWS, ensureCsv } from './gen-csv.mjs';
 import { nativeMedians, runNative } from './native.mjs';
 import { printTable } from './table.mjs';
 import { startStaticServer } from './static-server.mjs';
-import { runBareCsv, runWasm } from './wasm.mjs';
+import { runBareCsv, runBareParquet, runWasm } from './wasm.mjs';
+import { PARQUET_FILE } from './workload.mjs';
 import { appRows } from './app.mjs';
 import { bigFileRows } from './bigfile.mjs';
 import { providerRows } from './providers.mjs';
@@ -103,11 +104,24 @@ function rowsFor(wasm, native, csvMB, via) {
   ];
 }
 
+/** Parquet: the reader and the Arrow insert by themselves, and the batch sizes tried. */
+function parquetRows(wasm, p, native, via) {
+  const base = { name: 'native: CREATE TABLE AS read_parquet', value: native.parquetLoad };
+  return [
+    row('flights-3m.parquet: decode alone (parquet-wasm → Arrow IPC), no insert', p.decodeMs, 'ms', base),
+    row('flights-3m.parquet: decode + Arrow insert, the engine’s first Arrow insert, no load path', p.coldMs, 'ms', base),
+    row('flights-3m.parquet: decode + Arrow insert, warm, no load path', p.warmMs, 'ms', base),
+    ...Object.entries(p.byBatchRows).map(([n, ms]) => row(`flights-3m.parquet: decode + Arrow insert, warm, ${Number(n).toLocaleString('en')} rows per batch`, ms, 'ms', base)),
+    row(`flights-3m.parquet: through Add data files vs decode + insert alone (first)${via}`, wasm.parquet.ms, 'ms', { name: 'decode + Arrow insert, first, no load path', value: p.coldMs }),
+  ];
+}
+
 /** The CSV load split: the engine by itself, and what the app's load path adds on top. */
 function bareRows(wasm, bare, native, csvMB, via) {
   const label = `1M rows / ${csvMB.toFixed(0)} MB`;
   return [
-    row(`CSV ingest, ${label}: bare read_csv in DuckDB-WASM (same boot, no load path, median of 3)`, bare.defaultMs, 'ms', { name: 'native: CREATE TABLE AS read_csv', value: native.csvIngest }),
+    row(`CSV ingest, ${label}: bare read_csv in DuckDB-WASM, the engine's first (same boot, no load path)`, bare.firstMs, 'ms', { name: 'native: CREATE TABLE AS read_csv', value: native.csvIngest }),
+    row(`CSV ingest, ${label}: bare read_csv in DuckDB-WASM, warm (median of 3)`, bare.defaultMs, 'ms', { name: 'native: CREATE TABLE AS read_csv', value: native.csvIngest }),
     row(`CSV ingest, ${label}: read_csv with the app's options (null_padding), no load path`, bare.appOptionsMs, 'ms', { name: 'bare read_csv, DuckDB-WASM', value: bare.defaultMs }),
     row(`CSV ingest, ${label}: through Add data files vs a bare read_csv (goal ≤ 1.2×)${via}`, wasm.csv.ms, 'ms', { name: 'bare read_csv, DuckDB-WASM', value: bare.defaultMs }),
   ];
@@ -186,6 +200,7 @@ async function main() {
     let browser;
     let wasm;
     let bare;
+    let bareParquet;
     let via = '';
     const python = [];
     const app = [];
@@ -212,7 +227,9 @@ async function main() {
         }
         bare = await runBareCsv(browser, `${server.url}${HARNESS_PREFIX}bare.html`, csvPath);
         if (bare.rows !== CSV_ROWS) throw new Error(`bare read_csv produced ${bare.rows} rows`);
-        console.log(`  bare read_csv (same boot, no load path): ${bare.defaultMs.toFixed(0)} ms; with the app's read_csv options ${bare.appOptionsMs.toFixed(0)} ms`);
+        console.log(`  bare read_csv (same boot, no load path): first ${bare.firstMs.toFixed(0)} ms, then ${bare.defaultMs.toFixed(0)} ms; with the app's read_csv options ${bare.appOptionsMs.toFixed(0)} ms`);
+        bareParquet = await runBareParquet(browser, `${server.url}${HARNESS_PREFIX}bare.html`, PARQUET_FILE);
+        console.log(`  Parquet alone: decode ${bareParquet.decodeMs.toFixed(0)} ms, decode + insert first ${bareParquet.coldMs.toFixed(0)} ms, warm ${bareParquet.warmMs.toFixed(0)} ms; warm by rows per batch ${JSON.stringify(bareParquet.byBatchRows)}`);
       } catch (e) {
         console.error(`bare read_csv failed: ${e instanceof Error ? e.message : String(e)}`);
         process.exitCode = 1;
@@ -244,6 +261,7 @@ async function main() {
     const native = nativeMedians(passes);
     rows.push(...rowsFor(wasm, native, csvMB, via));
     if (bare) rows.push(...bareRows(wasm, bare, native, csvMB, via));
+    if (bareParquet) rows.push(...parquetRows(wasm, bareParquet, native, via));
     rows.push(...python, ...app);
     try {
       rows.push(...(await providerRows()));

@@ -202,3 +202,28 @@ export async function runBareCsv(browser, url, csvPath) {
     await context.close();
   }
 }
+
+/**
+ * Parquet through the app's reader and Arrow insert alone (harness bare.html): decoding only, then
+ * decode + insert as the engine's first Arrow insert and again warm, and warm loads with other
+ * batch sizes.
+ * @returns {Promise<{ decodeMs: number, coldMs: number, warmMs: number, rows: number, byBatchRows: Record<string, number> }>}
+ */
+export async function runBareParquet(browser, url, parquetPath) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.error(`  [page error] ${e.message}`));
+    await page.goto(url);
+    await page.getByLabel('Bare CSV file').setInputFiles(parquetPath);
+    await page.waitForFunction(() => {
+      const o = document.getElementById('result');
+      return o && (o.dataset.parquet || o.dataset.error);
+    }, undefined, { timeout: LOAD_TIMEOUT * 2, polling: 100 });
+    const data = await page.locator('#result').evaluate((o) => ({ ...o.dataset }));
+    if (data.error) throw new Error(`bare Parquet load failed: ${data.error}`);
+    return JSON.parse(data.parquet);
+  } finally {
+    await context.close();
+  }
+}

@@ -7,6 +7,7 @@ import { bootDuckDB } from '../../workers/data/duckdbBoot';
 import { readCsvSql } from '../../workers/data/csvIngest';
 import { REGISTERED_DIR } from '../../workers/data/engine';
 import { warmUpEngine } from '../../workers/data/warmUp';
+import { timeParquet } from './bareParquet';
 
 /**
  * `firstMs`: the first read_csv in this engine, as a page's first load is (DuckDB's code for it is
@@ -27,7 +28,13 @@ async function timeCreate(table: string, from: string): Promise<number> {
   return performance.now() - t0;
 }
 
-self.addEventListener('message', (ev: MessageEvent<{ file: File; repeats: number; warm?: number }>) => {
+self.addEventListener('message', (ev: MessageEvent<{ file: File; repeats: number; warm?: number; parquet?: boolean }>) => {
+  if (ev.data.parquet) {
+    void (async () => self.postMessage({ ok: true, parquet: await timeParquet(await engine, ev.data.file) }))().catch((err: unknown) =>
+      self.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) }),
+    );
+    return;
+  }
   void (async () => {
     const { file, repeats } = ev.data;
     const e = await engine;

@@ -11,6 +11,7 @@ import { convertArrow } from './loaders/arrow';
 import { convertExcel, listExcelSheets } from './loaders/excel';
 import { convertJson } from './loaders/json';
 import { convertParquet } from './loaders/parquet';
+import { initParquetWasm } from './loaders/parquetWasm';
 import { DatasetStorage } from './storage';
 import { warmUpEngine } from './warmUp';
 
@@ -46,7 +47,12 @@ const host = new DataHost({
   openStorage: () => DatasetStorage.open(),
   readers: { parquet: convertParquet, json: convertJson, arrow: convertArrow, excel: convertExcel, listExcelSheets },
   persisted: async () => (await navigator.storage?.persisted?.()) ?? false,
-  warmUp: warmUpEngine,
+  warmUp: async (engine) => {
+    await warmUpEngine(engine);
+    // The Parquet reader's own wasm, compiled now rather than in the first Parquet load; it does
+    // not hold DuckDB's queue. A failure is retried by that load, which reports it.
+    void initParquetWasm().catch(() => undefined);
+  },
 });
 
 const { emit } = serve<DataRequests, DataEvent>(self, host.handlers());

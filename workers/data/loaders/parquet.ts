@@ -10,9 +10,9 @@ import { ipcColumnNames, renameIpcColumns } from './renameIpc';
 import type { ConvertOptions, ConvertedTable, Converter } from './types';
 
 /** Aim for roughly this much uncompressed data per IPC stream handed to DuckDB. */
-const TARGET_BATCH_BYTES = 32 * 1024 * 1024;
+const TARGET_BATCH_BYTES = 64 * 1024 * 1024;
 const MIN_BATCH_ROWS = 1024;
-const MAX_BATCH_ROWS = 256 * 1024;
+const MAX_BATCH_ROWS = 1024 * 1024;
 
 function corrupt(detail: string, cause?: unknown): Error {
   return new Error(`truncated or corrupt Parquet file: ${detail}`, { cause });
@@ -60,7 +60,7 @@ export const convertParquet: Converter = async (source: Blob, options: ConvertOp
   const names = uniqueColumnNames(original);
   const renamed = names.some((name, index) => name !== original[index]);
   const finish = (ipc: Uint8Array) => (renamed ? renameIpcColumns(ipc, names) : ipc);
-  const batchSize = batchRows(file);
+  const batchSize = options.batchRows ?? batchRows(file);
   options.onProgress?.(0);
 
   async function* batches(): AsyncGenerator<Uint8Array> {

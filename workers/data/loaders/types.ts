@@ -19,6 +19,8 @@ export interface ConvertOptions {
   onProgress?: (fraction: number) => void;
   /** Excel: only these sheets (default: every sheet with at least one cell). */
   sheets?: string[];
+  /** Parquet: rows per Arrow batch instead of the reader's own choice (the bench compares sizes). */
+  batchRows?: number;
 }
 
 /** A reader turns a source Blob into tables, or throws an Error whose message names the cause. */

@@ -1,0 +1,45 @@
+// Parquet through the app's own reader and Arrow insert, with none of the rest of the load path:
+// decode alone, then decode + insert cold (the engine's first Arrow insert) and warm.
+import type { Engine } from '../../workers/data/engine';
+import { ingestArrowStreams } from '../../workers/data/arrowIngest';
+import { convertParquet } from '../../workers/data/loaders/parquet';
+
+export interface ParquetTimes {
+  decodeMs: number;
+  coldMs: number;
+  warmMs: number;
+  rows: number;
+  /** Warm loads with other batch sizes (rows per Arrow batch → ms). */
+  byBatchRows: Record<number, number>;
+}
+
+const BATCH_SIZES = [32_768, 131_072, 524_288, 1_048_576, 3_000_000];
+
+async function decodeOnly(file: File): Promise<number> {
+  const t0 = performance.now();
+  for (const table of await convertParquet(file, {})) for await (const _ of table.batches) void _;
+  return performance.now() - t0;
+}
+
+async function load(engine: Engine, file: File, name: string, batchRows?: number): Promise<number> {
+  const t0 = performance.now();
+  const [table] = await convertParquet(file, batchRows ? { batchRows } : {});
+  if (!table) throw new Error('no table in the file');
+  await ingestArrowStreams(engine, table, name, `${name}_scratch`, () => {});
+  return performance.now() - t0;
+}
+
+export async function timeParquet(engine: Engine, file: File): Promise<ParquetTimes> {
+  const decodeMs = await decodeOnly(file);
+  const coldMs = await load(engine, file, 'pq_cold');
+  const rows = Number((await engine.query('SELECT count(*)::DOUBLE AS n FROM pq_cold')).getChild('n')?.get(0));
+  await engine.query('DROP TABLE pq_cold');
+  const warmMs = await load(engine, file, 'pq_warm');
+  await engine.query('DROP TABLE pq_warm');
+  const byBatchRows: Record<number, number> = {};
+  for (const n of BATCH_SIZES) {
+    byBatchRows[n] = await load(engine, file, 'pq_batch', n);
+    await engine.query('DROP TABLE pq_batch');
+  }
+  return { decodeMs, coldMs, warmMs, rows, byBatchRows };
+}
