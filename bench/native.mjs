@@ -21,14 +21,21 @@ async function rowsOf(conn, sql) {
 }
 
 /**
- * @typedef {{ startup: number[], csvIngest: number[], groupBy: number[], parquetLoad: number[], parquetAggregate: number[] }} NativeSamples
+ * @typedef {{ startup: number[], csvIngest: number[], groupBy: number[], parquetLoad: number[], parquetAggregate: number[], csvIngest1: number[], groupBy1: number[], parquetLoad1: number[], parquetAggregate1: number[] }} NativeSamples
  * @typedef {{ samples: NativeSamples, threads: string, version: string, csvRows: number, parquetRows: number, aggregateRows: number }} NativePass
  */
 
 /** Medians (ms) over the samples of every pass. */
 export function nativeMedians(passes) {
   const pick = (k) => median(passes.flatMap((p) => p.samples[k]));
-  return { startup: pick('startup'), csvIngest: pick('csvIngest'), groupBy: pick('groupBy'), parquetLoad: pick('parquetLoad'), parquetAggregate: pick('parquetAggregate') };
+  return {
+    startup: pick('startup'),
+    csvIngest: pick('csvIngest'),
+    groupBy: pick('groupBy'),
+    parquetLoad: pick('parquetLoad'),
+    parquetAggregate: pick('parquetAggregate'),
+    oneThread: { csvIngest: pick('csvIngest1'), groupBy: pick('groupBy1'), parquetLoad: pick('parquetLoad1'), parquetAggregate: pick('parquetAggregate1') },
+  };
 }
 
 /**
@@ -36,7 +43,7 @@ export function nativeMedians(passes) {
  * @returns {Promise<NativePass>} raw timings in ms
  */
 export async function runNative(csvPath) {
-  const samples = { startup: [], csvIngest: [], groupBy: [], parquetLoad: [], parquetAggregate: [] };
+  const samples = { startup: [], csvIngest: [], groupBy: [], parquetLoad: [], parquetAggregate: [], csvIngest1: [], groupBy1: [], parquetLoad1: [], parquetAggregate1: [] };
   let threads = '';
   let version = '';
   let csvRows = 0;
@@ -64,6 +71,13 @@ export async function runNative(csvPath) {
       const a = await timed(() => rowsOf(conn, PARQUET_AGGREGATE));
       aggregateRows = a.value;
       samples.parquetAggregate.push(a.ms);
+      // The same work on one thread, as DuckDB-WASM runs here (its threaded build is not used):
+      // the ratio against this is the engine's own cost, apart from the second core.
+      await conn.run('SET threads = 1');
+      samples.csvIngest1.push((await timed(() => conn.run(`CREATE TABLE csv_one AS SELECT * FROM read_csv(${sqlString(csvPath)})`))).ms);
+      samples.groupBy1.push((await timed(() => rowsOf(conn, CSV_GROUP_BY))).ms);
+      samples.parquetLoad1.push((await timed(() => conn.run(`CREATE TABLE parquet_one AS SELECT * FROM read_parquet(${sqlString(PARQUET_FILE)})`))).ms);
+      samples.parquetAggregate1.push((await timed(() => rowsOf(conn, PARQUET_AGGREGATE))).ms);
     } finally {
       conn.closeSync();
       instance.closeSync();

@@ -101,6 +101,11 @@ function rowsFor(wasm, native, csvMB, via) {
     row(`flights-3m.parquet load (3M rows)${via}`, wasm.parquet.ms, 'ms', { name: 'native: CREATE TABLE AS read_parquet', value: native.parquetLoad }),
     row(`flights delays by origin (engine)${via}`, wasm.aggregate.engineMs, 'ms', { name: 'native: same query', value: native.parquetAggregate }),
     row(`flights delays by origin (round trip)${via}`, wasm.aggregate.roundTripMs, 'ms'),
+    // Beside native on one thread: the engine's own cost, apart from native's second core.
+    row(`CSV ingest, 1M rows / ${csvMB.toFixed(0)} MB, vs native on one thread${via}`, wasm.csv.ms, 'ms', { name: 'native, threads = 1: CREATE TABLE AS read_csv', value: native.oneThread.csvIngest }),
+    row(`GROUP BY category over 1M rows (engine), vs native on one thread${via}`, wasm.groupBy.engineMs, 'ms', { name: 'native, threads = 1: same query', value: native.oneThread.groupBy }),
+    row(`flights-3m.parquet load, vs native on one thread${via}`, wasm.parquet.ms, 'ms', { name: 'native, threads = 1: CREATE TABLE AS read_parquet', value: native.oneThread.parquetLoad }),
+    row(`flights delays by origin (engine), vs native on one thread${via}`, wasm.aggregate.engineMs, 'ms', { name: 'native, threads = 1: same query', value: native.oneThread.parquetAggregate }),
   ];
 }
 
@@ -155,6 +160,8 @@ async function nativePass(csvPath) {
   if (pass.csvRows !== CSV_ROWS) throw new Error(`native read_csv produced ${pass.csvRows} rows`);
   const m = nativeMedians([pass]);
   console.log(`  ${pass.version}, threads=${pass.threads}: startup ${m.startup.toFixed(0)}, read_csv ${m.csvIngest.toFixed(0)}, group by ${m.groupBy.toFixed(0)}, read_parquet ${m.parquetLoad.toFixed(0)}, aggregate ${m.parquetAggregate.toFixed(0)} ms`);
+  const one = m.oneThread;
+  console.log(`  one thread: read_csv ${one.csvIngest.toFixed(0)}, group by ${one.groupBy.toFixed(0)}, read_parquet ${one.parquetLoad.toFixed(0)}, aggregate ${one.parquetAggregate.toFixed(0)} ms`);
   return pass;
 }
 

@@ -79,6 +79,8 @@ async function readCsv(engine: Engine): Promise<void> {
     await memoryUsed(engine);
     await columnTypes(engine, TABLE);
     await engine.query(`SELECT count(*)::DOUBLE AS n FROM ${TABLE}`);
+    // The shape of most first questions: a grouped aggregate, sorted.
+    await engine.query(`SELECT category, count(*) AS n, sum(qty) AS qty, avg(price) AS price, min(event_date) AS first FROM ${TABLE} GROUP BY category ORDER BY n DESC`);
   } finally {
     await engine.query(`DROP TABLE IF EXISTS temp.${TABLE}`).catch(() => undefined);
     await engine.dropFile(path).catch(() => undefined);
