@@ -29,3 +29,21 @@ test('a second tab uses the saved datasets read-only and says so; the first keep
   expect(app.pageErrors).toEqual([]);
   expect(second.pageErrors).toEqual([]);
 });
+
+test('when the tab that saves closes, the other says so and saves after a reload', async ({ app, context }) => {
+  await app.loadSample('penguins');
+  const second = new DataApp(await context.newPage());
+  await second.open();
+  await expect(second.page.getByRole('status').filter({ hasText: 'Dataseer is open in another tab' })).toBeVisible({ timeout: 30_000 });
+
+  await app.page.close();
+  const freed = second.page.getByRole('status').filter({ hasText: 'The other Dataseer tab has closed' });
+  await expect(freed).toBeVisible({ timeout: 30_000 });
+  await freed.getByRole('button', { name: 'Reload to save here' }).click();
+  await second.waitReady();
+  await second.expectDataset('penguins');
+  await expect(second.page.getByRole('status').filter({ hasText: /open in another tab|other Dataseer tab/ })).toHaveCount(0);
+  await second.loadSample('cars');
+  await expect(second.datasetItem('cars')).not.toContainText('Not saved');
+  expect(second.pageErrors).toEqual([]);
+});

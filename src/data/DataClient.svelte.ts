@@ -76,6 +76,8 @@ export class DataClient {
   persistent = $state(false);
   /** Another tab writes the saved datasets: this one restores them but saves nothing. */
   storageReadOnly = $state(false);
+  /** Read-only, and the tab that wrote has closed: a reload makes this tab the one that saves. */
+  storageFreed = $state(false);
   /** Asked when files being added are already loaded (answered through `answer`). */
   duplicateQuestion = $state.raw<DuplicateQuestion | null>(null);
 
@@ -170,6 +172,9 @@ export class DataClient {
     switch (e.type) {
       case 'datasets':
         this.#setDatasets(e.datasets);
+        break;
+      case 'storageFreed':
+        this.storageFreed = true;
         break;
       case 'progress': {
         if (e.loadId === 'restore') {

@@ -19,20 +19,34 @@ import { warmUpEngine } from './warmUp';
 const WRITER_LOCK = 'dataseer-dataset-storage';
 const WAIT_FOR_LOCK_MS = 1500;
 
-function claimWrites(): Promise<boolean> {
+/**
+ * Whether this tab writes the saved datasets. When another tab holds the lock, this one also
+ * queues for it, and `whenFreed` says when the other tab has closed (this tab then holds the lock
+ * but keeps to read-only until it is reloaded, since what it restored may be out of date).
+ */
+function claimWrites(whenFreed: () => void): Promise<boolean> {
   const locks = (self.navigator as Navigator & { locks?: LockManager }).locks;
   // No Web Locks (very old browsers): one tab is the usual case, so write as before.
   if (!locks) return Promise.resolve(true);
+  // Held until this worker ends (the tab closes or reloads, or the worker is replaced).
+  const holdForever = () => new Promise<void>(() => {});
   return new Promise((resolve) => {
     // A reload's old worker may take a moment to let go: wait a little before deciding that
     // another tab holds it.
     locks
       .request(WRITER_LOCK, { signal: AbortSignal.timeout(WAIT_FOR_LOCK_MS) }, () => {
         resolve(true);
-        // Held until this worker ends (the tab closes or reloads, or the worker is replaced).
-        return new Promise<void>(() => {});
+        return holdForever();
       })
-      .catch(() => resolve(false));
+      .catch(() => {
+        resolve(false);
+        void locks
+          .request(WRITER_LOCK, () => {
+            whenFreed();
+            return holdForever();
+          })
+          .catch(() => undefined);
+      });
   });
 }
 

@@ -280,7 +280,13 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     await writer.call('init', {});
     okDatasets(await writer.loadBytes('shared.csv', 'a\n1\n2\n'));
 
-    const reader = makeHost({ claimWrites: async () => false });
+    let freed: (() => void) | undefined;
+    const reader = makeHost({
+      claimWrites: async (whenFreed) => {
+        freed = whenFreed;
+        return false;
+      },
+    });
     const init = await reader.call('init', {});
     expect(init.readOnlyStorage).toBe(true);
     expect((await reader.call('list', {})).map((d) => [d.name, d.persisted])).toEqual([['shared', true]]);
@@ -288,6 +294,9 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect(added.ok && added.warnings.join(' ')).toMatch(/open in another tab/);
     expect(added.ok && added.datasets.find((d) => d.name === 'mine')?.persisted).toBe(false);
     await reader.call('query', { sql: 'DELETE FROM shared WHERE a = 1' });
+    // The writer's tab closes: the reader is told, and still writes nothing until it is reloaded.
+    freed?.();
+    expect(reader.events.some((e) => e.type === 'storageFreed')).toBe(true);
     await reader.call('remove', { name: 'shared' });
 
     // The writer's saved dataset is untouched: same entry, same rows after a restart.

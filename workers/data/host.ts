@@ -47,7 +47,7 @@ export interface HostDeps {
    * Lock). Another tab's host still reads them, but never writes, deletes or sweeps, so two
    * tabs never lose each other's files. Absent: always.
    */
-  claimWrites?(): Promise<boolean>;
+  claimWrites?(whenFreed: () => void): Promise<boolean>;
   /** The memory ceiling the footprint check uses (tests lower it; default: wasm32's 4 GiB). */
   memoryCeilingBytes?: number;
   /** Work run once, queued, after the restore, while the engine is otherwise idle (warmUp.ts). */
@@ -139,7 +139,7 @@ export class DataHost {
 
   #writes?: Promise<boolean>;
   #mayWrite(): Promise<boolean> {
-    this.#writes ??= this.#deps.claimWrites ? this.#deps.claimWrites().catch(() => false) : Promise.resolve(true);
+    this.#writes ??= this.#deps.claimWrites ? this.#deps.claimWrites(() => this.#emit({ type: 'storageFreed' })).catch(() => false) : Promise.resolve(true);
     return this.#writes;
   }
 

@@ -152,4 +152,10 @@ export type LoadPhase = 'reading' | 'storing' | 'parsing' | 'inserting' | 'resto
 
 export type DataEvent =
   | { type: 'progress'; loadId: string; fileName: string; phase: LoadPhase; fraction?: number; detail?: string }
-  | { type: 'datasets'; datasets: DatasetInfo[] };
+  | { type: 'datasets'; datasets: DatasetInfo[] }
+  /**
+   * A tab that could not write the saved datasets (another tab does) now holds the writer lock:
+   * the other tab closed. It still does not write — what it restored may be out of date — until
+   * it is reloaded.
+   */
+  | { type: 'storageFreed' };
