@@ -23,6 +23,7 @@ worker.addEventListener('message', (ev: MessageEvent<BareReply | { ok: true; par
   output.dataset.defaultMs = String(r.defaultMs);
   output.dataset.appOptionsMs = String(r.appOptionsMs);
   output.dataset.rows = String(r.rows);
+  output.dataset.groupBy = JSON.stringify(r.groupByMs);
   output.textContent = `first read_csv ${r.firstMs.toFixed(0)} ms, then ${r.defaultMs.toFixed(0)} ms, with the app's options ${r.appOptionsMs.toFixed(0)} ms, ${r.rows} rows`;
 });
 input.addEventListener('change', () => {

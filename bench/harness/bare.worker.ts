@@ -5,6 +5,7 @@
 // load by this to see what the load path adds.
 import { bootDuckDB } from '../../workers/data/duckdbBoot';
 import { readCsvSql } from '../../workers/data/csvIngest';
+import { runQuery } from '../../workers/data/queryRunner';
 import { REGISTERED_DIR } from '../../workers/data/engine';
 import { warmUpEngine } from '../../workers/data/warmUp';
 import { timeParquet } from './bareParquet';
@@ -13,7 +14,7 @@ import { timeParquet } from './bareParquet';
  * `firstMs`: the first read_csv in this engine, as a page's first load is (DuckDB's code for it is
  * compiled lazily on first use); `defaultMs` and `appOptionsMs`: medians of the runs after it.
  */
-export type BareReply = { ok: true; firstMs: number; defaultMs: number; appOptionsMs: number; rows: number } | { ok: false; error: string };
+export type BareReply = { ok: true; firstMs: number; defaultMs: number; appOptionsMs: number; rows: number; groupByMs: { direct: number; viaApp: number } } | { ok: false; error: string };
 
 const engine = bootDuckDB();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -54,8 +55,24 @@ self.addEventListener('message', (ev: MessageEvent<{ file: File; repeats: number
       appOptions.push(await timeCreate('bare_app', readCsvSql(path, { encoding: 'utf-8', tsv: false, fullSample: false })));
       await e.query('DROP TABLE bare_app');
     }
+    // GROUP BY on the loaded rows: one blocking call vs the app's query path (DESCRIBE, then a
+    // streamed, polled result).
+    await timeCreate('bare_rows', readCsvSql(path, { encoding: 'utf-8', tsv: false, fullSample: false }));
+    const groupBy = 'SELECT category, count(*) AS n, sum(qty) AS total_qty, avg(price) AS avg_price, avg(score) AS avg_score FROM bare_rows GROUP BY category ORDER BY category';
+    const direct: number[] = [];
+    const viaApp: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      await e.query(groupBy);
+      direct.push(performance.now() - t);
+      const r = await runQuery(e, groupBy);
+      if (!r.ok) throw new Error(r.message);
+      viaApp.push(r.result.elapsedMs);
+    }
+    await e.query('DROP TABLE bare_rows');
+    const groupByMs = { direct: median(direct), viaApp: median(viaApp) };
     await e.dropFile(path);
-    const reply: BareReply = { ok: true, firstMs, defaultMs: median(plain), appOptionsMs: median(appOptions), rows };
+    const reply: BareReply = { ok: true, firstMs, defaultMs: median(plain), appOptionsMs: median(appOptions), rows, groupByMs };
     self.postMessage(reply);
   })().catch((err: unknown) => self.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies BareReply));
 });
