@@ -72,7 +72,8 @@ async function coldVisit(browser, baseURL) {
 
 /** The steps of DuckDB's start, as the page marks them (DataClient: `dataseer:duckdb:<step>`). */
 const DUCKDB_STEPS = [
-  ['boot', 'page → data worker running'],
+  ['spawn', 'page → data worker created'],
+  ['boot', 'data worker script loaded and running'],
   ['instantiated', "DuckDB's worker script, .wasm download + compile, module start-up"],
   ['opened', 'database opened'],
   ['configured', 'settings applied'],
@@ -101,7 +102,7 @@ async function visit(page, baseURL) {
 }
 
 /** How long each step of DuckDB's start took, in the order the page marks them. */
-function stepDurations(v) {
+export function stepDurations(v) {
   let prev = 0;
   const out = [];
   for (const [step, label] of DUCKDB_STEPS) {
@@ -120,7 +121,7 @@ const REPEAT_VISITS = 3;
  * A first visit and repeat visits in one real browser profile (a persistent context: the HTTP
  * cache on disk, the service worker installed and its caches filled), as a returning user has.
  */
-async function repeatVisits(baseURL) {
+export async function repeatVisits(baseURL) {
   const dir = mkdtempSync(join(tmpdir(), 'dataseer-bench-profile-'));
   const context = await chromium.launchPersistentContext(dir, launchOptions());
   try {
