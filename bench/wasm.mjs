@@ -211,28 +211,35 @@ export async function runWasm(browser, url, csvPath, aggregateRows) {
   }
 }
 
-/**
- * A bare read_csv of the same file in DuckDB-WASM started by the app's own boot code (the
- * harness's bare.html): what the engine alone costs, to divide the app's load by.
- * @returns {Promise<{ firstMs: number, defaultMs: number, appOptionsMs: number, rows: number }>}
- */
-export async function runBareCsv(browser, url, csvPath) {
+/** Hands a file to the harness's bare.html and returns what it measured (its output's data-*). */
+async function bareRun(browser, url, path, key) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error(`  [page error] ${e.message}`));
     await page.goto(url);
-    await page.getByLabel('Bare CSV file').setInputFiles(csvPath);
-    await page.waitForFunction(() => {
+    await page.getByLabel('Bare file').setInputFiles(path);
+    await page.waitForFunction((k) => {
       const o = document.getElementById('result');
-      return o && (o.dataset.defaultMs || o.dataset.error);
-    }, undefined, { timeout: LOAD_TIMEOUT * 2, polling: 100 });
+      return o && (o.dataset[k] || o.dataset.error);
+    }, key, { timeout: LOAD_TIMEOUT * 2, polling: 100 });
     const data = await page.locator('#result').evaluate((o) => ({ ...o.dataset }));
-    if (data.error) throw new Error(`bare read_csv failed: ${data.error}`);
-    return { groupBy: JSON.parse(data.groupBy ?? 'null'), firstMs: Number(data.firstMs), defaultMs: Number(data.defaultMs), appOptionsMs: Number(data.appOptionsMs), rows: Number(data.rows) };
+    if (data.error) throw new Error(`bare run of ${basename(path)} failed: ${data.error}`);
+    return data;
   } finally {
     await context.close();
   }
+}
+
+/**
+ * A bare read_csv of the same file in DuckDB-WASM started by the app's own boot code (the
+ * harness's bare.html): what the engine alone costs, to divide the app's load by; and the GROUP BY
+ * on its rows, in one call and through the app's query path.
+ * @returns {Promise<{ firstMs: number, defaultMs: number, appOptionsMs: number, rows: number, groupBy: { direct: number, viaApp: number } }>}
+ */
+export async function runBareCsv(browser, url, csvPath) {
+  const data = await bareRun(browser, url, csvPath, 'defaultMs');
+  return { groupBy: JSON.parse(data.groupBy), firstMs: Number(data.firstMs), defaultMs: Number(data.defaultMs), appOptionsMs: Number(data.appOptionsMs), rows: Number(data.rows) };
 }
 
 /**
@@ -242,20 +249,5 @@ export async function runBareCsv(browser, url, csvPath) {
  * @returns {Promise<{ decodeMs: number, coldMs: number, warmMs: number, rows: number, byBatchRows: Record<string, number> }>}
  */
 export async function runBareParquet(browser, url, parquetPath) {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`  [page error] ${e.message}`));
-    await page.goto(url);
-    await page.getByLabel('Bare CSV file').setInputFiles(parquetPath);
-    await page.waitForFunction(() => {
-      const o = document.getElementById('result');
-      return o && (o.dataset.parquet || o.dataset.error);
-    }, undefined, { timeout: LOAD_TIMEOUT * 2, polling: 100 });
-    const data = await page.locator('#result').evaluate((o) => ({ ...o.dataset }));
-    if (data.error) throw new Error(`bare Parquet load failed: ${data.error}`);
-    return JSON.parse(data.parquet);
-  } finally {
-    await context.close();
-  }
+  return JSON.parse((await bareRun(browser, url, parquetPath, 'parquet')).parquet);
 }
