@@ -107,16 +107,32 @@ export async function settled(page) {
  */
 export async function quiet(page, snapshotsBefore) {
   await page.waitForFunction(() => !document.body.innerText.includes('Saving for your next visit'), undefined, { timeout: 120_000, polling: 200 });
+  // Snapshot files appear when their write starts: wait for a new one, then for their bytes to
+  // stop growing.
   const snapshots = () =>
     page.evaluate(async () => {
       const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('datasets', { create: true });
-      let n = 0;
-      for await (const name of dir.keys()) if (name.startsWith('snap_')) n++;
-      return n;
+      let count = 0;
+      let bytes = 0;
+      for await (const [name, handle] of dir.entries()) {
+        if (!name.startsWith('snap_') || handle.kind !== 'file') continue;
+        count++;
+        bytes += (await handle.getFile()).size;
+      }
+      return { count, bytes };
     });
   const deadline = Date.now() + 60_000;
-  while ((await snapshots()) <= snapshotsBefore && Date.now() < deadline) await page.waitForTimeout(250);
-  return snapshots();
+  let last = await snapshots();
+  while (last.count <= snapshotsBefore && Date.now() < deadline) {
+    await page.waitForTimeout(250);
+    last = await snapshots();
+  }
+  for (;;) {
+    await page.waitForTimeout(1500);
+    const now = await snapshots();
+    if (now.bytes === last.bytes || Date.now() > deadline) return now.count;
+    last = now;
+  }
 }
 
 /** Loads a file through the file input; returns the load measure and the longest long task meanwhile. */
