@@ -24,6 +24,9 @@ import { messageOf } from '../../shared/errors';
 /** The interpreter's memory ceiling: past it, allocations fail with MemoryError. */
 const HEAP_LIMIT_BYTES = 2 * 1024 ** 3;
 
+/** How long after a full start the new memory snapshot is written. */
+const SNAPSHOT_WRITE_DELAY_MS = 3000;
+
 /** Rows `sql()` may bring into Python in one call. */
 const SQL_MAX_ROWS = 2_000_000;
 
@@ -144,7 +147,10 @@ export function createEngine(deps: EngineDeps): Handlers<PythonRequests> {
     // Python can reach.
     const snapshots = deps.snapshots ?? opfsSnapshots(scope.navigator?.storage);
     const key = snapshotKey(PYODIDE_VERSION, [assets.asmJs, ...assets.map.values()]);
-    const { interpreter: pyodide, startedFrom } = await startInterpreter(load, snapshots, key);
+    // Timers are replaced when the scope is sealed: the write is scheduled with the real one, a
+    // few seconds on, so 31 MB going to disk does not share the cores with the rest of the start.
+    const later = scope.setTimeout.bind(scope);
+    const { interpreter: pyodide, startedFrom } = await startInterpreter(load, snapshots, key, (write) => void later(write, SNAPSHOT_WRITE_DELAY_MS));
     pyodide.setStdout({ batched: (line: string) => stdout.writeLine(line) });
     pyodide.setStderr({ batched: (line: string) => stderr.writeLine(line) });
     let interrupt: Int32Array | null = null;

@@ -77,6 +77,17 @@ describe('startInterpreter', () => {
     expect(store.log).toEqual(['read k1', 'write k1', 'drop k1']);
   });
 
+  it('takes the snapshot at once but writes it when told', async () => {
+    const store = new MemoryStore();
+    let write: (() => void) | undefined;
+    await startInterpreter(fakeLoader().load, store, 'k1', (w) => (write = w));
+    await settle();
+    expect(store.files.size).toBe(0);
+    write?.();
+    await settle();
+    expect(new TextDecoder().decode(store.files.get('k1'))).toBe('heap');
+  });
+
   it('starts normally with a Pyodide that cannot make snapshots', async () => {
     const store = new MemoryStore();
     const r = await startInterpreter(fakeLoader({ snapshots: false }).load, store, 'k1');

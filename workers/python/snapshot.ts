@@ -116,13 +116,15 @@ interface Interpreter {
 
 /**
  * Starts the interpreter from the saved snapshot when there is a usable one; otherwise starts it
- * normally, imports SNAPSHOT_IMPORTS and saves a snapshot for next time (in the background: the
- * write must not delay this start). A snapshot Pyodide refuses is dropped.
+ * normally, imports SNAPSHOT_IMPORTS and saves a snapshot for next time (written when `schedule`
+ * runs it: the write must not slow this start). A snapshot Pyodide refuses is dropped.
  */
 export async function startInterpreter<P extends Interpreter>(
   load: (option: SnapshotOption) => Promise<P>,
   snapshots: SnapshotStore,
   key: string,
+  /** When to write a new snapshot (the worker defers it past its start); at once by default. */
+  schedule: (write: () => void) => void = (write) => write(),
 ): Promise<{ interpreter: P; startedFrom: 'snapshot' | 'fresh' }> {
   const saved = await snapshots.read(key);
   if (saved) {
@@ -137,8 +139,9 @@ export async function startInterpreter<P extends Interpreter>(
   const make = (interpreter as P & { makeMemorySnapshot?: () => Uint8Array }).makeMemorySnapshot;
   if (typeof make === 'function') {
     try {
+      // Taken now (the heap must be as loadPyodide left it), written when `schedule` says.
       const bytes = make.call(interpreter);
-      void snapshots.write(key, bytes).catch(() => snapshots.drop(key));
+      schedule(() => void snapshots.write(key, bytes).catch(() => snapshots.drop(key)));
     } catch {
       // No snapshot this time: the next start is a normal one, and tries again.
     }
