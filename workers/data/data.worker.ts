@@ -52,11 +52,11 @@ function claimWrites(whenFreed: () => void): Promise<boolean> {
 
 // DuckDB starts with the worker, not when the page's `init` arrives: its worker, download and
 // compilation overlap the page's own start-up. A failure is reported through `init`.
-const engine = bootDuckDB();
-engine.catch(() => {});
+const booting = bootDuckDB();
+booting.catch(() => {});
 
 const host = new DataHost({
-  boot: () => engine,
+  boot: () => booting,
   claimWrites,
   openStorage: () => DatasetStorage.open(),
   readers: { parquet: convertParquet, json: convertJson, arrow: convertArrow, excel: convertExcel, listExcelSheets },

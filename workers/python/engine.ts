@@ -17,7 +17,7 @@ import { importIndex, isLockfile, networkMessage, onDemandPackages, packagesFor,
 import { closeEmscriptenEscapes } from './escapes';
 import { capWasmMemory, guardedFetch, safeJsGlobals, sealScope } from './sandbox';
 import { OutputStream } from './stdio';
-import { opfsSnapshots, snapshotKey, startInterpreter, type SnapshotOption, type SnapshotStore } from './snapshot';
+import { opfsSnapshots, snapshotKey, startInterpreter, type SnapshotOption } from './snapshot';
 import preludeSource from './prelude.py?raw';
 import { messageOf } from '../../shared/errors';
 
@@ -60,8 +60,6 @@ interface SqlReply {
 export interface EngineDeps {
   scope: typeof globalThis;
   emit: (event: PythonEvent) => void;
-  /** Where interpreter snapshots are kept; OPFS when not given. */
-  snapshots?: SnapshotStore;
 }
 
 /** The version of the Pyodide JS package (its core files must match it). */
@@ -75,8 +73,7 @@ function pythonErrorOutcome(type: string, message: string, elapsedMs: number, re
 /** `sql()` may scan a big table for minutes; listing and assessing answer at once. */
 const dataTimeout = (type: keyof DataRequests): number => (type === 'query' ? 10 * 60_000 : 60_000);
 
-export function createEngine(deps: EngineDeps): Handlers<PythonRequests> {
-  const { scope, emit } = deps;
+export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonRequests> {
   let runtime: Promise<Runtime> | null = null;
   let data: SwappableClient<DataRequests, DataEvent> | null = null;
   /** What `sql()` may run during the current run. */
@@ -145,7 +142,7 @@ export function createEngine(deps: EngineDeps): Handlers<PythonRequests> {
       });
     // Taken before the scope is sealed (it removes navigator.storage); the store keeps no handle
     // Python can reach.
-    const snapshots = deps.snapshots ?? opfsSnapshots(scope.navigator?.storage);
+    const snapshots = opfsSnapshots(scope.navigator?.storage);
     const key = snapshotKey(PYODIDE_VERSION, [assets.asmJs, ...assets.map.values()]);
     // Timers are replaced when the scope is sealed: the write is scheduled with the real one, a
     // few seconds on, so 31 MB going to disk does not share the cores with the rest of the start.
