@@ -173,7 +173,7 @@ describe('agent graph', () => {
     const res = await runTurn(graph, { thread_id: 't4', run_id: 'r4', mode: 'agent', question: 'Anything?' }, { onEvent: (e) => events.push(e) });
     expect(res.failure?.kind).toBe('auth');
     expect(events.slice(-2)).toEqual([
-      { type: 'error', message: 'The key was refused by the endpoint. Check the API key in Settings.', retryable: false, kind: 'auth', status: 401, run_id: 'r4' },
+      { type: 'error', message: 'The key was refused by the endpoint (HTTP 401: “mock-llm scripted 401”). Change the API key in Settings.', retryable: false, kind: 'auth', status: 401, run_id: 'r4' },
       { type: 'run_end', thread_id: 't4', run_id: 'r4' },
     ]);
     // Every event of the run names it.

@@ -12,6 +12,8 @@ import type { EndpointSettings, ErrorKind } from '../../protocol/agent/wire';
 import { providerRequest } from '../../protocol/endpointPresets';
 import type { WireObservations } from './wire/normalise';
 import { createWireFetch, type WireMemory } from './wire/wireFetch';
+import { ProviderFieldStore, isProviderFields } from './wire/roundTrip';
+import { explainFailure } from './failureMessage';
 
 export interface RetryInfo {
   attempt: number;
@@ -51,16 +53,43 @@ export function transientMemory(): WireMemory {
   return { refused, remember: (p) => void refused.add(p) };
 }
 
-/** Chat Completions with a last look at the messages before they go out. */
+type DeltaArgs = Parameters<ChatOpenAICompletions['_convertCompletionsDeltaToBaseMessageChunk']>;
+type MessageArgs = Parameters<ChatOpenAICompletions['_convertCompletionsMessageToBaseMessage']>;
+
+/**
+ * Chat Completions with a last look at the messages before they go out, and the provider's
+ * round-trip fields (wire/roundTrip.ts) kept on the messages it returns and sent back with them.
+ */
 class PreparedChatModel extends ChatOpenAICompletions {
   prepareMessages: ((messages: BaseMessage[]) => BaseMessage[]) | undefined;
+  providerFields: ProviderFieldStore | undefined;
+  endpoint: string | undefined;
+
+  #outgoing(messages: BaseMessage[]): BaseMessage[] {
+    const out = this.prepareMessages ? this.prepareMessages(messages) : messages;
+    this.providerFields?.learn(out);
+    return out;
+  }
+
+  #keep<T extends { additional_kwargs: Record<string, unknown> }>(message: T, fields: unknown): T {
+    if (isProviderFields(fields)) message.additional_kwargs = { ...message.additional_kwargs, provider_fields: { ...fields, ...(this.endpoint ? { endpoint: this.endpoint } : {}) } };
+    return message;
+  }
 
   override _generate(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
-    return super._generate(this.prepareMessages ? this.prepareMessages(messages) : messages, options, runManager);
+    return super._generate(this.#outgoing(messages), options, runManager);
   }
 
   override _streamResponseChunks(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
-    return super._streamResponseChunks(this.prepareMessages ? this.prepareMessages(messages) : messages, options, runManager);
+    return super._streamResponseChunks(this.#outgoing(messages), options, runManager);
+  }
+
+  override _convertCompletionsDeltaToBaseMessageChunk(...[delta, raw, role]: DeltaArgs) {
+    return this.#keep(super._convertCompletionsDeltaToBaseMessageChunk(delta, raw, role), (delta as { provider_fields?: unknown }).provider_fields);
+  }
+
+  override _convertCompletionsMessageToBaseMessage(...[message, raw]: MessageArgs) {
+    return this.#keep(super._convertCompletionsMessageToBaseMessage(message, raw), (message as { provider_fields?: unknown }).provider_fields);
   }
 }
 
@@ -136,6 +165,8 @@ function retryAfterOf(e: ErrorLike): number | undefined {
 
 /** Builds the model for one run. */
 export function createChatModel(settings: EndpointSettings, options: ChatModelOptions = {}): ChatOpenAICompletions {
+  const endpoint = normaliseBaseUrl(settings.baseUrl);
+  const providerFields = new ProviderFieldStore(endpoint);
   const model = new PreparedChatModel({
     model: settings.model,
     apiKey: settings.apiKey || 'not-needed',
@@ -157,10 +188,13 @@ export function createChatModel(settings: EndpointSettings, options: ChatModelOp
         memory: options.memory ?? transientMemory(),
         ...(options.onAdapt ? { onAdapt: options.onAdapt } : {}),
         ...(options.observed ? { observed: options.observed } : {}),
+        providerFields,
       }),
     },
   });
   model.prepareMessages = options.prepareMessages;
+  model.providerFields = providerFields;
+  model.endpoint = endpoint;
   const onRetry = options.onRetry;
   if (onRetry) {
     // LangChain decides per failed attempt whether to retry (its handler throws to stop), but
@@ -208,8 +242,18 @@ export interface LlmFailure {
   retryAfterMs?: number;
 }
 
-/** One shape for every way the endpoint can fail, with a message a person can act on. */
+/**
+ * One shape for every way the endpoint can fail, with a message a person can act on: the HTTP
+ * status, the provider's own words and the next step (failureMessage.ts).
+ */
 export function classifyLlmError(error: unknown): LlmFailure {
+  // LangChain wraps some errors (a context overflow) with the SDK's error as the cause.
+  const e = (error ?? {}) as ErrorLike & { cause?: unknown };
+  const source = statusOf(e) === undefined && typeof e.cause === 'object' && e.cause !== null && statusOf(e.cause as ErrorLike) !== undefined ? e.cause : error;
+  return explainFailure(classifyKind(source), source);
+}
+
+function classifyKind(error: unknown): LlmFailure {
   const e = (error ?? {}) as ErrorLike;
   const status = statusOf(e);
   const name = typeof e.name === 'string' ? e.name : '';

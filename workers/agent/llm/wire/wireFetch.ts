@@ -8,6 +8,9 @@
 import { ChunkNormaliser, normaliseCompletion, type WireObservations } from './normalise';
 import { DROPPABLE_PARAMS, errorFields, refusedParam, shapeRequest } from './params';
 import { readSse, sseStream, type SseEvent } from './sse';
+import { openAiErrorJson, readErrorBody } from './errorBody';
+import { ProviderStreamError } from './streamError';
+import { ProviderFieldCollector, type ProviderFieldStore, attachProviderFields } from './roundTrip';
 
 export interface WireMemory {
   /** Parameters this endpoint + model refused before (loaded before the run). */
@@ -23,6 +26,8 @@ export interface WireOptions {
   onAdapt?: (detail: string) => void;
   /** Filled in as responses arrive (reasoning shape, recovered calls). */
   observed?: WireObservations;
+  /** Provider fields of earlier replies that must go back with them (roundTrip.ts). */
+  providerFields?: ProviderFieldStore;
 }
 
 type Json = Record<string, unknown>;
@@ -48,13 +53,15 @@ function merge(into: WireObservations | undefined, from: WireObservations): void
   into.recoveredCalls += from.recoveredCalls;
 }
 
-async function* normaliseEvents(body: ReadableStream<Uint8Array>, toolNames: string[], observed: WireObservations | undefined): AsyncGenerator<SseEvent> {
+async function* normaliseEvents(body: ReadableStream<Uint8Array>, toolNames: string[], observed: WireObservations | undefined, signal: AbortSignal | null | undefined): AsyncGenerator<SseEvent> {
   const n = new ChunkNormaliser(toolNames);
+  const fields = new ProviderFieldCollector();
   let ended = false;
   try {
-    for await (const e of readSse(body)) {
+    for await (const e of droppedAsError(readSse(body), signal)) {
       if (e.data.trim() === '[DONE]') {
-        for (const c of n.end()) yield { data: JSON.stringify(c) };
+        for (const c of n.end()) yield { data: JSON.stringify(fields.take(c)) };
+        for (const c of fields.end()) yield { data: JSON.stringify(c) };
         ended = true;
         yield e;
         continue;
@@ -74,16 +81,42 @@ async function* normaliseEvents(body: ReadableStream<Uint8Array>, toolNames: str
         return;
       }
       if (err || e.event === 'error') {
-        // The SDK raises it; the classification reads its code (an error inside a 200 stream).
-        yield e;
-        continue;
+        // An error inside a 200 stream (OpenRouter: https://openrouter.ai/docs/api/reference/errors-and-debugging):
+        // raised with the provider's words and the status its body names, marked as mid-stream
+        // so the run can retry it once with the partial turn discarded.
+        throw ProviderStreamError.fromEvent(readErrorBody(e.data, 'application/json'));
       }
-      for (const c of n.push(parsed)) yield { data: JSON.stringify(c) };
+      for (const c of n.push(parsed)) yield { data: JSON.stringify(fields.take(c)) };
     }
-    if (!ended) for (const c of n.end()) yield { data: JSON.stringify(c) };
+    if (!ended) {
+      for (const c of n.end()) yield { data: JSON.stringify(fields.take(c)) };
+      for (const c of fields.end()) yield { data: JSON.stringify(c) };
+    }
   } finally {
     merge(observed, n.observed);
   }
+}
+
+/** A stream that breaks off (not stopped by the user) becomes a mid-stream error the run can retry. */
+async function* droppedAsError(events: AsyncGenerator<SseEvent>, signal: AbortSignal | null | undefined): AsyncGenerator<SseEvent> {
+  try {
+    yield* events;
+  } catch (e) {
+    if (signal?.aborted || (e instanceof Error && e.name === 'AbortError')) throw e;
+    throw ProviderStreamError.dropped(e);
+  }
+}
+
+/**
+ * A failed response in the one shape the SDK reads its message from, with the provider's own
+ * words: the SDK shows "400 status code (no body)" for a JSON array (Google), a top-level
+ * `message` (vLLM) or an HTML page.
+ */
+async function readableError(res: Response, text?: string): Promise<Response> {
+  const body = text ?? (await res.text().catch(() => ''));
+  const headers = passHeaders(res);
+  headers.set('content-type', 'application/json');
+  return new Response(openAiErrorJson(readErrorBody(body, res.headers.get('content-type') ?? ''), res.status), { status: res.status, statusText: res.statusText, headers });
 }
 
 function passHeaders(res: Response): Headers {
@@ -134,6 +167,7 @@ export function createWireFetch(inner: typeof fetch, options: WireOptions): type
     for (;;) {
       const refused = new Set([...options.memory.refused, ...droppedHere]);
       const { body } = shapeRequest(original, options.model, refused);
+      if (options.providerFields) attachProviderFields(body, options.providerFields);
       const res = await inner(input, { ...init, body: JSON.stringify(body) });
       if (res.status === 400 || res.status === 422) {
         const text = await res.clone().text();
@@ -159,22 +193,25 @@ export function createWireFetch(inner: typeof fetch, options: WireOptions): type
           options.onAdapt?.(`The endpoint refused the parameter \`${refusal.param}\` (“${refusal.message.slice(0, 160)}”); sent again without it, and it will not be sent to this model again.`);
           continue;
         }
-        return res;
+        return readableError(res, text);
       }
-      if (!res.ok || !res.body) return res;
+      if (!res.ok) return readableError(res);
+      if (!res.body) return res;
       const type = res.headers.get('content-type') ?? '';
       if (body.stream === true && !/json/i.test(type)) {
-        return new Response(sseStream(normaliseEvents(res.body, toolNames, options.observed)), { status: res.status, statusText: res.statusText, headers: passHeaders(res) });
+        return new Response(sseStream(normaliseEvents(res.body, toolNames, options.observed, init?.signal)), { status: res.status, statusText: res.statusText, headers: passHeaders(res) });
       }
       const json: unknown = await res.json();
       // Some servers answer a failure with HTTP 200 and an error body: give it the status it
       // names, so it is classified like any HTTP error (rate limit, server error…).
       if (isObject(json) && json.error !== undefined && !Array.isArray(json.choices)) {
-        const err = isObject(json.error) ? json.error : {};
-        const code = [err.code, err.status_code, err.status].find((v): v is number => typeof v === 'number' && v >= 400 && v < 600);
-        return new Response(JSON.stringify(json), { status: code ?? 502, headers: passHeaders(res) });
+        const read = readErrorBody(JSON.stringify(json), 'application/json');
+        const status = read.status ?? 502;
+        const headers = passHeaders(res);
+        headers.set('content-type', 'application/json');
+        return new Response(openAiErrorJson(read, status), { status, headers });
       }
-      return new Response(JSON.stringify(normaliseCompletion(json, toolNames, options.observed)), { status: res.status, statusText: res.statusText, headers: passHeaders(res) });
+      return new Response(JSON.stringify(new ProviderFieldCollector().takeWhole(normaliseCompletion(json, toolNames, options.observed))), { status: res.status, statusText: res.statusText, headers: passHeaders(res) });
     }
   };
 }
