@@ -125,6 +125,11 @@ export function applyEvent(turn: ChatTurn, event: RunEvent): void {
     }
     case 'status':
       if (event.kind === 'validating') setAside(turn);
+      if (event.discard_partial) {
+        // The reply being streamed broke off and is asked for again: what it showed goes away.
+        turn.text = '';
+        if (turn.steps.at(-1)?.kind === 'thinking') turn.steps.pop();
+      }
       turn.steps.push({ kind: 'status', status: event.kind, detail: event.detail });
       break;
     case 'final': {

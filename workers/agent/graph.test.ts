@@ -201,3 +201,25 @@ describe('agent graph', () => {
     await saver.destroy();
   });
 });
+
+describe('a reply that breaks off after the stream began', () => {
+  it('is requested once more, the page told to drop what it showed; a second break ends the run', async () => {
+    await script([{ type: 'cut', content: 'The average is about', after_chunks: 3 }, { type: 'text', content: 'Here is an answer without data.' }]);
+    const { saver, graph } = setup();
+    const events: AgentEvent[] = [];
+    const res = await runTurn(graph, { thread_id: 'cut1', run_id: 'c1', mode: 'agent', question: 'Say hello' }, { onEvent: (e) => events.push(e) });
+    const restart = events.find((e) => e.type === 'status' && e.discard_partial === true);
+    expect(restart).toMatchObject({ kind: 'retrying' });
+    expect(res.final?.answer).toBe('Here is an answer without data.');
+    // Only the retried reply is stored.
+    const state = await graph.getState({ configurable: { thread_id: 'cut1' } });
+    expect((state.values.messages as BaseMessage[]).map((m) => m.text)).toEqual(['Say hello', 'Here is an answer without data.']);
+
+    await script([{ type: 'cut', content: 'Once', after_chunks: 3 }, { type: 'cut', content: 'Twice', after_chunks: 3 }]);
+    const again: AgentEvent[] = [];
+    const failed = await runTurn(graph, { thread_id: 'cut2', run_id: 'c2', mode: 'agent', question: 'Say hello' }, { onEvent: (e) => again.push(e) });
+    expect(failed.failure).toMatchObject({ kind: 'network', retryable: true });
+    expect((await chatRequests()).length).toBe(4);
+    await saver.destroy();
+  });
+});

@@ -17,6 +17,7 @@ import type { RunEvent } from '../protocol/agent/wire';
 import type { AgentMode, FinalOutput } from '../protocol/agent/final';
 import type { PlotlyFigure } from '../../shared/figure';
 import { buildFinalOutput, reasoningTrace } from './finalOutput';
+import { retryBrokenStreamOnce } from './llm/transientRetry';
 import { CODE_TOOLS, decide, failedAttempts, iterationBudget, type GuardDecision, type ToolOutcome } from './guard';
 import {
   TOOL_DESCRIPTIONS,
@@ -119,6 +120,11 @@ export function emit(config: LangGraphRunnableConfig, event: RunEvent): void {
 /** A graph node started. */
 export function emitNode(config: LangGraphRunnableConfig, name: string): void {
   emit(config, { type: 'node', name, answer: ANSWER_NODES.has(name) });
+}
+
+/** The reply being streamed broke off and is requested again: the page drops what it showed of it. */
+export function emitRestart(config: LangGraphRunnableConfig, detail: string): void {
+  emit(config, { type: 'status', kind: 'retrying', detail, discard_partial: true });
 }
 
 export function internalNote(text: string): HumanMessage {
@@ -280,7 +286,7 @@ export function createAgentGraph(deps: AgentGraphDeps) {
   async function agent(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     emitNode(config, 'agent');
     const prompt = [state.systemPrompt, buildFailedAttemptsContext(failedAttempts(state.outcomes))].filter(Boolean).join('\n\n');
-    const reply = await withTools.invoke(modelView(state, prompt), config);
+    const reply = await retryBrokenStreamOnce(() => withTools.invoke(modelView(state, prompt), config), (detail) => emitRestart(config, detail), config.signal);
     const invalid = reply.invalid_tool_calls ?? [];
     let message: AIMessage = reply;
     if (invalid.length > 0) {
@@ -289,6 +295,8 @@ export function createAgentGraph(deps: AgentGraphDeps) {
       message = new AIMessage({
         content: reply.content,
         id: reply.id,
+        // Provider fields (a thought signature per call) must go back with the calls they came on.
+        additional_kwargs: reply.additional_kwargs,
         tool_calls: [
           ...(reply.tool_calls ?? []),
           ...invalid.map((c, i) => ({
@@ -356,7 +364,7 @@ export function createAgentGraph(deps: AgentGraphDeps) {
   /** A last reply without tools (budget exhausted). */
   async function answer(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     emitNode(config, 'answer');
-    const reply = await deps.model.invoke(modelView(state), config);
+    const reply = await retryBrokenStreamOnce(() => deps.model.invoke(modelView(state), config), (detail) => emitRestart(config, detail), config.signal);
     return { messages: [reply] };
   }
 

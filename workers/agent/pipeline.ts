@@ -11,7 +11,8 @@ import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain
 import { ExecutionPlanSchema, type ExecutionPlan } from '../protocol/agent/structured';
 import { TOOL_ARG_SCHEMAS } from '../protocol/agent/tools';
 import { structuredOutput } from './llm/structured';
-import { AgentState, createShared, emit, emitNode, internalNote, type AgentGraphDeps, type AgentStateType, type Update } from './graph';
+import { retryBrokenStreamOnce } from './llm/transientRetry';
+import { AgentState, createShared, emit, emitNode, emitRestart, internalNote, type AgentGraphDeps, type AgentStateType, type Update } from './graph';
 import { CODE_TOOLS, MAX_CODE_RETRIES, failedAttempts, latestValidation } from './guard';
 import { TOOL_DESCRIPTIONS, buildCodePrompt, buildPlanPrompt } from './prompts';
 import { withSummary } from './summarize';
@@ -57,7 +58,7 @@ export function createPipelineGraph(deps: AgentGraphDeps) {
       previous,
     });
     const note = internalNote(prompt);
-    const reply = await coder.invoke([...modelView(state), note], config);
+    const reply = await retryBrokenStreamOnce(() => coder.invoke([...modelView(state), note], config), (detail) => emitRestart(config, detail), config.signal);
     const calls = [
       ...(reply.tool_calls ?? []).slice(0, 1),
       ...(reply.tool_calls?.length ? [] : (reply.invalid_tool_calls ?? []).slice(0, 1).map((c, i) => ({ id: c.id ?? `invalid_${i}`, name: c.name ?? 'run_sql', args: { [INVALID_ARGS_KEY]: c.args ?? '' }, type: 'tool_call' as const }))),
@@ -89,7 +90,7 @@ export function createPipelineGraph(deps: AgentGraphDeps) {
     ]
       .filter(Boolean)
       .join('\n');
-    const reply = await deps.model.invoke([...modelView(state), internalNote(ask)], config);
+    const reply = await retryBrokenStreamOnce(() => deps.model.invoke([...modelView(state), internalNote(ask)], config), (detail) => emitRestart(config, detail), config.signal);
     const caveats = report && !report.is_valid ? ['The results did not pass validation:', ...report.issues] : [];
     return { messages: [reply], caveats };
   }

@@ -215,7 +215,11 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
   z.object({ ...RUN, type: z.literal('tool_start'), call_id: z.string(), tool: z.string(), args: z.unknown() }),
   ToolEndSchema,
   z.object({ ...RUN, type: z.literal('tool_error'), call_id: z.string(), tool: z.string(), error: z.string() }),
-  z.object({ ...RUN, type: z.literal('status'), kind: z.enum(STATUS_KINDS), detail: z.string() }),
+  /**
+   * `discard_partial` (additive): the reply being streamed broke off and is requested again; what
+   * was shown of it is dropped.
+   */
+  z.object({ ...RUN, type: z.literal('status'), kind: z.enum(STATUS_KINDS), detail: z.string(), discard_partial: z.boolean().optional() }),
   z.object({ ...RUN, type: z.literal('final'), output: FinalOutputSchema }),
   z.object({
     ...RUN,
