@@ -209,7 +209,8 @@ function answerSource(t: OutlineTurn): string {
   parts.push(text || '*No answer was given.*');
   if (!f && text && t.state !== 'done') parts.push('*(The run ended before the answer was complete.)*');
   if (f) {
-    parts.push(`*Confidence: ${Math.round(f.confidence * 100)}%*`);
+    if (f.output_type === 'error') parts.push('*Could not answer.*');
+    else parts.push(`*Confidence: ${Math.round(f.confidence * 100)}%*${f.partial ? ' · *Partial answer*' : ''}`);
     if (f.ungrounded_numbers.length > 0) parts.push(`**Not found in any tool output** (check before relying on them): ${f.ungrounded_numbers.join(', ')}`);
     if (f.caveats.length > 0) parts.push(`**Caveats**\n\n${f.caveats.map((c) => `- ${c.replace(/\n+/g, ' ')}`).join('\n')}`);
   }

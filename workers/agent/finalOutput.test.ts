@@ -66,6 +66,20 @@ describe('buildFinalOutput', () => {
     expect(buildFinalOutput({ answer: 'It failed.', question: 'q', outcomes: [badPy], toolOutputs: [], failed: true }).output_type).toBe('error');
   });
 
+  it('an empty answer is a failed run that says why, with no confidence to state', () => {
+    const out = buildFinalOutput({ answer: '  ', question: 'q', outcomes: [], toolOutputs: [] });
+    expect(out).toMatchObject({ output_type: 'error', confidence: 0 });
+    expect(out.answer).toMatch(/^No answer was produced\. The model ended its reply without writing an answer\./);
+    expect(buildFinalOutput({ answer: '', question: 'q', outcomes: [], toolOutputs: [], finishReason: 'length' }).answer).toMatch(/ran out of output tokens/);
+    expect(buildFinalOutput({ answer: '', question: 'q', outcomes: [], toolOutputs: [], onlyReasoning: true }).answer).toMatch(/see Thinking/);
+    expect(buildFinalOutput({ answer: 'It failed.', question: 'q', outcomes: [badPy], toolOutputs: [], failed: true }).confidence).toBe(0);
+  });
+
+  it('an answer written when the budget ran out is marked partial', () => {
+    expect(buildFinalOutput({ answer: 'So far: 42 rows.', question: 'q', outcomes: [sql], toolOutputs: [sqlOut], partial: true }).partial).toBe(true);
+    expect(buildFinalOutput({ answer: 'Done: 42 rows.', question: 'q', outcomes: [sql], toolOutputs: [sqlOut] }).partial).toBeUndefined();
+  });
+
   it('summarises long code in the trace', () => {
     const long: ToolOutcome = { callId: 'l', tool: 'run_python', args: { code: 'x = 1\n'.repeat(50) }, ok: true };
     const [line] = reasoningTrace([long]);

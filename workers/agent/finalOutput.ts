@@ -23,6 +23,20 @@ export interface FinalizeInput {
   caveats?: readonly string[];
   /** The run ended in failure: the answer explains what went wrong. */
   failed?: boolean;
+  /** The run stopped before the analysis was complete (budget exhausted): the answer is partial. */
+  partial?: boolean;
+  /** How the model's last reply ended (`finish_reason`), to say why it had no text. */
+  finishReason?: string;
+  /** The last reply carried reasoning but no text. */
+  onlyReasoning?: boolean;
+}
+
+/** Why a reply came back without text, in words a person can act on. */
+export function emptyAnswerReason(finishReason: string | undefined, onlyReasoning: boolean): string {
+  if (finishReason === 'length') return 'The model ran out of output tokens before it wrote an answer. Retry, or choose a model with a larger output limit in Settings.';
+  if (finishReason === 'content_filter') return 'The provider’s content filter stopped the reply before it had any text. Rephrase the question or choose another model.';
+  if (onlyReasoning) return 'The model thought about the question (see Thinking in the steps) but wrote no answer. Retry, or choose another model in Settings.';
+  return 'The model ended its reply without writing an answer. Retry, or choose another model in Settings.';
 }
 
 /** Default confidence when nothing validated the result (seed 004). */
@@ -68,6 +82,11 @@ function confidenceOf(validation: ValidationReport | undefined, codeRan: boolean
 }
 
 export function buildFinalOutput(input: FinalizeInput): FinalOutput {
+  if (!input.failed && input.answer.trim() === '') {
+    // No answer is a failed run, said as one: never an empty card with a confidence figure.
+    const reason = emptyAnswerReason(input.finishReason, input.onlyReasoning === true);
+    return buildFinalOutput({ ...input, answer: `No answer was produced. ${reason}`, failed: true, caveats: [...(input.caveats ?? []), reason] });
+  }
   const codeRuns = input.outcomes.filter((o) => o.ok && CODE_TOOLS.has(o.tool));
   const codeRan = codeRuns.length > 0;
   const validation = latestValidation(input.outcomes);
@@ -82,7 +101,8 @@ export function buildFinalOutput(input: FinalizeInput): FinalOutput {
   const code = [...new Set(codeRuns.map(codeOf).filter((c): c is string => c !== undefined))];
   const out: FinalOutput = {
     answer: input.answer,
-    confidence: confidenceOf(validation, codeRan, grounding.ungrounded.length),
+    // A failed run has no confidence to state (the card shows none); 0 keeps the schema's number.
+    confidence: input.failed ? 0 : confidenceOf(validation, codeRan, grounding.ungrounded.length),
     output_type: outputType(input, codeRan),
     caveats,
     reasoning_trace: reasoningTrace(input.outcomes),
@@ -92,5 +112,6 @@ export function buildFinalOutput(input: FinalizeInput): FinalOutput {
   if (input.result !== undefined) out.result = input.result;
   if (input.figures && input.figures.length > 0) out.figures = input.figures;
   if (code.length > 0) out.code = code;
+  if (input.partial && !input.failed) out.partial = true;
   return out;
 }

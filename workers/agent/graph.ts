@@ -246,8 +246,14 @@ export function createShared(deps: AgentGraphDeps) {
 
   async function finalize(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     emitNode(config, 'finalize');
+    const last = lastAi(state.messages);
+    const finish = last?.response_metadata?.finish_reason;
     const output = buildFinalOutput({
-      answer: lastAi(state.messages)?.text ?? '',
+      answer: last?.text ?? '',
+      // The guard routed through `answer` because the step budget ran out: what was found so far.
+      partial: state.route === 'answer',
+      ...(typeof finish === 'string' ? { finishReason: finish } : {}),
+      onlyReasoning: typeof last?.additional_kwargs?.reasoning_content === 'string' && last.additional_kwargs.reasoning_content.trim() !== '',
       question: state.question,
       outcomes: state.outcomes,
       toolOutputs: state.toolOutputs,

@@ -22,5 +22,7 @@ export const FinalOutputSchema = z.object({
   reasoning_trace: z.array(z.string()),
   ungrounded_numbers: z.array(z.string()),
   failed_attempts: z.array(z.object({ code: z.string(), error: z.string() })),
+  /** (additive) The run stopped before the analysis was complete (e.g. its step budget ran out): the answer is what was found so far. */
+  partial: z.boolean().optional(),
 });
 export type FinalOutput = z.infer<typeof FinalOutputSchema>;
