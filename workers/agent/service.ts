@@ -342,6 +342,8 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         observed,
       });
       const report = await checkCapabilities(model, observed, { images: images === true });
+      // A refused key or an unknown model taught nothing about the model: nothing to remember.
+      if (report.failure) return { result: report };
       await profiles
         .update(settings.baseUrl, settings.model, { capabilities: report, ...(report.structured !== 'none' ? { structuredRung: report.structured } : {}) })
         .catch(() => undefined);

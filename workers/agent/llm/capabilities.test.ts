@@ -44,4 +44,20 @@ describe('capability check', () => {
     expect(r).toMatchObject({ tools: true, structured: 'json_schema', images: false, reasoning: 'inline_tags' });
     expect(r.problems.join(' ')).toContain('does not accept images');
   });
+
+  it('a refused key is reported as the key, not as a model that cannot use tools', async () => {
+    // https://platform.openai.com/docs/guides/error-codes (401 "Incorrect API key provided")
+    const r = await probe('bad-key', []);
+    expect(r.failure?.kind).toBe('auth');
+    expect(r.summary).toMatch(/^The key was refused by the endpoint \(HTTP 401: “Incorrect API key provided”\)\. Change the API key in Settings\.$/);
+    expect(r.summary).not.toContain('Tools: no');
+    expect(await mock.chatRequests()).toHaveLength(1);
+  });
+
+  it('a model the endpoint does not serve is named, with the fix', async () => {
+    // Ollama: {"error":"model 'x' not found, try pulling it first"} — https://github.com/otwld/ollama-helm/issues/61
+    const r = await probe('openai-compatible', [{ type: 'error', status: 404, message: "model 'probe-model' not found, try pulling it first" }]);
+    expect(r.failure?.kind).toBe('not_found');
+    expect(r.summary).toContain('Pick a model from the list');
+  });
 });

@@ -37,6 +37,12 @@ function short(e: unknown): string {
   return classifyLlmError(e).message.replace(/\s+/g, ' ').slice(0, 200);
 }
 
+/** Failures of the endpoint or the key, not of the model's abilities. */
+function blockingFailure(e: unknown): CapabilityReport['failure'] {
+  const f = classifyLlmError(e);
+  return f.kind === 'auth' || f.kind === 'not_found' || f.kind === 'network' || f.kind === 'timeout' ? { kind: f.kind, message: f.message } : undefined;
+}
+
 export function describeCapabilities(r: Omit<CapabilityReport, 'summary' | 'checkedAt' | 'problems'>): string {
   const refused = r.structured === 'none' ? [] : STRUCTURED_RUNGS.slice(0, STRUCTURED_RUNGS.indexOf(r.structured)).map((x) => RUNG_LABELS[x]);
   const structured =
@@ -58,6 +64,10 @@ export async function checkCapabilities(model: ChatOpenAICompletions, observed: 
     tools = (reply.tool_calls?.length ?? 0) > 0;
     if (!tools) problems.push('Tools: the model answered in text instead of calling the tool.');
   } catch (e) {
+    // A refused key, a model the endpoint does not serve or an endpoint out of reach says nothing
+    // about the model: report that, instead of "Tools: no · Structured output: no".
+    const blocked = blockingFailure(e);
+    if (blocked) return { tools: false, structured: 'none', images: 'untested', reasoning: 'none', summary: blocked.message, problems: [blocked.message], checkedAt: Date.now(), failure: blocked };
     problems.push(`Tools: ${short(e)}`);
   }
   const ladder = transientLadder();

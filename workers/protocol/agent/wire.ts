@@ -134,6 +134,11 @@ export interface CapabilityReport {
   /** Why a probe failed, in the endpoint's words, per capability. */
   problems: string[];
   checkedAt: number;
+  /**
+   * (additive) The check could not learn anything about the model: the key was refused, the model
+   * is not served, the endpoint could not be reached. `summary` then says that, not "Tools: no".
+   */
+  failure?: { kind: ErrorKind; message: string };
 }
 
 export type AgentRequests = {
