@@ -21,6 +21,19 @@ function play(events: RunEvent[]) {
 }
 
 describe('applyEvent', () => {
+  it('drops the text (and thinking) of a reply that broke off and is asked for again', () => {
+    const turn = play([
+      { type: 'run_start', thread_id: 'th', run_id: 'r', mode: 'agent' },
+      { type: 'node', name: 'agent', answer: true },
+      { type: 'reasoning', text: 'half a thought' },
+      { type: 'token', text: 'Gentoo pengu' },
+      { type: 'status', kind: 'retrying', detail: 'The endpoint reported an error in the middle of its reply.', discard_partial: true },
+      { type: 'token', text: 'Gentoo penguins weigh 5076.02 g.' },
+    ]);
+    expect(turn.text).toBe('Gentoo penguins weigh 5076.02 g.');
+    expect(turn.steps).toEqual([{ kind: 'status', status: 'retrying', detail: 'The endpoint reported an error in the middle of its reply.' }]);
+  });
+
   it('streams the answer, records tool steps and keeps text written before tools as a note', () => {
     const turn = play([
       { type: 'run_start', thread_id: 'th', run_id: 'r', mode: 'agent' },

@@ -151,15 +151,16 @@ export const roundTripPersonas = {
    * OpenRouter's error after streaming began, once: HTTP 200, a few chunks, then a data event
    * with an `error` object and `finish_reason: "error"`
    * (https://openrouter.ai/docs/api/reference/errors-and-debugging). The first streamed reply
-   * breaks off this way (its reply is spent); later ones go through.
+   * that writes text breaks off this way after a few chunks of it (its reply is spent); later
+   * ones go through.
    */
   'openrouter-midstream-once': {
     doc: 'https://openrouter.ai/docs/api/reference/errors-and-debugging',
-    stream(events, { chunk, state }) {
-      if (state.memo.failed) return events;
+    stream(events, { chunk, state, out }) {
+      if (state.memo.failed || !out.content) return events;
       state.memo.failed = true;
       const fail = { data: { ...chunk({}, 'error').data, error: { code: 502, message: 'Upstream provider disconnected: stream ended unexpectedly', metadata: { provider_name: 'Together' } } } };
-      return [...events.slice(0, 3), fail, { done: true }];
+      return [...events.slice(0, 4), fail, { done: true }];
     },
   },
 

@@ -67,7 +67,7 @@ export async function checkCapabilities(model: ChatOpenAICompletions, observed: 
     // A refused key, a model the endpoint does not serve or an endpoint out of reach says nothing
     // about the model: report that, instead of "Tools: no · Structured output: no".
     const blocked = blockingFailure(e);
-    if (blocked) return { tools: false, structured: 'none', images: 'untested', reasoning: 'none', summary: blocked.message, problems: [blocked.message], checkedAt: Date.now(), failure: blocked };
+    if (blocked) return { tools: false, structured: 'none', images: 'untested', reasoning: 'none', summary: blocked.message, problems: [], checkedAt: Date.now(), failure: blocked };
     problems.push(`Tools: ${short(e)}`);
   }
   const ladder = transientLadder();
