@@ -236,15 +236,20 @@ test('a rate limit is retried with its status shown, then reported in an alert',
   expect(chats.length).toBeLessThanOrEqual(4);
 });
 
-test('a dropped stream keeps the partial text and offers Retry, which completes the answer', async ({ app, page }) => {
+test('a dropped stream is retried once on its own; dropped again, it keeps the partial text and offers Retry, which completes the answer', async ({ app, page }) => {
   expect(app.pageErrors).toEqual([]);
   await configure(page);
   const full = 'The datasets panel lists every table you loaded; none are loaded yet.';
   // Chunks spaced out like a real stream, so some text has arrived when the connection drops.
-  await mock.script([{ type: 'cut', content: full, after_chunks: 3, chunk_delay_ms: 200 }]);
+  // The first drop is retried automatically (issue #22); the second ends the run.
+  await mock.script([
+    { type: 'cut', content: full, after_chunks: 3, chunk_delay_ms: 200 },
+    { type: 'cut', content: full, after_chunks: 3, chunk_delay_ms: 200 },
+  ]);
   const c = chat(page);
   await ask(page, 'What can I ask?');
   const alert = c.log.getByRole('alert');
+  await expect(c.log).toContainText('The partial reply was discarded and the request sent again.', { timeout: 60_000 });
   await expect(alert).toContainText(/partial answer is kept/i, { timeout: 60_000 });
   await expectIdle(page);
   const partial = (await c.log.textContent()) ?? '';

@@ -18,6 +18,7 @@ import { createAgentGraph } from './graph';
 import { buildHumanMessage } from './humanMessage';
 import { createPipelineGraph } from './pipeline';
 import { baseUrlProblem, createChatModel, normaliseBaseUrl } from './llm/chatModel';
+import { readErrorBody } from './llm/wire/errorBody';
 import { PrivacyLogStore } from './privacy/PrivacyLogStore';
 import { createRecordingFetch } from './privacy/recordingFetch';
 import { networkAdvice, providerRequest } from '../protocol/endpointPresets';
@@ -310,7 +311,10 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         const url = providerRequest(`${normaliseBaseUrl(settings.baseUrl)}/models`, headers, settings.baseUrl);
         const res = await doFetch(url, { headers });
         if (!res.ok) {
-          outcome = { ok: false, status: res.status, message: res.status === 401 || res.status === 403 ? 'The key was refused by the endpoint.' : `The endpoint answered HTTP ${res.status}.` };
+          // The provider's own words, whatever shape its error body has (llm/wire/errorBody.ts).
+          const words = readErrorBody(await res.text().catch(() => ''), res.headers.get('content-type') ?? '');
+          const said = words.message && !words.empty ? (words.html ? ` with a web page (“${words.message}”)` : `: “${words.message}”`) : '';
+          outcome = { ok: false, status: res.status, message: res.status === 401 || res.status === 403 ? 'The key was refused by the endpoint.' : `The endpoint answered HTTP ${res.status}${said}.` };
         } else {
           const body = (await res.json()) as { data?: { id?: unknown }[] };
           const models = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');

@@ -5,7 +5,10 @@
  * picking a model) from other refusals, whatever status the server used for it.
  */
 import type { ErrorKind } from '../../protocol/agent/wire';
+import { isModelNotFound } from './wire/errorBody';
 import { isMidStreamError } from './wire/streamError';
+
+export { isModelNotFound };
 
 export interface Failure {
   kind: ErrorKind;
@@ -47,14 +50,6 @@ export function failureDetails(e: unknown): Details {
   if (body?.empty === true) out.empty = true;
   if (typeof body?.provider === 'string') out.provider = body.provider;
   return out;
-}
-
-// "model 'x' not found, try pulling it first" (Ollama), "The model `x` does not exist" (OpenAI,
-// vLLM), "Invalid model identifier" / "No models loaded" (LM Studio), "model_not_found" (OpenAI's code).
-const MODEL_MISSING = /model[^.]{0,80}\b(?:not found|does not exist|is not (?:available|found|loaded|served))|no such model|unknown model|invalid model (?:identifier|name|id)|model_not_found|no models loaded|not a valid model/i;
-
-export function isModelNotFound(words: string | undefined): boolean {
-  return words !== undefined && MODEL_MISSING.test(words);
 }
 
 function quoted(d: Details): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openAiErrorJson, readErrorBody } from './errorBody';
+import { isModelNotFound, openAiErrorJson, readErrorBody } from './errorBody';
 
 describe('readErrorBody: every documented shape gives the provider’s own words', () => {
   it('OpenAI: an object under `error`', () => {
@@ -77,5 +77,21 @@ describe('openAiErrorJson', () => {
     const json = JSON.parse(openAiErrorJson(readErrorBody('[{"error":{"code":400,"message":"Bad thing","status":"INVALID_ARGUMENT"}}]'), 400)) as { error: Record<string, unknown> };
     expect(json.error).toMatchObject({ message: 'Bad thing', type: 'INVALID_ARGUMENT', code: 400, http_status: 400 });
     expect(JSON.parse(openAiErrorJson(readErrorBody(''), 502))).toMatchObject({ error: { message: 'HTTP 502 with no body', empty: true } });
+  });
+});
+
+describe('isModelNotFound: the words servers use for a model they do not serve', () => {
+  it('knows each server’s phrasing, and not other refusals', () => {
+    // Ollama: https://github.com/otwld/ollama-helm/issues/61 ; LM Studio: https://github.com/lmstudio-ai/lms/issues/107 ,
+    // https://github.com/icereed/paperless-gpt/issues/908 ; OpenAI's code: https://platform.openai.com/docs/guides/error-codes
+    for (const words of [
+      "model 'tinyllama' not found, try pulling it first",
+      'No models loaded. Please load a model in the developer page or use the `lms load` command',
+      'Invalid model identifier "qwen/qwen2.5vl-7b". Please specify a valid downloaded model',
+      'The model `gpt-9` does not exist or you do not have access to it.',
+      'model_not_found',
+    ]) expect(isModelNotFound(words), words).toBe(true);
+    expect(isModelNotFound('"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set')).toBe(false);
+    expect(isModelNotFound('Incorrect API key provided')).toBe(false);
   });
 });

@@ -119,6 +119,15 @@ function fromJson(parsed: unknown): ErrorBody | undefined {
   return out;
 }
 
+// "model 'x' not found, try pulling it first" (Ollama), "The model `x` does not exist" (OpenAI,
+// vLLM), "Invalid model identifier" / "No models loaded" (LM Studio), "model_not_found" (OpenAI's code).
+const MODEL_MISSING = /model[^.]{0,80}\b(?:not found|does not exist|is not (?:available|found|loaded|served))|no such model|unknown model|invalid model (?:identifier|name|id)|model_not_found|no models loaded|not a valid model/i;
+
+/** The words say the model is not served here (a permanent failure, fixed by picking another model). */
+export function isModelNotFound(words: string | undefined): boolean {
+  return words !== undefined && MODEL_MISSING.test(words);
+}
+
 /** Reads an error body (`contentType` tells an HTML page from text that merely contains a tag). */
 export function readErrorBody(text: string, contentType = ''): ErrorBody {
   const trimmed = text.trim();

@@ -8,7 +8,7 @@
 import { ChunkNormaliser, normaliseCompletion, type WireObservations } from './normalise';
 import { DROPPABLE_PARAMS, errorFields, refusedParam, shapeRequest } from './params';
 import { readSse, sseStream, type SseEvent } from './sse';
-import { openAiErrorJson, readErrorBody } from './errorBody';
+import { isModelNotFound, openAiErrorJson, readErrorBody } from './errorBody';
 import { ProviderStreamError } from './streamError';
 import { ProviderFieldCollector, type ProviderFieldStore, attachProviderFields } from './roundTrip';
 
@@ -206,7 +206,11 @@ export function createWireFetch(inner: typeof fetch, options: WireOptions): type
       // names, so it is classified like any HTTP error (rate limit, server error…).
       if (isObject(json) && json.error !== undefined && !Array.isArray(json.choices)) {
         const read = readErrorBody(JSON.stringify(json), 'application/json');
-        const status = read.status ?? 502;
+        // Errors on 200 seen in the wild are permanent (LM Studio's "Unexpected endpoint or method",
+        // https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/618; TGI's validation errors,
+        // https://github.com/huggingface/text-generation-inference/issues/2749; LiteLLM's unknown
+        // model, https://github.com/BerriAI/litellm/issues/27030): not retried unless the body names a status.
+        const status = read.status ?? (isModelNotFound(read.message) ? 404 : 400);
         const headers = passHeaders(res);
         headers.set('content-type', 'application/json');
         return new Response(openAiErrorJson(read, status), { status, headers });
