@@ -147,4 +147,24 @@ test.describe('transient and permanent failures', () => {
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(dialog).toBeHidden();
   });
+
+  test('a model the server does not serve: its words, the fix named, no retries', async () => {
+    // LM Studio without a loaded model: https://github.com/lmstudio-ai/lms/issues/107
+    const page = shared().page;
+    await askWith(page, 'lmstudio-no-model', 'Adelie', 'qwen2.5-7b-instruct', []);
+    const alert = chat(page).log.getByRole('alert').last();
+    await expect(alert).toContainText('The endpoint does not serve this model (HTTP 404: “No models loaded. Please load a model in the developer page or use the `lms load` command.”). Pick a model from the list in Settings');
+    await expect(alert.getByRole('button', { name: 'Pick a model' })).toBeVisible();
+    await expect(alert.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+    expect(await mock.chatRequests()).toHaveLength(1);
+  });
+
+  test('a reply with no text: the run says it failed and why, with no confidence figure', async () => {
+    const page = shared().page;
+    await askWith(page, 'openai-compatible', 'Adelie', 'mock-model', [{ type: 'text', content: '' }]);
+    const card = chat(page).answers.last();
+    await expect(card).toContainText('No answer was produced. The model ended its reply without writing an answer. Retry, or choose another model in Settings.', { timeout: 60_000 });
+    await expect(card).toContainText('Could not answer');
+    await expect(card).not.toContainText('Confidence');
+  });
 });

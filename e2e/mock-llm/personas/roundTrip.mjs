@@ -165,6 +165,16 @@ export const roundTripPersonas = {
   },
 
   /**
+   * LM Studio with no model loaded: HTTP 404 and the words "No models loaded. Please load a model
+   * in the developer page or use the `lms load` command" (https://github.com/lmstudio-ai/lms/issues/107),
+   * as an `{"error": "…"}` string like its other errors (https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/618).
+   */
+  'lmstudio-no-model': {
+    doc: 'https://github.com/lmstudio-ai/lms/issues/107',
+    refuse: () => ({ status: 404, body: { error: 'No models loaded. Please load a model in the developer page or use the `lms load` command.' } }),
+  },
+
+  /**
    * A key the provider refuses: every request, the model list included, answers 401 "Incorrect
    * API key provided" (https://platform.openai.com/docs/guides/error-codes).
    */
