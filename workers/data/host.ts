@@ -1,7 +1,7 @@
 import { serve, type Handlers, type Served } from '../protocol/rpcServer';
 import type { DataEvent, DataFormat, DataPeer, DataRequests, DatasetInfo, LoadOutcome, LoadPhase, LoadSource, QueryResult } from '../protocol/data';
-import { assessSql, renameIn, statementTargets } from './assess';
-import { describeTable, memoryUsed, tableNames } from './catalog';
+import { assessSql, assessStatements, mayWrite, renameIn } from './assess';
+import { describeTable, mainTableNames, memoryUsed, tableNames } from './catalog';
 import { briefError, ingestCsv, readCsvSql } from './csvIngest';
 import { REGISTERED_DIR } from './engine';
 import { ingestArrowStreams } from './arrowIngest';
@@ -13,7 +13,7 @@ import { collectRows, runQuery, DEFAULT_MAX_ROWS } from './queryRunner';
 import { detectEncoding, detectFormat, readHead } from './sniff';
 import { fetchSource } from './sourceFetch';
 import { quoteIdent } from '../../shared/sql';
-import { splitStatements } from './sqlTokens';
+import { runModelSql, type ModelScope } from './modelSql';
 import { isQuotaError, type DatasetStorage, type ManifestEntry } from './storage';
 import { sanitizeName, tableNameFor, uniqueName } from './tableName';
 import { restoreSnapshot, writeSnapshot } from './snapshot';
@@ -70,6 +70,7 @@ interface Built {
 }
 
 const MAX_PAGE = 10_000;
+
 
 /** The profile covers at most this many columns (see the profile handler). */
 export const MAX_PROFILE_COLUMNS = 300;
@@ -218,7 +219,10 @@ export class DataHost {
           }),
         };
       },
-      assess: ({ sql }) => ({ result: assessSql(sql, [...this.#datasets.keys()]) }),
+      assess: async ({ sql }) => {
+        const engine = await this.#ready();
+        return { result: await this.#serial.run(() => assessSql(engine, sql, [...this.#datasets.keys()])) };
+      },
       connect: ({ port, peer }) => {
         // Other workers (the agent, Python) talk to the same host over their own port and hear the
         // same events, but only through a narrow query channel (readChannel). A restarted peer
@@ -256,14 +260,23 @@ export class DataHost {
       remove: refuse('remove'),
       rename: refuse('rename'),
       connect: refuse('connect'),
-      query: async (req) => {
-        const risk = assessSql(req.sql, [...this.#datasets.keys()]);
-        if (risk.destructive) {
-          return { result: { ok: false, message: `refused: this would change the dataset(s) ${risk.datasets.join(', ')}, which only the SQL console may do (it asks first)` } };
-        }
-        return all.query(req);
+      // Model SQL (the agent's run_sql, Python's sql()): one read-only statement, judged by DuckDB.
+      query: async ({ sql, maxRows }) => {
+        const outcome = await this.modelQuery(sql, maxRows ?? DEFAULT_MAX_ROWS);
+        return { result: outcome, transfer: outcome.ok ? [outcome.result.ipc.buffer] : [] };
       },
     };
+  }
+
+  /** What model SQL may read: the datasets, and the files behind the view datasets. */
+  #modelScope(): ModelScope {
+    return { tables: new Set([...this.#datasets.keys()].map((n) => n.toLowerCase())), files: new Set(this.#views.values()) };
+  }
+
+  /** Runs SQL on the model's (or a file's) behalf: read-only by DuckDB's own analysis, never a change. */
+  async modelQuery(sql: string, maxRows: number) {
+    const engine = await this.#ready();
+    return this.#serial.run(() => runModelSql(engine, sql, maxRows, this.#modelScope()));
   }
 
   // ---- loading ------------------------------------------------------------------------------
@@ -731,30 +744,33 @@ export class DataHost {
 
   async query(sql: string, maxRows: number) {
     const engine = await this.#ready();
+    // Read before the run: DuckDB's lexer finds the renames (a dropped table cannot be planned after).
+    const assessed = await this.#serial.run(() => assessStatements(engine, sql)).catch(() => []);
     const outcome = await this.#serial.run(() => runQuery(engine, sql, maxRows));
-    await this.#reconcile(engine, sql);
+    const renames = assessed.flatMap((a) => {
+      const r = renameIn(a.stmt);
+      return r ? [r] : [];
+    });
+    const wrote = assessed.length === 0 || assessed.some(mayWrite);
+    if (wrote) await this.#reconcile(engine, renames);
     return outcome;
   }
 
-  /** After a statement that may have dropped, renamed or changed datasets, bring the list in line. */
-  async #reconcile(engine: Engine, sql: string): Promise<void> {
-    const statements = splitStatements(sql);
-    const touched = new Set<string>();
-    const renames: { from: string; to: string }[] = [];
-    for (const s of statements) {
-      for (const t of statementTargets(s)) touched.add(t.name);
-      const r = renameIn(s);
-      if (r) renames.push(r);
-    }
-    if (touched.size === 0) return;
+  /**
+   * After a console statement that may have written, brings the dataset list in line with DuckDB's
+   * catalog: a dataset that is gone leaves the list (or follows its rename), one whose columns or
+   * rows changed is described again (and its snapshot rewritten).
+   */
+  async #reconcile(engine: Engine, renames: { from: string; to: string }[]): Promise<void> {
     const storage = await this.#writable();
-    const existing = new Set(await this.#serial.run(() => tableNames(engine)));
+    const existing = new Set(await this.#serial.run(() => mainTableNames(engine)));
     let changed = false;
     for (const [name, info] of [...this.#datasets]) {
       if (existing.has(name)) {
-        if (touched.has(name.toLowerCase()) || touched.has('*')) {
-          const fresh = await this.#serial.run(() => describeTable(engine, name)).catch(() => undefined);
-          if (fresh) this.#datasets.set(name, { ...info, ...fresh });
+        if (info.view) continue;
+        const fresh = await this.#serial.run(() => describeTable(engine, name)).catch(() => undefined);
+        if (fresh && (fresh.rowCount !== info.rowCount || JSON.stringify(fresh.columns) !== JSON.stringify(info.columns))) {
+          this.#datasets.set(name, { ...info, ...fresh });
           changed = true;
           // The edit survives a reload: the snapshot is what the next start restores.
           if (info.persisted) void this.#saveSnapshot(name);
