@@ -14,6 +14,7 @@ import { detectEncoding, detectFormat, readHead } from './sniff';
 import { fetchSource } from './sourceFetch';
 import { quoteIdent } from '../../shared/sql';
 import { runModelSql, type ModelScope } from './modelSql';
+import { nameOf } from './sqlScript';
 import { isQuotaError, type DatasetStorage, type ManifestEntry } from './storage';
 import { sanitizeName, tableNameFor, uniqueName } from './tableName';
 import { restoreSnapshot, writeSnapshot } from './snapshot';
@@ -751,30 +752,32 @@ export class DataHost {
       const r = renameIn(a.stmt);
       return r ? [r] : [];
     });
-    const wrote = assessed.length === 0 || assessed.some(mayWrite);
-    if (wrote) await this.#reconcile(engine, renames);
+    // Every dataset a writing statement names (or all of them, when DuckDB could not read the
+    // script) is described again; the catalog decides which still exist.
+    const writing = assessed.filter(mayWrite);
+    const touched = new Set<string>(assessed.length === 0 || writing.some((a) => a.targets.some((t) => t.name === '*')) ? ['*'] : []);
+    for (const a of writing) for (const t of a.stmt.tokens) touched.add((nameOf(t) ?? '').toLowerCase());
+    if (writing.length > 0 || assessed.length === 0) await this.#reconcile(engine, renames, touched);
     return outcome;
   }
 
   /**
    * After a console statement that may have written, brings the dataset list in line with DuckDB's
-   * catalog: a dataset that is gone leaves the list (or follows its rename), one whose columns or
-   * rows changed is described again (and its snapshot rewritten).
+   * catalog: a dataset that is gone leaves the list (or follows its rename), a touched one is
+   * described again (and its snapshot rewritten).
    */
-  async #reconcile(engine: Engine, renames: { from: string; to: string }[]): Promise<void> {
+  async #reconcile(engine: Engine, renames: { from: string; to: string }[], touched: Set<string>): Promise<void> {
     const storage = await this.#writable();
     const existing = new Set(await this.#serial.run(() => mainTableNames(engine)));
     let changed = false;
     for (const [name, info] of [...this.#datasets]) {
       if (existing.has(name)) {
-        if (info.view) continue;
+        if (!touched.has(name.toLowerCase()) && !touched.has('*')) continue;
         const fresh = await this.#serial.run(() => describeTable(engine, name)).catch(() => undefined);
-        if (fresh && (fresh.rowCount !== info.rowCount || JSON.stringify(fresh.columns) !== JSON.stringify(info.columns))) {
-          this.#datasets.set(name, { ...info, ...fresh });
-          changed = true;
-          // The edit survives a reload: the snapshot is what the next start restores.
-          if (info.persisted) void this.#saveSnapshot(name);
-        }
+        if (fresh) this.#datasets.set(name, { ...info, ...fresh });
+        changed = true;
+        // The edit survives a reload: the snapshot is what the next start restores.
+        if (info.persisted) void this.#saveSnapshot(name);
         continue;
       }
       const rename = renames.find((r) => r.from === name.toLowerCase() && existing.has(r.to));

@@ -55,7 +55,23 @@ const QUERY_PRAGMAS = new Set([
   'collations', 'database_size', 'storage_info', 'metadata_info', 'user_agent', 'functions',
 ]);
 
+/** Keywords that start a query DESCRIBE can wrap. */
+const QUERY_STARTS = new Set(['select', 'from', 'with', 'values', 'table', 'pivot', 'unpivot', 'summarize', 'describe', 'show']);
+
 const READ_ONLY_HINT = 'model SQL is read-only: one query per call (SELECT, WITH, FROM, VALUES, PIVOT, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN, PRAGMA table_info) over the loaded datasets';
+
+const EXPLAIN_PREFIX = 'EXPLAIN (FORMAT JSON) ';
+
+/** DuckDB's error about the EXPLAIN it was given, pointing at the model's own text instead. */
+function withoutPrefix(message: string, prefix: string): string {
+  const lines = message.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(`LINE 1: ${prefix}`));
+  if (at < 0) return message;
+  lines[at] = `LINE 1: ${(lines[at] ?? '').slice(`LINE 1: ${prefix}`.length)}`;
+  const caret = lines[at + 1];
+  if (caret !== undefined && caret.startsWith(' '.repeat(prefix.length))) lines[at + 1] = caret.slice(prefix.length);
+  return lines.join('\n');
+}
 
 interface PlanNode {
   name?: unknown;
@@ -126,14 +142,22 @@ async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, dept
     if (start === undefined) return { ok: false, message: 'refused: EXPLAIN needs a query' };
     return judge(engine, { text: stmt.text.slice(start - (stmt.tokens[0]?.start ?? 0)), tokens: rest }, scope, depth + 1);
   }
+  // DESCRIBE <query> binds the query without running it; its plan would hide what the query reads.
+  if ((isKeyword(first, 'describe') || isKeyword(first, 'show')) && depth === 0 && second && (second.text === '(' || QUERY_STARTS.has(second.text.toLowerCase()))) {
+    return judge(engine, { text: stmt.text.slice(second.start - (first?.start ?? 0)), tokens: stmt.tokens.slice(1) }, scope, depth + 1);
+  }
   // Text put before a statement must not change which statement it is: EXPLAIN ANALYZE would run it.
   if (isKeyword(first, 'analyze') || isKeyword(first, 'explain')) return { ok: false, message: `refused: ${first?.text.toUpperCase() ?? ''} is not allowed here: ${READ_ONLY_HINT}` };
   let plan: unknown;
   try {
-    const row = rowsOf(await engine.query(`EXPLAIN (FORMAT JSON) ${stmt.text}`))[0];
+    const row = rowsOf(await engine.query(`${EXPLAIN_PREFIX}${stmt.text}`))[0];
     plan = JSON.parse(String(row?.explain_value ?? '[]'));
   } catch (e) {
-    const message = briefSqlError(e);
+    const message = withoutPrefix(briefSqlError(e), EXPLAIN_PREFIX);
+    // DuckDB refused to even plan a write inside the read-only transaction.
+    if (/read-only mode|read-only transaction/i.test(message)) {
+      return { ok: false, message: `refused: ${first?.text.toUpperCase() ?? 'this statement'} writes (${message}); ${READ_ONLY_HINT}` };
+    }
     // DuckDB cannot plan this kind of statement at all (ATTACH, USE, EXPORT, DETACH…).
     const near = /syntax error at or near "([^"]+)"/i.exec(message)?.[1];
     if (first?.kind === TokenKind.Keyword && near?.toLowerCase() === first.text.toLowerCase()) {
