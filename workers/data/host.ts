@@ -269,9 +269,9 @@ export class DataHost {
     };
   }
 
-  /** What model SQL may read: the datasets, and the files behind the view datasets. */
+  /** What model SQL may read: the datasets (some of them views over a big file). */
   #modelScope(): ModelScope {
-    return { tables: new Set([...this.#datasets.keys()].map((n) => n.toLowerCase())), files: new Set(this.#views.values()) };
+    return { tables: new Set([...this.#datasets.keys()].map((n) => n.toLowerCase())), views: new Set([...this.#views.keys()].map((n) => n.toLowerCase())) };
   }
 
   /** Runs SQL on the model's (or a file's) behalf: read-only by DuckDB's own analysis, never a change. */
@@ -786,12 +786,25 @@ export class DataHost {
         this.#datasets.set(rename.to, { ...info, name: rename.to });
         await storage?.rename(name, rename.to).catch(() => undefined);
       } else {
+        this.#dropped.set(name, info);
         await storage?.remove(name).catch(() => undefined);
       }
       changed = true;
     }
+    // A ROLLBACK in the console brings back what a DROP in its transaction took: so does the list
+    // (its saved copy was already forgotten: it is kept for this session only).
+    for (const [name, info] of [...this.#dropped]) {
+      if (!existing.has(name) || this.#datasets.has(name)) continue;
+      this.#dropped.delete(name);
+      const fresh = await this.#serial.run(() => describeTable(engine, name)).catch(() => undefined);
+      this.#datasets.set(name, { ...info, ...(fresh ?? {}), persisted: false });
+      changed = true;
+    }
     if (changed) this.#changed();
   }
+
+  /** Datasets a console statement dropped, in case a ROLLBACK brings them back. */
+  readonly #dropped = new Map<string, DatasetInfo>();
 
   async page(name: string, offset: number, limit: number, maxColumns?: number): Promise<QueryResult> {
     const engine = await this.#ready();

@@ -41,7 +41,7 @@ describe('acceptance corpus: read-only analytical SQL is never refused', { timeo
       await engine.query(`SET schema = ${quote(db).replace(/"/g, "'")}`);
       for (const sql of creates) await engine.query(sql);
       const names = rowsOf(await engine.query(`SELECT table_name FROM duckdb_tables() WHERE schema_name = '${db}'`)).map((r) => String(r.table_name).toLowerCase());
-      scopes.set(db, { tables: new Set(names), files: new Set() });
+      scopes.set(db, { tables: new Set(names), views: new Set() });
     }
     const refused: string[] = [];
     let plain = 0;
@@ -49,7 +49,7 @@ describe('acceptance corpus: read-only analytical SQL is never refused', { timeo
       await engine.query(`SET schema = '${db}'`);
       if (!(await runsPlainly(engine, sql))) continue;
       plain++;
-      const outcome = await runModelSql(engine, sql, 10, scopes.get(db) ?? { tables: new Set(), files: new Set() });
+      const outcome = await runModelSql(engine, sql, 10, scopes.get(db) ?? { tables: new Set(), views: new Set() });
       if (!outcome.ok) refused.push(`${db}: ${sql} → ${outcome.message}`);
     }
     expect(refused).toEqual([]);
@@ -59,7 +59,7 @@ describe('acceptance corpus: read-only analytical SQL is never refused', { timeo
   it('runs the everyday set: IN lists, keyword-named columns, windows, PIVOT, lambdas, E-strings…', async () => {
     const engine = await NodeEngine.open();
     for (const sql of EVERYDAY_SETUP) await engine.query(sql);
-    const scope: ModelScope = { tables: new Set(['penguins', 'weather']), files: new Set() };
+    const scope: ModelScope = { tables: new Set(['penguins', 'weather']), views: new Set() };
     const notPlain: string[] = [];
     const refused: string[] = [];
     for (const sql of EVERYDAY_QUERIES) {
@@ -75,7 +75,7 @@ describe('acceptance corpus: read-only analytical SQL is never refused', { timeo
 
 describe('attack corpus: nothing smuggled succeeds on the model path', { timeout: 600_000 }, () => {
   let engine: NodeEngine;
-  const scope: ModelScope = { tables: new Set(['penguins', 'weather']), files: new Set() };
+  const scope: ModelScope = { tables: new Set(['penguins', 'weather']), views: new Set() };
   beforeAll(async () => {
     engine = await NodeEngine.open();
     for (const sql of EVERYDAY_SETUP) await engine.query(sql);
