@@ -80,6 +80,23 @@ test.describe('escape', () => {
     await expectNoHits(app.page);
   });
 
+  test('from the SQL console: a change smuggled after an escape string still asks first', async () => {
+    const app = shared();
+    const confirm = app.page
+      .getByRole('dialog', { name: 'Confirm destructive query' })
+      .or(app.page.getByRole('alertdialog', { name: 'Confirm destructive query' }));
+    // DuckDB's own lexer splits the script: E'\'' ends where DuckDB says it does.
+    for (const sql of ["SELECT E'\\'' AS q; DROP TABLE penguins; SELECT 1", "SELECT E'\\'' AS q; UPDATE penguins SET \"Species\" = 'x'; SELECT 1", 'CREATE TEMP VIEW penguins AS SELECT 1 AS x']) {
+      await app.submitSql(sql);
+      await expect(confirm, sql).toBeVisible();
+      await expect(confirm).toContainText('penguins');
+      await confirm.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await expect(confirm).toBeHidden();
+    }
+    await penguinsUnchanged(app.page);
+    expect(await app.scalar('SELECT count(DISTINCT "Species") FROM penguins')).toBe('3');
+  });
+
   test('from the Python console: no JavaScript, no network, no dataset change', async () => {
     const app = shared();
     const py = await pythonConsole(app.page);

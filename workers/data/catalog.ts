@@ -30,6 +30,19 @@ export async function tableNames(engine: Engine): Promise<string[]> {
   return rows.map((r) => String(r.name));
 }
 
+/**
+ * The tables and views of the main database's main schema: what a dataset name means. (Temporary
+ * objects and attached databases are not datasets.)
+ */
+export async function mainTableNames(engine: Engine): Promise<string[]> {
+  const rows = rowsOf(
+    await engine.query(
+      "SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'memory' AND schema_name = 'main' UNION ALL SELECT view_name FROM duckdb_views() WHERE database_name = 'memory' AND schema_name = 'main' AND NOT internal",
+    ),
+  );
+  return rows.map((r) => String(r.name));
+}
+
 /** Bytes DuckDB holds in memory now (tables, buffers), for the footprint check. */
 export async function memoryUsed(engine: Engine): Promise<number> {
   try {

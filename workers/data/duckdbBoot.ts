@@ -3,7 +3,7 @@ import type { RecordBatch } from 'apache-arrow';
 import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import mvpWasm from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
 import mvpWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url';
-import { ENGINE_SETUP_SQL, type Engine, type ResultStream, type StartPhase } from './engine';
+import { ENGINE_SETUP_SQL, type Engine, type ResultStream, type ScriptTokens, type StartPhase } from './engine';
 
 /**
  * Starts DuckDB-WASM from the assets Vite copies out of the npm package (no CDN). AsyncDuckDB runs
@@ -81,6 +81,11 @@ class AsyncEngine implements BootedEngine {
 
   async cancel(): Promise<void> {
     await this.conn.cancelSent();
+  }
+
+  async tokenize(sql: string): Promise<ScriptTokens> {
+    const t = await this.db.tokenize(sql);
+    return { offsets: [...t.offsets], types: [...t.types] };
   }
 
   insertArrowStream(ipc: Uint8Array, table: string, create: boolean): Promise<void> {

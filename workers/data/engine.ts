@@ -5,6 +5,12 @@ import type { RecordBatch, Schema, Table } from 'apache-arrow';
  * nested worker, see duckdbBoot.ts); tests implement it over the Node build of the same
  * DuckDB-WASM (testing/nodeEngine.ts), so every SQL-generating module runs against the real engine.
  */
+/** DuckDB's lexer output: token start offsets and kinds (0 identifier, 1 number, 2 string, 3 operator, 4 keyword, 5 comment). */
+export interface ScriptTokens {
+  offsets: number[];
+  types: number[];
+}
+
 export interface ResultStream {
   schema: Schema;
   batches: AsyncIterable<RecordBatch>;
@@ -25,6 +31,8 @@ export interface Engine {
   /** Starts one statement whose result is pulled batch by batch; `cancel()` abandons the rest. */
   send(sql: string): Promise<ResultStream>;
   cancel(): Promise<void>;
+  /** DuckDB's own lexer over `sql`: where each token starts and its kind (see sqlScript.ts). */
+  tokenize(sql: string): Promise<ScriptTokens>;
   /** Inserts one self-contained Arrow IPC stream; `create` makes the table from its schema. */
   insertArrowStream(ipc: Uint8Array, table: string, create: boolean): Promise<void>;
   /** Makes a Blob readable by SQL under `name` without copying it into wasm memory. */

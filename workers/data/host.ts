@@ -1,7 +1,7 @@
 import { serve, type Handlers, type Served } from '../protocol/rpcServer';
 import type { DataEvent, DataFormat, DataPeer, DataRequests, DatasetInfo, LoadOutcome, LoadPhase, LoadSource, QueryResult } from '../protocol/data';
-import { assessSql, renameIn, statementTargets } from './assess';
-import { describeTable, memoryUsed, tableNames } from './catalog';
+import { assessSql, assessStatements, mayWrite, renameIn } from './assess';
+import { describeTable, mainTableNames, memoryUsed, tableNames } from './catalog';
 import { briefError, ingestCsv, readCsvSql } from './csvIngest';
 import { REGISTERED_DIR } from './engine';
 import { ingestArrowStreams } from './arrowIngest';
@@ -13,7 +13,8 @@ import { collectRows, runQuery, DEFAULT_MAX_ROWS } from './queryRunner';
 import { detectEncoding, detectFormat, readHead } from './sniff';
 import { fetchSource } from './sourceFetch';
 import { quoteIdent } from '../../shared/sql';
-import { splitStatements } from './sqlTokens';
+import { runModelSql, type ModelScope } from './modelSql';
+import { nameOf } from './sqlScript';
 import { isQuotaError, type DatasetStorage, type ManifestEntry } from './storage';
 import { sanitizeName, tableNameFor, uniqueName } from './tableName';
 import { restoreSnapshot, writeSnapshot } from './snapshot';
@@ -70,6 +71,7 @@ interface Built {
 }
 
 const MAX_PAGE = 10_000;
+
 
 /** The profile covers at most this many columns (see the profile handler). */
 export const MAX_PROFILE_COLUMNS = 300;
@@ -218,7 +220,10 @@ export class DataHost {
           }),
         };
       },
-      assess: ({ sql }) => ({ result: assessSql(sql, [...this.#datasets.keys()]) }),
+      assess: async ({ sql }) => {
+        const engine = await this.#ready();
+        return { result: await this.#serial.run(() => assessSql(engine, sql, [...this.#datasets.keys()])) };
+      },
       connect: ({ port, peer }) => {
         // Other workers (the agent, Python) talk to the same host over their own port and hear the
         // same events, but only through a narrow query channel (readChannel). A restarted peer
@@ -256,14 +261,23 @@ export class DataHost {
       remove: refuse('remove'),
       rename: refuse('rename'),
       connect: refuse('connect'),
-      query: async (req) => {
-        const risk = assessSql(req.sql, [...this.#datasets.keys()]);
-        if (risk.destructive) {
-          return { result: { ok: false, message: `refused: this would change the dataset(s) ${risk.datasets.join(', ')}, which only the SQL console may do (it asks first)` } };
-        }
-        return all.query(req);
+      // Model SQL (the agent's run_sql, Python's sql()): one read-only statement, judged by DuckDB.
+      query: async ({ sql, maxRows }) => {
+        const outcome = await this.modelQuery(sql, maxRows ?? DEFAULT_MAX_ROWS);
+        return { result: outcome, transfer: outcome.ok ? [outcome.result.ipc.buffer] : [] };
       },
     };
+  }
+
+  /** What model SQL may read: the datasets (some of them views over a big file). */
+  #modelScope(): ModelScope {
+    return { tables: new Set([...this.#datasets.keys()].map((n) => n.toLowerCase())), views: new Set([...this.#views.keys()].map((n) => n.toLowerCase())) };
+  }
+
+  /** Runs SQL on the model's (or a file's) behalf: read-only by DuckDB's own analysis, never a change. */
+  async modelQuery(sql: string, maxRows: number) {
+    const engine = await this.#ready();
+    return this.#serial.run(() => runModelSql(engine, sql, maxRows, this.#modelScope()));
   }
 
   // ---- loading ------------------------------------------------------------------------------
@@ -731,34 +745,39 @@ export class DataHost {
 
   async query(sql: string, maxRows: number) {
     const engine = await this.#ready();
+    // Read before the run: DuckDB's lexer finds the renames (a dropped table cannot be planned after).
+    const assessed = await this.#serial.run(() => assessStatements(engine, sql)).catch(() => []);
     const outcome = await this.#serial.run(() => runQuery(engine, sql, maxRows));
-    await this.#reconcile(engine, sql);
+    const renames = assessed.flatMap((a) => {
+      const r = renameIn(a.stmt);
+      return r ? [r] : [];
+    });
+    // Every dataset a writing statement names (or all of them, when DuckDB could not read the
+    // script) is described again; the catalog decides which still exist.
+    const writing = assessed.filter(mayWrite);
+    const touched = new Set<string>(assessed.length === 0 || writing.some((a) => a.targets.some((t) => t.name === '*')) ? ['*'] : []);
+    for (const a of writing) for (const t of a.stmt.tokens) touched.add((nameOf(t) ?? '').toLowerCase());
+    if (writing.length > 0 || assessed.length === 0) await this.#reconcile(engine, renames, touched);
     return outcome;
   }
 
-  /** After a statement that may have dropped, renamed or changed datasets, bring the list in line. */
-  async #reconcile(engine: Engine, sql: string): Promise<void> {
-    const statements = splitStatements(sql);
-    const touched = new Set<string>();
-    const renames: { from: string; to: string }[] = [];
-    for (const s of statements) {
-      for (const t of statementTargets(s)) touched.add(t.name);
-      const r = renameIn(s);
-      if (r) renames.push(r);
-    }
-    if (touched.size === 0) return;
+  /**
+   * After a console statement that may have written, brings the dataset list in line with DuckDB's
+   * catalog: a dataset that is gone leaves the list (or follows its rename), a touched one is
+   * described again (and its snapshot rewritten).
+   */
+  async #reconcile(engine: Engine, renames: { from: string; to: string }[], touched: Set<string>): Promise<void> {
     const storage = await this.#writable();
-    const existing = new Set(await this.#serial.run(() => tableNames(engine)));
+    const existing = new Set(await this.#serial.run(() => mainTableNames(engine)));
     let changed = false;
     for (const [name, info] of [...this.#datasets]) {
       if (existing.has(name)) {
-        if (touched.has(name.toLowerCase()) || touched.has('*')) {
-          const fresh = await this.#serial.run(() => describeTable(engine, name)).catch(() => undefined);
-          if (fresh) this.#datasets.set(name, { ...info, ...fresh });
-          changed = true;
-          // The edit survives a reload: the snapshot is what the next start restores.
-          if (info.persisted) void this.#saveSnapshot(name);
-        }
+        if (!touched.has(name.toLowerCase()) && !touched.has('*')) continue;
+        const fresh = await this.#serial.run(() => describeTable(engine, name)).catch(() => undefined);
+        if (fresh) this.#datasets.set(name, { ...info, ...fresh });
+        changed = true;
+        // The edit survives a reload: the snapshot is what the next start restores.
+        if (info.persisted) void this.#saveSnapshot(name);
         continue;
       }
       const rename = renames.find((r) => r.from === name.toLowerCase() && existing.has(r.to));
@@ -767,12 +786,25 @@ export class DataHost {
         this.#datasets.set(rename.to, { ...info, name: rename.to });
         await storage?.rename(name, rename.to).catch(() => undefined);
       } else {
+        this.#dropped.set(name, info);
         await storage?.remove(name).catch(() => undefined);
       }
       changed = true;
     }
+    // A ROLLBACK in the console brings back what a DROP in its transaction took: so does the list
+    // (its saved copy was already forgotten: it is kept for this session only).
+    for (const [name, info] of [...this.#dropped]) {
+      if (!existing.has(name) || this.#datasets.has(name)) continue;
+      this.#dropped.delete(name);
+      const fresh = await this.#serial.run(() => describeTable(engine, name)).catch(() => undefined);
+      this.#datasets.set(name, { ...info, ...(fresh ?? {}), persisted: false });
+      changed = true;
+    }
     if (changed) this.#changed();
   }
+
+  /** Datasets a console statement dropped, in case a ROLLBACK brings them back. */
+  readonly #dropped = new Map<string, DatasetInfo>();
 
   async page(name: string, offset: number, limit: number, maxColumns?: number): Promise<QueryResult> {
     const engine = await this.#ready();

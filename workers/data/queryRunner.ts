@@ -2,7 +2,7 @@ import { DataType, tableToIPC, Table, type RecordBatch, type Schema } from 'apac
 import type { ColumnInfo, QueryOutcome, QueryResult } from '../protocol/data';
 import { rowsOf, type Engine } from './engine';
 import { briefSqlError } from './sqlError';
-import { splitStatements } from './sqlTokens';
+import { nameOf, splitScript } from './sqlScript';
 
 export const DEFAULT_MAX_ROWS = 10_000;
 
@@ -73,21 +73,30 @@ export async function collectRows(engine: Engine, sql: string, maxRows: number, 
   return { columns: cols, ipc: tableToIPC(table, 'stream'), rowCount: rows, truncated };
 }
 
+/** Runs one statement and returns its rows (truncated to `maxRows`); DuckDB's error text comes back as a value. */
+export async function runStatement(engine: Engine, text: string, firstWord: string | undefined, maxRows: number, started = performance.now()): Promise<QueryOutcome> {
+  try {
+    const columns = await describeColumns(engine, text, firstWord);
+    const result = await collectRows(engine, text, Math.max(0, Math.floor(maxRows)), columns);
+    return { ok: true, result: { ...result, elapsedMs: performance.now() - started } };
+  } catch (e) {
+    return { ok: false, message: briefSqlError(e) };
+  }
+}
+
 /**
- * Runs a script: every statement but the last is executed, the last one's rows come back
- * (truncated to `maxRows`). DuckDB's error text comes back as a value.
+ * Runs a script (the page's consoles): DuckDB's lexer splits it, every statement but the last is
+ * executed, the last one's rows come back (truncated to `maxRows`). DuckDB's error text comes
+ * back as a value.
  */
 export async function runQuery(engine: Engine, sql: string, maxRows = DEFAULT_MAX_ROWS): Promise<QueryOutcome> {
   const started = performance.now();
-  const statements = splitStatements(sql);
-  const last = statements.at(-1);
-  if (!last) return { ok: false, message: 'The query is empty.' };
   try {
+    const statements = await splitScript(engine, sql);
+    const last = statements.at(-1);
+    if (!last) return { ok: false, message: 'The query is empty.' };
     for (const stmt of statements.slice(0, -1)) await engine.query(stmt.text);
-    const first = last.tokens[0];
-    const columns = await describeColumns(engine, last.text, first?.kind === 'word' ? first.value : undefined);
-    const result = await collectRows(engine, last.text, Math.max(0, Math.floor(maxRows)), columns);
-    return { ok: true, result: { ...result, elapsedMs: performance.now() - started } };
+    return await runStatement(engine, last.text, nameOf(last.tokens[0]), maxRows, started);
   } catch (e) {
     return { ok: false, message: briefSqlError(e) };
   }

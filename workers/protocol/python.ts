@@ -81,9 +81,9 @@ export type PythonRequests = {
   /** Hands the worker a port on which it sends `DataRequests` (for `sql()` and `datasets`). */
   connectData: { req: { port: MessagePort }; res: Record<string, never> };
   /**
-   * `sqlPolicy`: what `sql()` may run. `read-only` (the agent's runs): the model-SQL guard, no
-   * change of any kind; otherwise (the console): anything but changes to a dataset, which only the
-   * SQL console makes, after asking.
+   * `sqlPolicy`: who runs the code. `sql()` is always model SQL (the data worker runs one
+   * read-only statement, judged by DuckDB); from a console (`no-dataset-changes`), a refusal also
+   * points to the SQL console, which makes changes after asking.
    */
   run: { req: { runId: string; code: string; sqlPolicy?: SqlPolicy; session?: string }; res: RunOutcome };
   packages: { req: Record<string, never>; res: PackageReport };

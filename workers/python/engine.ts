@@ -9,7 +9,6 @@ import { SwappableClient } from '../protocol/swappableClient';
 import type { Handlers } from '../protocol/rpcServer';
 import type { DataEvent, DataRequests } from '../protocol/data';
 import type { PackageReport, PythonEvent, PythonInit, PythonRequests, RunOutcome, SqlPolicy } from '../protocol/python';
-import { readOnlyProblem } from '../data/readOnly';
 import { pyodideAssets } from './assets';
 import { decodeColumns } from './arrowColumns';
 import { parseOutcome } from './outcome';
@@ -70,6 +69,11 @@ function pythonErrorOutcome(type: string, message: string, elapsedMs: number, re
   return { ok: false, error: { type, message, traceback: '' }, elapsedMs, restarted };
 }
 
+/** From a console, a refused change is one the SQL console can make (it asks first). */
+function consoleHint(message: string): string {
+  return message.startsWith('refused:') ? `${message}. Python does not change datasets; run the statement in the SQL console, which asks first.` : message;
+}
+
 /** `sql()` may scan a big table for minutes; listing and assessing answer at once. */
 const dataTimeout = (type: keyof DataRequests): number => (type === 'query' ? 10 * 60_000 : 60_000);
 
@@ -86,25 +90,11 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
   async function query(sql: string): Promise<SqlReply> {
     const empty = { columns: [], types: [], values: [], rowCount: 0, truncated: false };
     if (!data) return { ...empty, error: 'no data engine is connected' };
-    const refusal = await sqlRefusal(sql);
-    if (refusal) return { ...empty, error: refusal };
+    // The data worker runs sql() as model SQL: one read-only statement, judged by DuckDB.
     const outcome = await data.call('query', { sql, maxRows: SQL_MAX_ROWS });
-    if (!outcome.ok) return { ...empty, error: outcome.message };
+    if (!outcome.ok) return { ...empty, error: sqlPolicy === 'read-only' ? outcome.message : consoleHint(outcome.message) };
     const decoded = decodeColumns(outcome.result.ipc, outcome.result.columns.map((c) => c.type));
     return { ...decoded, error: '', truncated: outcome.result.truncated };
-  }
-
-  /** Why `sql()` may not run this under the current run's policy (see PythonRequests.run). */
-  async function sqlRefusal(sql: string): Promise<string | undefined> {
-    if (sqlPolicy === 'read-only') {
-      const problem = readOnlyProblem(sql);
-      return problem ? `refused: ${problem}` : undefined;
-    }
-    const risk = await data?.call('assess', { sql });
-    if (risk?.destructive) {
-      return `refused: this would change the dataset(s) ${risk.datasets.join(', ')}. Python does not change datasets; run the statement in the SQL console, which asks first.`;
-    }
-    return undefined;
   }
 
   async function start(init: PythonInit): Promise<Runtime> {

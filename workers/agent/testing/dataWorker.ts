@@ -30,12 +30,14 @@ export async function startDataWorker(file: { text: string; fileName: string; lo
     openStorage: () => DatasetStorage.open({ useOpfs: false }),
     readers: { parquet: noReader, arrow: noReader, excel: noReader, json: convertJson, listExcelSheets: async () => [] },
   });
+  // The page loads the file; the agent gets only the narrow channel another worker's port gets.
+  const page = host.handlers();
+  await page.init({});
+  const loaded = await page.load({ source: { kind: 'text', text: file.text, fileName: file.fileName }, options: { loadId: file.loadId } });
+  if (!loaded.result.ok) throw new Error(loaded.result.message);
   const channel = new MessageChannel();
-  serve<DataRequests, DataEvent>(channel.port1 as unknown as Parameters<typeof serve>[0], host.handlers());
+  serve<DataRequests, DataEvent>(channel.port1 as unknown as Parameters<typeof serve>[0], host.readChannel());
   const client = new RpcClient<DataRequests, DataEvent>(channel.port2 as unknown as ConstructorParameters<typeof RpcClient>[0]);
-  await client.call('init', {});
-  const loaded = await client.call('load', { source: { kind: 'text', text: file.text, fileName: file.fileName }, options: { loadId: file.loadId } });
-  if (!loaded.ok) throw new Error(loaded.message);
   return {
     client,
     close() {

@@ -3,7 +3,6 @@
  * Python through the Python worker. Statements that would drop, alter or delete from a user's
  * dataset are refused before they reach DuckDB.
  */
-import { readOnlyProblem } from '../../data/readOnly';
 import { decodeIpc } from '../../../shared/arrowDecode';
 import type { DataEvent, DataRequests } from '../../protocol/data';
 import type { AgentPythonEvent, AgentPythonRequests, PyResult, RunOutcome } from '../../protocol/python';
@@ -80,14 +79,8 @@ export function createWorkerHost(opts: WorkerHostOptions): ToolHost {
       const onAbort = () => void data.call('cancel', {}).catch(() => undefined);
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        // One guard for model SQL (also applied to sql() in the agent's Python): read-only, no
-        // session changes, no files or URLs.
-        const problem = readOnlyProblem(sql);
-        if (problem) return { ok: false, message: `refused: ${problem}.` };
-        const risk = await data.call('assess', { sql });
-        if (risk.destructive) {
-          return { ok: false, message: `refused: this statement would change the user's dataset(s) ${risk.datasets.join(', ')}. Only read-only queries are allowed.` };
-        }
+        // The data worker judges model SQL where it runs (one read-only statement, by DuckDB's
+        // own analysis): its refusal comes back as the outcome's message.
         return await query(sql, maxRows);
       } catch (e) {
         return { ok: false, message: errorText(e) };

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import type { DuckDBBindings, DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
 import { tableFromIPC, type RecordBatch, type Table } from 'apache-arrow';
-import { ENGINE_SETUP_SQL, type Engine, type ResultStream } from '../engine';
+import { ENGINE_SETUP_SQL, type Engine, type ResultStream, type ScriptTokens } from '../engine';
 import { bootNodeDuckDB } from './nodeDuckDB';
 
 const require = createRequire(import.meta.url);
@@ -57,6 +57,11 @@ export class NodeEngine implements Engine {
 
   async cancel(): Promise<void> {
     this.conn.cancelSent();
+  }
+
+  async tokenize(sql: string): Promise<ScriptTokens> {
+    const t = this.db.tokenize(sql);
+    return { offsets: [...t.offsets], types: [...t.types] };
   }
 
   async insertArrowStream(ipc: Uint8Array, table: string, create: boolean): Promise<void> {
