@@ -99,6 +99,38 @@ test.describe('servers without automatic tool calls', () => {
   }
 });
 
+test.describe('Test connection', () => {
+  // https://github.com/langchain4j/langchain4j/issues/3475
+  test('vllm-no-auto-tools: says tools go as text, and the first question then pays nothing for it', async () => {
+    const page = shared().page;
+    const model = 'Qwen/Qwen3-8B';
+    await mock.reset();
+    await mock.script(
+      [
+        { type: 'tool_calls', calls: [{ name: 'add_numbers', arguments: { a: 2, b: 3 } }] },
+        { type: 'structured', value: { answer: 5 } },
+      ],
+      { persona: 'vllm-no-auto-tools', models: [model] },
+    );
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
+    await dialog.getByRole('textbox', { name: 'API key' }).fill(KEY);
+    await dialog.getByRole('textbox', { name: 'Model' }).fill(model);
+    await dialog.getByRole('button', { name: 'Test connection' }).click();
+    await expect(dialog.getByRole('status', { name: 'Capabilities' })).toContainText('Tools: as text (the endpoint refuses automatic tool calls) · Structured output: yes (JSON schema)', { timeout: 60_000 });
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(dialog).toBeHidden();
+
+    await mock.reset();
+    await mock.script([], { persona: 'vllm-no-auto-tools', models: [model] });
+    await askIn(page, 'Chinstrap');
+    await expectValidatedAnswer(page, 'Chinstrap');
+    await expect(steps(page)).not.toContainText('Adjusted to the endpoint');
+    expect(autoToolRequests(await bodies())).toHaveLength(0);
+  });
+});
+
 /** The persona's own count (capabilities.mjs): a token per 3.2 characters of messages and tools. */
 const llamaTokens = (b: Body) => Math.ceil((JSON.stringify(b.messages).length + (Array.isArray(b.tools) ? JSON.stringify(b.tools).length : 0)) / 3.2);
 

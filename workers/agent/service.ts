@@ -23,6 +23,7 @@ import { createRecordingFetch } from './privacy/recordingFetch';
 import { networkAdvice, providerRequest } from '../protocol/endpointPresets';
 import { checkCapabilities } from './llm/capabilities';
 import { profileAdaptMemory } from './llm/adaptFetch';
+import { textToolsSummary } from './llm/textTools';
 import { windowFromModelEntry } from './llm/contextWindow';
 import type { WireObservations } from './llm/wire/normalise';
 import { SecretScrubber } from '../protocol/secrets';
@@ -341,6 +342,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       const profile = await profiles.get(settings.baseUrl, settings.model).catch(() => undefined);
       const refused = new Set(profile?.refusedParams ?? []);
       const observed: WireObservations = { reasoning: 'none', recoveredCalls: 0 };
+      const adapt = profileAdaptMemory(profiles, settings, profile ? { contextWindow: profile.contextWindow } : undefined);
       const model = createChatModel(settings, {
         maxRetries: 0,
         timeoutMs: 60_000,
@@ -353,9 +355,13 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
           },
         },
         observed,
-        adapt: profileAdaptMemory(profiles, settings, profile),
+        adapt,
       });
-      const report = await checkCapabilities(model, observed, { images: images === true });
+      const checked = await checkCapabilities(model, observed, { images: images === true });
+      // The check asks native tool calls again (the server may have been restarted with them on).
+      const textTools = adapt.toolMode() === 'text';
+      if (!textTools && checked.tools) adapt.setToolMode('native');
+      const report = textTools ? { ...checked, summary: textToolsSummary(checked.summary) } : checked;
       await profiles
         .update(settings.baseUrl, settings.model, { capabilities: report, ...(report.structured !== 'none' ? { structuredRung: report.structured } : {}) })
         .catch(() => undefined);

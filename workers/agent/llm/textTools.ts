@@ -179,3 +179,8 @@ export function readTextToolCalls(text: string, toolNames: readonly string[]): R
   }
   return { content: text, calls: [] };
 }
+
+/** The capability check's words when tools work only through the text protocol. */
+export function textToolsSummary(summary: string): string {
+  return summary.replace(/^Tools: (?:yes|no)/, 'Tools: as text (the endpoint refuses automatic tool calls)');
+}
