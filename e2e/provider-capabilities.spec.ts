@@ -33,8 +33,9 @@ const shared = sharedApp(async (app) => {
 function script(species: string, look = false): ScriptedReply[] {
   const figure = meanMass(species);
   const sql = `SELECT round(avg("Body Mass (g)"), 2) AS mean_mass FROM penguins WHERE "Species" = '${species}'`;
+  const lookFirst: ScriptedReply[] = look ? [{ type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql: 'SELECT * FROM penguins' } }] }] : [];
   return [
-    ...(look ? [{ type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql: 'SELECT * FROM penguins' } }] } as const] : []),
+    ...lookFirst,
     { type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql } }] },
     { type: 'tool_calls', calls: [{ name: 'validate_results', arguments: { question: 'mean mass', approach: 'SQL average', results: figure, code: sql } }] },
     { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.91 } },
