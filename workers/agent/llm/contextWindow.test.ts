@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildAgentSystemPrompt, buildDatasetsContext, buildExamplesContext, EXAMPLES_HEADING } from '../prompts';
+import { TEXT_PROTOCOL_HEADING, toTextProtocol } from './textTools';
 import { estimateRequestTokens, fitToWindow, windowFromModelEntry, windowRefusal } from './contextWindow';
 
 describe('refusals of an over-long prompt', () => {
@@ -96,5 +97,14 @@ describe('fitting a request to the window', () => {
     expect(messages[0]?.content).not.toContain('3750');
     expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
     expect(estimateRequestTokens(fitted)).toBeLessThanOrEqual(900);
+  });
+
+  it('keeps the text tool protocol whole when the system prompt must be clipped', () => {
+    const body = toTextProtocol({ ...conversation(), tools: [{ type: 'function', function: { name: 'run_sql', description: 'Runs SQL.', parameters: { type: 'object', properties: { sql: { type: 'string' } } } } }] });
+    const { body: fitted, changes } = fitToWindow(body, 700);
+    const sys = (fitted.messages as { content: string }[])[0]?.content ?? '';
+    expect(changes).toContain('system prompt shortened');
+    expect(sys).toContain(`${TEXT_PROTOCOL_HEADING}\n`);
+    expect(sys).toContain('- run_sql: Runs SQL.');
   });
 });

@@ -5,6 +5,7 @@
  * so a 4k llama-server answers instead of refusing.
  */
 import { EXAMPLES_HEADING } from '../prompts';
+import { TEXT_PROTOCOL_HEADING } from './textTools';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -172,9 +173,13 @@ export function fitToWindow(body: Json, window: number): Fitted {
     const m = messages[sys];
     if (m) {
       const over = (size() - budget) * 3 + 200;
-      const keep = Math.max(400, text(m).length - over);
-      if (keep < text(m).length) {
-        messages[sys] = { ...m, content: clip(text(m), keep) };
+      // The text tool protocol's section stays whole: without it the model cannot call a tool.
+      const whole = text(m);
+      const at = whole.indexOf(TEXT_PROTOCOL_HEADING);
+      const head = at >= 0 ? whole.slice(0, at) : whole;
+      const keep = Math.max(400, head.length - over);
+      if (keep < head.length) {
+        messages[sys] = { ...m, content: clip(head, keep) + (at >= 0 ? `\n\n${whole.slice(at)}` : '') };
         changes.push('system prompt shortened');
       }
     }
