@@ -90,9 +90,12 @@ export function buildFailedAttemptsContext(attempts: readonly { code: string; er
   return `## Previous failed attempts\nThese were already tried in this run and FAILED. Do not repeat them; change the approach.\n${items}`;
 }
 
+/** The examples section's heading (a request fitted to a small window leaves the section out). */
+export const EXAMPLES_HEADING = '## Similar solved examples';
+
 export function buildExamplesContext(examples: readonly ExampleRecord[]): string {
   if (examples.length === 0) return '';
-  return `## Similar solved examples\nAdapt their approach; replace the <placeholders> with real table and column names.\n\n${formatExamples(examples)}`;
+  return `${EXAMPLES_HEADING}\nAdapt their approach; replace the <placeholders> with real table and column names.\n\n${formatExamples(examples)}`;
 }
 
 export interface AgentPromptParts {

@@ -23,6 +23,9 @@ import { PrivacyLogStore } from './privacy/PrivacyLogStore';
 import { createRecordingFetch } from './privacy/recordingFetch';
 import { networkAdvice, providerRequest } from '../protocol/endpointPresets';
 import { checkCapabilities } from './llm/capabilities';
+import { profileAdaptMemory } from './llm/adaptFetch';
+import { textToolsSummary } from './llm/textTools';
+import { windowFromModelEntry } from './llm/contextWindow';
 import type { WireObservations } from './llm/wire/normalise';
 import { SecretScrubber } from '../protocol/secrets';
 import { IdbEndpointProfileStore, type EndpointProfileStore } from './llm/endpointProfile';
@@ -146,13 +149,15 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
           },
         },
         onAdapt: adapt,
+        adapt: profileAdaptMemory(profiles, settings, profile),
         onRetry: (r) =>
           status('retrying', `The endpoint answered ${r.status ?? 'with an error'}; retry ${r.attempt}${r.retryAfterMs !== undefined ? ` after ${Math.ceil(r.retryAfterMs / 1000)} s` : ''}.`),
       });
       const graphOf = mode === 'pipeline' ? createPipelineGraph : createAgentGraph;
       return graphOf({
         model,
-        contextBudget: contextBudget(settings.model, settings.contextTokens),
+        // A learned window also sets when older turns are summarised (the rest is fitted on the wire).
+        contextBudget: contextBudget(settings.model, settings.contextTokens ?? (profile?.contextWindow ? Math.floor(profile.contextWindow * 0.75) : undefined)),
         checkpointer: deps.saver,
         ladder: {
           rung: () => rung,
@@ -318,6 +323,15 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         } else {
           const body = (await res.json()) as { data?: { id?: unknown }[] };
           const models = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
+          // Where the list states a model's window (local servers, OpenRouter), requests to it are
+          // fitted from the first one on; a long hosted list is left to learn from refusals.
+          const entries = body.data ?? [];
+          if (entries.length <= 100) {
+            for (const m of entries) {
+              const window = windowFromModelEntry(m);
+              if (window && typeof m.id === 'string') await profiles.update(settings.baseUrl, m.id, { contextWindow: window }).catch(() => undefined);
+            }
+          }
           outcome = { ok: true, models: models.sort() };
         }
       } catch (e) {
@@ -332,6 +346,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       const profile = await profiles.get(settings.baseUrl, settings.model).catch(() => undefined);
       const refused = new Set(profile?.refusedParams ?? []);
       const observed: WireObservations = { reasoning: 'none', recoveredCalls: 0 };
+      const adapt = profileAdaptMemory(profiles, settings, profile ? { contextWindow: profile.contextWindow } : undefined);
       const model = createChatModel(settings, {
         maxRetries: 0,
         timeoutMs: 60_000,
@@ -344,10 +359,15 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
           },
         },
         observed,
+        adapt,
       });
-      const report = await checkCapabilities(model, observed, { images: images === true });
+      const checked = await checkCapabilities(model, observed, { images: images === true });
       // A refused key or an unknown model taught nothing about the model: nothing to remember.
-      if (report.failure) return { result: report };
+      if (checked.failure) return { result: checked };
+      // The check asks native tool calls again (the server may have been restarted with them on).
+      const textTools = adapt.toolMode() === 'text';
+      if (!textTools && checked.tools) adapt.setToolMode('native');
+      const report = textTools ? { ...checked, summary: textToolsSummary(checked.summary) } : checked;
       await profiles
         .update(settings.baseUrl, settings.model, { capabilities: report, ...(report.structured !== 'none' ? { structuredRung: report.structured } : {}) })
         .catch(() => undefined);

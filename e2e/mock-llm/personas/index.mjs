@@ -18,5 +18,6 @@
 import { basePersonas } from './base.mjs';
 import { providerPersonas } from './providers.mjs';
 import { roundTripPersonas } from './roundTrip.mjs';
+import { capabilityPersonas } from './capabilities.mjs';
 
-export const PERSONAS = { ...basePersonas, ...providerPersonas, ...roundTripPersonas };
+export const PERSONAS = { ...basePersonas, ...providerPersonas, ...roundTripPersonas, ...capabilityPersonas };

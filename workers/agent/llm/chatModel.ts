@@ -14,6 +14,7 @@ import type { WireObservations } from './wire/normalise';
 import { createWireFetch, type WireMemory } from './wire/wireFetch';
 import { ProviderFieldStore, isProviderFields } from './wire/roundTrip';
 import { explainFailure } from './failureMessage';
+import { createAdaptFetch, transientAdaptMemory, type AdaptMemory } from './adaptFetch';
 
 export interface RetryInfo {
   attempt: number;
@@ -45,6 +46,8 @@ export interface ChatModelOptions {
   onAdapt?: (detail: string) => void;
   /** Filled in with what the responses showed (reasoning shape, recovered tool calls). */
   observed?: WireObservations;
+  /** How this endpoint takes tools and how large a prompt it takes, and where new findings go. */
+  adapt?: AdaptMemory;
 }
 
 /** A memory that forgets: for one-off calls such as tests. */
@@ -183,7 +186,8 @@ export function createChatModel(settings: EndpointSettings, options: ChatModelOp
       dangerouslyAllowBrowser: true,
       // Every request goes through the wire adapter: parameters the endpoint takes, refusals
       // retried once and remembered, reasoning and tool calls brought to one shape.
-      fetch: createWireFetch(providerFetch(options.fetch ?? ((input, init) => fetch(input, init)), settings.baseUrl), {
+      // Under it, the request is fitted to what the endpoint can do (text tools, context window).
+      fetch: createWireFetch(createAdaptFetch(providerFetch(options.fetch ?? ((input, init) => fetch(input, init)), settings.baseUrl), { memory: options.adapt ?? transientAdaptMemory(), ...(options.onAdapt ? { onAdapt: options.onAdapt } : {}) }), {
         model: settings.model,
         memory: options.memory ?? transientMemory(),
         ...(options.onAdapt ? { onAdapt: options.onAdapt } : {}),

@@ -22,6 +22,10 @@ export interface EndpointProfile {
   /** The first structured-output rung that worked, per structured-output name or for all. */
   structuredRung?: StructuredRung;
   capabilities?: CapabilityReport;
+  /** `text` once the endpoint refused tools with automatic choice: tools go by the text protocol (textTools.ts). */
+  toolMode?: 'native' | 'text';
+  /** The prompt size requests are fitted to, learned from a refusal or `/models` (contextWindow.ts). */
+  contextWindow?: number;
   updatedAt: number;
 }
 

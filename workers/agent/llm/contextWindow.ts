@@ -1,0 +1,194 @@
+/**
+ * Small context windows: learning a server's window (from its refusals, from `/models`
+ * metadata) and fitting every chat request into it before it is sent — shorter tool outputs,
+ * the prompt's examples and sample values left out, older turns dropped, the completion capped —
+ * so a 4k llama-server answers instead of refusing.
+ */
+import { EXAMPLES_HEADING } from '../prompts';
+import { TEXT_PROTOCOL_HEADING } from './textTools';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface WindowRefusal {
+  /** The window the server named, when it did. */
+  window?: number;
+  /** The prompt size it counted, when it said. */
+  promptTokens?: number;
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined);
+
+/**
+ * Whether an error body says the prompt did not fit, and what it said about sizes:
+ * - llama-server: `{"error":{"code":400,"message":"the request exceeds the available context size…",
+ *   "type":"exceed_context_size_error","n_prompt_tokens":14429,"n_ctx":8192}}` (HTTP 400; 500 before
+ *   https://github.com/ggml-org/llama.cpp/pull/16486) — https://github.com/ggml-org/llama.cpp/pull/15780,
+ *   https://github.com/oobabooga/textgen/issues/7257
+ * - OpenAI and vLLM: "This model's maximum context length is 4097 tokens. However, your messages
+ *   resulted in 4294 tokens…" / "…you requested 4268 tokens (4012 in the messages, 256 in the
+ *   completion)…", code `context_length_exceeded` — https://github.com/chathub-dev/chathub/issues/126,
+ *   https://github.com/conghaonet/hao_chatgpt/issues/4
+ */
+export function windowRefusal(status: number, bodyText: string): WindowRefusal | undefined {
+  if (status !== 400 && status !== 413 && status !== 422 && status !== 500) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bodyText);
+  } catch {
+    parsed = undefined;
+  }
+  const root = Array.isArray(parsed) ? parsed[0] : parsed;
+  const e = isObject(root) && isObject(root.error) ? root.error : isObject(root) ? root : {};
+  if (e.type === 'exceed_context_size_error' || num(e.n_ctx) !== undefined) {
+    const window = num(e.n_ctx);
+    const promptTokens = num(e.n_prompt_tokens);
+    return { ...(window ? { window } : {}), ...(promptTokens ? { promptTokens } : {}) };
+  }
+  const text = bodyText.slice(0, 4000);
+  const max = /maximum context length is (\d+)/i.exec(text);
+  if (max?.[1]) {
+    const used = /resulted in (\d+) tokens|requested (\d+) tokens|request has (\d+) input tokens/i.exec(text);
+    const promptTokens = Number(used?.[1] ?? used?.[2] ?? used?.[3]) || undefined;
+    return { window: Number(max[1]), ...(promptTokens ? { promptTokens } : {}) };
+  }
+  if (/context_length_exceeded|exceeds? the (?:available )?context (?:size|length|window)|context (?:length|window) (?:exceeded|is too small)/i.test(text)) return {};
+  return undefined;
+}
+
+/**
+ * The window a `/models` entry states: OpenRouter's `context_length` (and `top_provider.context_length`,
+ * https://openrouter.ai/docs/client-sdks/typescript/models/topproviderinfo.md), vLLM's `max_model_len`
+ * (https://github.com/modal-labs/modal-examples/issues/843), LM Studio's `loaded_context_length` /
+ * `max_context_length`. llama.cpp's `meta.n_ctx_train` is the training length, not what the server
+ * was started with, so it is not taken.
+ */
+export function windowFromModelEntry(entry: unknown): number | undefined {
+  if (!isObject(entry)) return undefined;
+  const top = isObject(entry.top_provider) ? entry.top_provider : {};
+  return num(entry.loaded_context_length) ?? num(entry.max_model_len) ?? num(top.context_length) ?? num(entry.context_length) ?? num(entry.max_context_length);
+}
+
+/**
+ * A cautious token count: three characters a token. Real tokenisers give about four for English
+ * prose, fewer for JSON, numbers and code — which is most of what the agent sends.
+ */
+export function estimateRequestTokens(body: Json): number {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const chars = messages.reduce((n: number, m: unknown) => n + JSON.stringify(m).length + 12, 0) + (Array.isArray(body.tools) ? JSON.stringify(body.tools).length : 0);
+  return Math.ceil(chars / 3);
+}
+
+/** What a reply needs at least: the completion reserve when the request sets none. */
+export function completionReserve(window: number): number {
+  return Math.max(256, Math.min(1024, Math.floor(window / 5)));
+}
+
+const text = (m: Json): string => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join('') : '');
+
+function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const head = Math.floor(max * 0.75);
+  const tail = Math.max(0, max - head - 40);
+  return `${s.slice(0, head)}\n… [${s.length - head - tail} characters left out to fit the context window] …\n${tail ? s.slice(-tail) : ''}`;
+}
+
+/** A tool output, in either protocol: a `tool` message or a text-protocol "Tool result" user message. */
+const isToolOutput = (m: Json): boolean => m.role === 'tool' || (m.role === 'user' && text(m).startsWith('Tool result ('));
+
+const isQuestion = (m: Json): boolean => m.role === 'user' && !isToolOutput(m);
+
+/** The system prompt without the examples section and with dataset sample values left out. */
+function compactSystem(s: string): string {
+  let out = s;
+  const at = out.indexOf(EXAMPLES_HEADING);
+  if (at >= 0) {
+    const next = out.indexOf('\n## ', at + EXAMPLES_HEADING.length);
+    out = out.slice(0, at) + (next >= 0 ? out.slice(next + 1) : '');
+  }
+  // Column lines of the datasets block are `name TYPE: sample, sample`; the samples go.
+  return out.replace(/^([^\n:]{1,200} [A-Z][A-Z0-9_]*(?:\([^)\n]*\))?(?:\[\])?): [^\n]*$/gm, '$1');
+}
+
+export interface Fitted {
+  body: Json;
+  /** What was shortened or left out, in words (empty when the request fitted as it was). */
+  changes: string[];
+}
+
+/**
+ * The request cut down to fit `window` tokens with room for the reply: each step only while
+ * still over — tool outputs shortened (older first), the examples and sample values left out of
+ * the system prompt, turns before the current question dropped, the current turn's older
+ * outputs cut harder, the system prompt clipped, and `max_tokens` capped to what is left.
+ */
+export function fitToWindow(body: Json, window: number): Fitted {
+  const changes: string[] = [];
+  const maxField = body.max_completion_tokens !== undefined ? 'max_completion_tokens' : 'max_tokens';
+  const asked = num(body[maxField]);
+  const reserve = Math.min(asked ?? completionReserve(window), completionReserve(window));
+  const budget = Math.max(64, window - reserve);
+  let messages: Json[] = (Array.isArray(body.messages) ? body.messages : []).filter(isObject).map((m) => ({ ...m }));
+  const size = () => estimateRequestTokens({ ...body, messages });
+  if (size() <= budget && (asked === undefined || size() + asked <= window)) return { body, changes };
+
+  const lastQuestion = messages.reduce((at, m, i) => (isQuestion(m) ? i : at), -1);
+  for (const max of [4000, 1500, 600]) {
+    if (size() <= budget) break;
+    let cut = false;
+    messages = messages.map((m) => {
+      if (!isToolOutput(m) || text(m).length <= max) return m;
+      cut = true;
+      return { ...m, content: clip(text(m), max) };
+    });
+    if (cut && !changes.includes('tool outputs shortened')) changes.push('tool outputs shortened');
+  }
+  if (size() > budget) {
+    const sys = messages.findIndex((m) => m.role === 'system' || m.role === 'developer');
+    const m = messages[sys];
+    if (m) {
+      const compact = compactSystem(text(m));
+      if (compact.length < text(m).length) {
+        messages[sys] = { ...m, content: compact };
+        changes.push('examples and sample values left out');
+      }
+    }
+  }
+  if (size() > budget && lastQuestion > 0) {
+    const firstKept = messages.findIndex((m, i) => i > 0 && m.role !== 'system' && m.role !== 'developer');
+    if (firstKept >= 0 && firstKept < lastQuestion) {
+      const dropped = lastQuestion - firstKept;
+      messages = [...messages.slice(0, firstKept), ...messages.slice(lastQuestion)];
+      changes.push(`${dropped} earlier message${dropped === 1 ? '' : 's'} left out`);
+    }
+  }
+  for (const max of [300, 120]) {
+    if (size() <= budget) break;
+    // The newest output is what the model is about to read: it keeps the most.
+    const last = messages.reduce((at, m, i) => (isToolOutput(m) ? i : at), -1);
+    messages = messages.map((m, i) => (isToolOutput(m) && i !== last && text(m).length > max ? { ...m, content: clip(text(m), max) } : m));
+  }
+  if (size() > budget) {
+    const sys = messages.findIndex((m) => m.role === 'system' || m.role === 'developer');
+    const m = messages[sys];
+    if (m) {
+      const over = (size() - budget) * 3 + 200;
+      // The text tool protocol's section stays whole: without it the model cannot call a tool.
+      const whole = text(m);
+      const at = whole.indexOf(TEXT_PROTOCOL_HEADING);
+      const head = at >= 0 ? whole.slice(0, at) : whole;
+      const keep = Math.max(400, head.length - over);
+      if (keep < head.length) {
+        messages[sys] = { ...m, content: clip(head, keep) + (at >= 0 ? `\n\n${whole.slice(at)}` : '') };
+        changes.push('system prompt shortened');
+      }
+    }
+  }
+  const out: Json = { ...body, messages };
+  const room = Math.max(64, window - size());
+  if (asked !== undefined && asked > room) {
+    out[maxField] = room;
+    changes.push(`reply capped at ${room} tokens`);
+  }
+  return { body: out, changes };
+}
