@@ -2,10 +2,10 @@
  * A figure drawn to a static SVG by plotly.js (loaded on demand) for the HTML report, on a light
  * background so it reads the same printed or in a dark viewer.
  */
-import { sanitiseFigure } from '../../workers/protocol/figureSafety';
+import { sanitiseFigure } from '../../shared/figureSafety';
 import type { PlotlyFigure } from '../../shared/figure';
 import type { JsonValue } from '../../workers/protocol/python';
-import { loadPlotly, themedLayout } from '../charts/plotly';
+import { loadPlotly, themedLayout, topojsonUrl } from '../charts/plotly';
 
 const LIGHT = { dark: false, fg: '#17202a', muted: '#5a6472', grid: '#d5dbe3', font: 'system-ui, sans-serif' };
 
@@ -16,7 +16,7 @@ export async function figureSvgUrl(figure: PlotlyFigure, size = { width: 800, he
     const plotly = await loadPlotly();
     const layout = themedLayout((fig.layout ?? {}) as Record<string, JsonValue>, LIGHT);
     const url = await plotly.toImage(
-      { data: fig.data, layout: { ...layout, paper_bgcolor: '#ffffff', plot_bgcolor: '#ffffff', autosize: false, ...size }, config: { staticPlot: true } },
+      { data: fig.data, layout: { ...layout, paper_bgcolor: '#ffffff', plot_bgcolor: '#ffffff', autosize: false, ...size }, config: { staticPlot: true, topojsonURL: topojsonUrl() } },
       { format: 'svg', ...size },
     );
     return /^data:image\/svg\+xml[;,]/.test(url) ? url : null;

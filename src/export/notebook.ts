@@ -4,7 +4,7 @@
  * text/plain + text/html, stdout as a stream, errors as error outputs, charts as Plotly JSON),
  * and the answer. Code is written to re-run in a plain Jupyter kernel (see notebookCode.ts).
  */
-import { sanitiseFigure } from '../../workers/protocol/figureSafety';
+import { sanitiseFigure } from '../../shared/figureSafety';
 import type { PlotlyFigure } from '../../shared/figure';
 import { chartCellCode, pythonCellCode, setupCode, sqlCellCode } from './notebookCode';
 import { answerMarkdown, figureLabel, outlineTurn, questionQuote, type OutlineItem, type OutlineTurn, type TableData } from './outline';

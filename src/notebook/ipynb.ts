@@ -9,7 +9,7 @@
 import { errorOutput, PLOTLY_MIME, toLines, type Notebook, type NotebookCell, type NotebookOutput } from '../export/notebook';
 import { pythonCellCode, setupCode, sqlCellCode } from '../export/notebookCode';
 import { htmlTable, textTable } from '../export/tables';
-import { sanitiseFigure } from '../../workers/protocol/figureSafety';
+import { sanitiseFigure } from '../../shared/figureSafety';
 import type { ExportDataset } from '../export/thread';
 import { newCell, type Cell, type CellOutput, type NotebookDoc } from './model';
 
