@@ -1,7 +1,6 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { samplesPlugin } from './scripts/vite-samples-plugin';
-import { topojsonPlugin } from './scripts/vite-topojson-plugin';
 import { swPlugin } from './src/sw/swPlugin';
 import { iconsPlugin } from './scripts/icons-plugin';
 import { securityHeadersPlugin } from './src/sw/securityHeadersPlugin';
@@ -14,7 +13,7 @@ import { keepSideEffects } from './scripts/vite-side-effects-plugin';
 export default defineConfig({
   // Relative base so the same build works from any sub-path (GitHub Pages project sites).
   base: './',
-  plugins: [svelte(), samplesPlugin(), topojsonPlugin(), iconsPlugin(), swPlugin(), securityHeadersPlugin()],
+  plugins: [svelte(), samplesPlugin(), iconsPlugin(), swPlugin(), securityHeadersPlugin()],
   // DuckDB's own worker script, imported by workers/data/duckdb-browser-cached.worker.ts.
   worker: { format: 'es', plugins: () => [keepSideEffects(['@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js'])] },
   optimizeDeps: { exclude: ['@duckdb/duckdb-wasm', 'pyodide', 'parquet-wasm'] },

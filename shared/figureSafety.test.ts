@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import allowList from './plotlyAllowList.json';
-import { inertText, isInlineImage, sanitiseFigure } from './figureSafety';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inertText, isInlineImage, sanitiseFigure, TOPOJSON_DIR } from './figureSafety';
 
 const EVIL = 'http://127.0.0.1:9/leak?d=secret';
 const PIXEL = 'data:image/png;base64,iVBORw0KGgo=';
@@ -242,6 +245,21 @@ describe('sanitiseFigure keeps ordinary charts as they were', () => {
       expect(sanitiseFigure(fig)).toEqual(expected);
     });
   }
+});
+
+describe('geo charts', () => {
+  // Plotly reads `<scope>_<resolution>m.json` (scope spaces as dashes) from topojsonURL.
+  it('find every world map Plotly may ask for in the build', () => {
+    const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'public', TOPOJSON_DIR);
+    const scopes = ['africa', 'antarctica', 'asia', 'europe', 'north america', 'oceania', 'south america', 'usa', 'world'];
+    for (const scope of scopes) {
+      for (const resolution of [110, 50]) {
+        const geo = sanitiseFigure({ data: [], layout: { geo: { scope, resolution } } }).layout?.geo as { scope: string; resolution: number };
+        const file = `${geo.scope.replace(/ /g, '-')}_${geo.resolution}m.json`;
+        expect(existsSync(join(dir, file)), file).toBe(true);
+      }
+    }
+  });
 });
 
 describe('the allow-list', () => {

