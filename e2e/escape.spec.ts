@@ -273,7 +273,7 @@ fig = {
     await expectNoHits(page);
   });
 
-  test('exports hold no image or figure attribute that would fetch when the file is opened', async () => {
+  test('exports hold no image or figure attribute that would fetch when the file is opened', async ({ browser }) => {
     test.setTimeout(240_000);
     const app = shared();
     const page = app.page;
@@ -324,7 +324,7 @@ fig = {
     expect(JSON.stringify(figures)).not.toContain(new URL(url).host);
 
     // Opened as a viewer would open them: rendered by a Markdown parser, or as the HTML file itself.
-    const viewer = await page.context().newPage();
+    const viewer = await browser.newPage();
     try {
       for (const doc of [marked.parse(markdown) as string, ...markdownCells.map((c) => marked.parse(c) as string), html]) {
         await viewer.setContent(doc);
