@@ -104,10 +104,15 @@ export function inertText(s: string): string {
 /** Values Plotly reads as data or options: primitives and nested arrays/objects, every string inert. */
 function deep(v: unknown, depth = 0): Json | undefined {
   if (depth > MAX_DEPTH) return undefined;
-  if (typeof v === 'string') return LOADS_CSS.test(v) ? undefined : inertText(v);
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  // Data arrays hold 100,000s of values: the regexes run only on strings that could match.
+  if (typeof v === 'string') return (v.includes('(') || v.includes('@')) && LOADS_CSS.test(v) ? undefined : inertText(v);
   if (typeof v === 'boolean' || v === null) return v;
-  if (Array.isArray(v)) return v.map((x) => deep(x, depth + 1) ?? null);
+  if (Array.isArray(v)) {
+    const out: Json[] = new Array<Json>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = deep(v[i], depth + 1) ?? null;
+    return out;
+  }
   if (isRec(v)) {
     const out: Rec = {};
     for (const [k, x] of Object.entries(v)) {
