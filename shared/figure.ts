@@ -9,8 +9,8 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 
 /**
  * The figure's shape is checked where it crosses a boundary; its values are not (a trace may hold
- * 100,000 points, and Plotly itself is the judge of them). figureSafety.ts vets what Plotly would
- * fetch before a figure is drawn.
+ * 100,000 points, and Plotly itself is the judge of them). figureSafety.ts keeps only the
+ * attributes Plotly's schema knows, none of which can fetch, before a figure is drawn or exported.
  */
 export const PlotlyFigureSchema = z.object({
   data: z.array(z.record(z.string(), z.unknown())),

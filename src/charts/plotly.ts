@@ -4,6 +4,7 @@
  */
 import type { PlotlyStatic } from 'plotly.js-dist-min';
 import type { JsonValue, PlotlyFigure } from '../../workers/protocol/python';
+import { TOPOJSON_DIR } from '../../shared/figureSafety';
 
 let loading: Promise<PlotlyStatic> | null = null;
 
@@ -11,6 +12,11 @@ export function loadPlotly(): Promise<PlotlyStatic> {
   loading ??= import('plotly.js-dist-min').then((m) => m.default);
   loading.catch(() => (loading = null));
   return loading;
+}
+
+/** Plotly's `topojsonURL`: geo charts read their world map from the app's own build, not Plotly's CDN, so they work offline. */
+export function topojsonUrl(): string {
+  return new URL(TOPOJSON_DIR, document.baseURI).href;
 }
 
 export interface ChartTheme {

@@ -4,6 +4,7 @@
  * the drawings), and the answers.
  */
 import { answerMarkdown, figureLabel, outlineTurn, questionQuote, type OutlineItem, type OutlineTurn, type TableData } from './outline';
+import { safeMarkdown } from './markdownText';
 import { escapeMarkdownCell, gfmTable, tableFootnote } from './tables';
 import type { ExportThread } from './thread';
 
@@ -72,5 +73,6 @@ export function buildMarkdownReport(thread: ExportThread): string {
     });
     head.push(['| dataset | file | rows | columns |', '| --- | --- | --- | --- |', ...rows].join('\n'));
   }
-  return `${[...head, ...thread.turns.map((t, i) => turnMd(outlineTurn(t), i + 1))].join('\n\n')}\n`;
+  // Written again from its tokens as a whole: pieces joined here cannot form an image either.
+  return `${safeMarkdown([...head, ...thread.turns.map((t, i) => turnMd(outlineTurn(t), i + 1))].join('\n\n'))}\n`;
 }

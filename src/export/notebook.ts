@@ -4,9 +4,10 @@
  * text/plain + text/html, stdout as a stream, errors as error outputs, charts as Plotly JSON),
  * and the answer. Code is written to re-run in a plain Jupyter kernel (see notebookCode.ts).
  */
-import { sanitiseFigure } from '../../workers/protocol/figureSafety';
+import { sanitiseFigure } from '../../shared/figureSafety';
 import type { PlotlyFigure } from '../../shared/figure';
 import { chartCellCode, pythonCellCode, setupCode, sqlCellCode } from './notebookCode';
+import { safeMarkdown } from './markdownText';
 import { answerMarkdown, figureLabel, outlineTurn, questionQuote, type OutlineItem, type OutlineTurn, type TableData } from './outline';
 import { cellText, escapeMarkdownCell, htmlTable, textTable } from './tables';
 import type { ExportThread } from './thread';
@@ -133,7 +134,8 @@ function questionMarkdown(t: OutlineTurn, n: number): string {
 export function buildNotebook(thread: ExportThread): Notebook {
   const cells: NotebookCell[] = [];
   const id = () => `cell-${cells.length + 1}`;
-  const markdown = (text: string) => cells.push({ id: id(), cell_type: 'markdown', metadata: {}, source: toLines(text) });
+  // Each cell is written again from its tokens as a whole, so pieces joined here cannot form an image either.
+  const markdown = (text: string) => cells.push({ id: id(), cell_type: 'markdown', metadata: {}, source: toLines(safeMarkdown(text)) });
   const code = (source: string, outputs: NotebookOutput[]) =>
     cells.push({ id: id(), cell_type: 'code', metadata: {}, source: toLines(source), outputs, execution_count: null });
 

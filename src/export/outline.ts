@@ -8,7 +8,7 @@ import type { FinalOutput } from '../../workers/protocol/agent/final';
 import type { PlotlyFigure } from '../../shared/figure';
 import { statusLabel } from '../conversation/format';
 import type { ChatTurn, Step, TurnError, TurnState } from '../conversation/turns';
-import { neutraliseHtml } from './markdownText';
+import { safeMarkdown } from './markdownText';
 
 export interface TableData {
   columns: string[];
@@ -123,8 +123,8 @@ function toolNote(tool: string, args: unknown, output: unknown, error: string | 
 function stepItem(step: Step): OutlineItem | null {
   // The model's thinking stays in the app's trace: a report carries what was done, not musings.
   if (step.kind === 'thinking') return null;
-  if (step.kind === 'note') return step.text.trim() ? { kind: 'note', markdown: neutraliseHtml(step.text.trim()) } : null;
-  if (step.kind === 'status') return { kind: 'note', markdown: `*${statusLabel(step.status)}:* ${neutraliseHtml(step.detail)}` };
+  if (step.kind === 'note') return step.text.trim() ? { kind: 'note', markdown: safeMarkdown(step.text.trim()) } : null;
+  if (step.kind === 'status') return { kind: 'note', markdown: `*${statusLabel(step.status)}:* ${safeMarkdown(step.detail)}` };
   const args = record(step.args) ?? {};
   const error = step.state === 'failed' ? (step.error ?? 'Error: the step failed') : null;
   const output = step.state === 'done' ? step.output : undefined;
@@ -147,7 +147,7 @@ function stepItem(step: Step): OutlineItem | null {
     case 'create_chart':
       return { kind: 'chart', sql: str(args.sql), chart: chartSpec(args.chart), figure: null, error };
     default:
-      return { kind: 'note', markdown: neutraliseHtml(toolNote(step.tool, step.args, output, error)) };
+      return { kind: 'note', markdown: safeMarkdown(toolNote(step.tool, step.args, output, error)) };
   }
 }
 
@@ -190,12 +190,12 @@ export function outlineTurn(turn: ChatTurn): OutlineTurn {
 
 /** The answer as Markdown: text, confidence, unchecked numbers, caveats, how the run ended. */
 export function answerMarkdown(t: OutlineTurn): string {
-  return neutraliseHtml(answerSource(t));
+  return safeMarkdown(answerSource(t));
 }
 
 /** The question as a Markdown blockquote. */
 export function questionQuote(t: OutlineTurn): string {
-  return neutraliseHtml(t.question)
+  return safeMarkdown(t.question)
     .split('\n')
     .map((l) => `> ${l}`)
     .join('\n');

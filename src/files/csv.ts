@@ -21,12 +21,16 @@ export interface CsvOptions {
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/** Text a spreadsheet would run as a formula (`=HYPERLINK(…)`, DDE `=cmd|…`, `@SUM(…)`), made inert with a leading `'`. */
+export function protectFormula(text: string): string {
+  return FORMULA_START.test(text) && !NUMERIC.test(text) ? `'${text}` : text;
+}
+
 function fieldText(v: unknown, protect: boolean): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
   const text = typeof v === 'string' ? v : JSON.stringify(v);
-  if (protect && FORMULA_START.test(text) && !NUMERIC.test(text)) return `'${text}`;
-  return text;
+  return protect ? protectFormula(text) : text;
 }
 
 export function csvField(v: unknown, protect = true): string {

@@ -14,4 +14,9 @@ describe('toTsv', () => {
   it('writes a header and rows, flattening tabs and newlines', () => {
     expect(toTsv(['a', 'b'], [[1, 'x\ty'], [null, 'l1\nl2']])).toBe('a\tb\n1\tx y\n\tl1 l2');
   });
+
+  it('neutralises formulas as the CSV download does, and keeps numbers', () => {
+    const rows = [['=HYPERLINK("http://127.0.0.1:9/?d="&A2,"x")'], ["=cmd|' /C calc'!A0"], ['@SUM(A1)'], ['+1+1'], ['-2'], ['\t=1+1'], [-3], ['safe']];
+    expect(toTsv(['=col'], rows).split('\n')).toEqual(["'=col", `'=HYPERLINK("http://127.0.0.1:9/?d="&A2,"x")`, "'=cmd|' /C calc'!A0", "'@SUM(A1)", "'+1+1", '-2', "' =1+1", '-3', 'safe']);
+  });
 });

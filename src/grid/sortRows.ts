@@ -1,4 +1,5 @@
 import type { CellValue } from '../../shared/arrowDecode';
+import { protectFormula } from '../files/csv';
 
 /** Row order for a sort by one column: numbers by value, text by locale, NULLs last either way. */
 export function sortOrder(rows: readonly (readonly CellValue[])[], column: number, descending: boolean): number[] {
@@ -15,8 +16,12 @@ export function sortOrder(rows: readonly (readonly CellValue[])[], column: numbe
   return order;
 }
 
-/** Rows as tab-separated text (a spreadsheet pastes it into cells): tabs and newlines inside values become spaces. */
+/**
+ * Rows as tab-separated text (a spreadsheet pastes it into cells): tabs and newlines inside values
+ * become spaces, and text a spreadsheet would run as a formula is neutralised as in the CSV download.
+ */
 export function toTsv(columns: readonly string[], rows: readonly (readonly CellValue[])[]): string {
-  const clean = (v: CellValue | undefined) => (v === null || v === undefined ? '' : String(v).replace(/[\t\r\n]+/g, ' '));
+  const clean = (v: CellValue | undefined) =>
+    v === null || v === undefined ? '' : typeof v === 'string' ? protectFormula(v).replace(/[\t\r\n]+/g, ' ') : String(v).replace(/[\t\r\n]+/g, ' ');
   return [columns.map((c) => clean(c)).join('\t'), ...rows.map((r) => columns.map((_, i) => clean(r[i])).join('\t'))].join('\n');
 }

@@ -6,10 +6,10 @@ import { markUngrounded } from './answerMarks';
 
 export const UNGROUNDED_TITLE = 'This number was not found in any tool output';
 
-/** Text that is not prose: typeset math (its glyphs are split into spans) and its MathML source. */
+/** Text that is not prose: typeset math (its glyphs are split into spans), its MathML source, a link's shown target. */
 function skipped(node: Node): boolean {
   const parent = node.parentElement;
-  return parent === null || parent.closest('.katex, mark, annotation') !== null;
+  return parent === null || parent.closest('.katex, mark, annotation, .link-target') !== null;
 }
 
 export function markNumbers(root: DocumentFragment | Element, numbers: readonly string[]): number {

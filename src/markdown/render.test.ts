@@ -153,10 +153,16 @@ describe('renderMarkdown formatting', () => {
     expect(html).toMatch(/<table>[\s\S]*<td>1<\/td>/);
   });
 
-  test('links open in a new tab without an opener', () => {
+  test('links open in a new tab without an opener, and show their full target', () => {
     expect(renderMarkdown('[docs](https://duckdb.org/docs)')).toContain(
-      '<a href="https://duckdb.org/docs" target="_blank" rel="noopener noreferrer">docs</a>',
+      '<a href="https://duckdb.org/docs" target="_blank" rel="noopener noreferrer">docs</a><span class="link-target"> (https://duckdb.org/docs)</span>',
     );
+    // Data joined into a link is visible before anyone clicks.
+    expect(renderMarkdown('[the chart](http://127.0.0.1:9/x?d=Adelie,39.1)')).toContain('<span class="link-target"> (http://127.0.0.1:9/x?d=Adelie,39.1)</span>');
+    expect(renderMarkdown('![plot](https://example.com/p.png?rows=1)')).toContain('Image: plot</a><span class="link-target"> (https://example.com/p.png?rows=1)</span>');
+    // A link whose text is its target is not repeated.
+    expect(renderMarkdown('<https://duckdb.org/docs>')).not.toContain('link-target');
+    expect(renderMarkdown('see www.duckdb.org')).not.toContain('link-target');
   });
 
   test('SQL and Python fences are highlighted with token classes', () => {

@@ -33,9 +33,17 @@ export function safeHref(href: string | null | undefined): string | null {
   }
 }
 
+/**
+ * A link shows where it goes: its full target follows the text unless the text already is the
+ * target, so data a model joined into a URL is in plain sight (Markdown.svelte also asks, naming
+ * the host, before it opens one).
+ */
 function anchor(href: string, title: string | null | undefined, inner: string): string {
   const t = title ? ` title="${escapeHtml(title)}"` : '';
-  return `<a href="${escapeHtml(href)}"${t} target="_blank" rel="noopener noreferrer">${inner}</a>`;
+  const link = `<a href="${escapeHtml(href)}"${t} target="_blank" rel="noopener noreferrer">${inner}</a>`;
+  const shown = inner.replace(/<[^>]*>/g, '').trim();
+  const same = [href, href.replace(/^mailto:/i, ''), href.replace(/\/$/, '')].some((h) => escapeHtml(h) === shown || escapeHtml(h.replace(/^https?:\/\//i, '')) === shown);
+  return same ? link : `${link}<span class="link-target"> (${escapeHtml(href)})</span>`;
 }
 
 function createMarked(): Marked {

@@ -9,7 +9,8 @@
 import { errorOutput, PLOTLY_MIME, toLines, type Notebook, type NotebookCell, type NotebookOutput } from '../export/notebook';
 import { pythonCellCode, setupCode, sqlCellCode } from '../export/notebookCode';
 import { htmlTable, textTable } from '../export/tables';
-import { sanitiseFigure } from '../../workers/protocol/figureSafety';
+import { sanitiseFigure } from '../../shared/figureSafety';
+import { safeMarkdown } from '../export/markdownText';
 import type { ExportDataset } from '../export/thread';
 import { newCell, type Cell, type CellOutput, type NotebookDoc } from './model';
 
@@ -60,7 +61,8 @@ export function notebookToIpynb(doc: NotebookDoc, datasets: ExportDataset[], exp
   }
   for (const c of doc.cells) {
     if (c.kind === 'markdown') {
-      cells.push({ id: id(), cell_type: 'markdown', metadata: {}, source: toLines(c.source) });
+      // An imported or pasted cell may name a remote image: the exported file must not fetch it.
+      cells.push({ id: id(), cell_type: 'markdown', metadata: {}, source: toLines(safeMarkdown(c.source)) });
       continue;
     }
     const shows = c.output?.kind === 'python' && !c.output.error ? { result: c.output.result !== undefined, figure: c.output.figure !== undefined } : { result: false, figure: false };

@@ -2,7 +2,7 @@
  * Turns the runner's JSON report into the boundary's `RunOutcome`, validating every field:
  * the report is built by Python from user values, so nothing in it is trusted by shape.
  */
-import { sanitiseFigure } from '../protocol/figureSafety';
+import { sanitiseFigure } from '../../shared/figureSafety';
 import type { JsonValue, PlotlyFigure, PyError, PyResult, RunOutcome } from '../protocol/python';
 import { trimTraceback } from './traceback';
 

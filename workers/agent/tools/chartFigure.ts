@@ -3,7 +3,7 @@
  * Python involved. Returns the figure for the UI and a short summary for the model (the model
  * never needs the points themselves).
  */
-import { sanitiseFigure } from '../../protocol/figureSafety';
+import { sanitiseFigure } from '../../../shared/figureSafety';
 import type { ChartType, CreateChartArgs } from '../../protocol/agent/tools';
 import type { PlotlyFigure } from '../../../shared/figure';
 
