@@ -37,6 +37,7 @@ import { structuredOutput, transientLadder, type LadderMemory } from './llm/stru
 import { createSummarizer, defaultContextBudget, visibleMessages, withSummary } from './summarize';
 import { INTERNAL_FLAG } from './threadView';
 import { INVALID_ARGS_KEY, executeTool, resultForModel, type ToolDeps } from './tools/execute';
+import { callsAsked, capToolCalls, tooManyCallsMessage } from './tools/callCap';
 import { toJsonText } from './toolOutput';
 import { conversationSession } from '../protocol/python';
 
@@ -300,13 +301,20 @@ export function createAgentGraph(deps: AgentGraphDeps) {
         ],
       });
     }
+    message = capToolCalls(message);
     const calls = message.tool_calls?.length ?? 0;
     return { messages: [message], iterations: state.iterations + (calls > 0 ? 1 : 0) };
   }
 
   async function tools(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     emitNode(config, 'tools');
-    return runToolCalls(lastAi(state.messages)?.tool_calls ?? [], state, config);
+    const ai = lastAi(state.messages);
+    const ran = ai?.tool_calls ?? [];
+    const update = await runToolCalls(ran, state, config);
+    const asked = callsAsked(ai);
+    // After the calls' own answers, so the API sees every kept call answered first.
+    if (asked !== undefined) update.messages = [...(update.messages ?? []), internalNote(tooManyCallsMessage(asked, ran.length))];
+    return update;
   }
 
   async function guard(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
