@@ -16,7 +16,7 @@ const STREAM_TOKENS = 10_000;
 /** Mock chunks carry ~4 characters, about one token each, like a real provider's deltas. */
 const CHARS_PER_TOKEN = 4;
 
-function collectLongTasks() {
+export function collectLongTasks() {
   const w = /** @type {Window & { __benchLongTasks: {start: number, duration: number}[] }} */ (window);
   w.__benchLongTasks = [];
   new PerformanceObserver((list) => {
@@ -139,7 +139,7 @@ export async function repeatVisits(baseURL) {
 }
 
 /** A long, realistic markdown answer: paragraphs, lists, a table, code and inline numbers. */
-function longAnswer(tokens) {
+export function longAnswer(tokens) {
   const blocks = [];
   let chars = 0;
   for (let i = 1; chars < tokens * CHARS_PER_TOKEN; i++) {
@@ -169,7 +169,7 @@ function longAnswer(tokens) {
 }
 
 /** Streams a ~10,000-token answer through the real app and reads the long tasks meanwhile. */
-async function streamingCost(browser, baseURL) {
+export async function streamingCost(browser, baseURL) {
   const mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
   const context = await browser.newContext();
   try {
