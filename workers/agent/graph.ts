@@ -313,7 +313,7 @@ export function createAgentGraph(deps: AgentGraphDeps) {
     const update = await runToolCalls(ran, state, config);
     const asked = callsAsked(ai);
     // After the calls' own answers, so the API sees every kept call answered first.
-    if (asked !== undefined) update.messages = [...(update.messages ?? []), internalNote(tooManyCallsMessage(asked, ran.length))];
+    if (asked !== undefined) update.messages = [...(Array.isArray(update.messages) ? update.messages : []), internalNote(tooManyCallsMessage(asked, ran.length))];
     return update;
   }
 
