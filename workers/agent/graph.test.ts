@@ -152,7 +152,7 @@ describe('agent graph', () => {
     await saver.destroy();
   });
 
-  it('runs at most 10 tool calls of one message and tells the model the rest were not run', async () => {
+  it('runs at most 10 tool calls of one message and tells the model the rest were not run', { timeout: 60_000 }, async () => {
     const calls = Array.from({ length: 1000 }, (_, i) => ({ id: `c${i}`, name: 'run_sql', arguments: { sql: `SELECT ${i} AS n` } }));
     await script([{ type: 'tool_calls', calls }, { type: 'text', content: 'I ran what I could.' }]);
     const { saver, graph } = setup();

@@ -189,7 +189,8 @@ export function createShared(deps: AgentGraphDeps) {
   }
 
   /** Runs tool calls in parallel, with tool_start / tool_end / tool_error events. */
-  async function runToolCalls(calls: readonly ToolCall[], state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
+  /** `after`: messages that follow the calls' own answers (the API wants every call answered first). */
+  async function runToolCalls(calls: readonly ToolCall[], state: AgentStateType, config: LangGraphRunnableConfig, after: BaseMessage[] = []): Promise<Update> {
     datasetsText = state.datasetsText;
     const signal = config.signal ?? new AbortController().signal;
     // One Python namespace per conversation: a variable one run_python call defines, the next can use.
@@ -210,7 +211,7 @@ export function createShared(deps: AgentGraphDeps) {
     );
     const okCode = runs.filter((r) => r.run.outcome.ok && CODE_TOOLS.has(r.name));
     const update: Update = {
-      messages: runs.map((r) => new ToolMessage({ content: r.run.modelText, tool_call_id: r.id, name: r.name, status: r.run.outcome.ok ? 'success' : 'error' })),
+      messages: [...runs.map((r) => new ToolMessage({ content: r.run.modelText, tool_call_id: r.id, name: r.name, status: r.run.outcome.ok ? 'success' : 'error' })), ...after],
       outcomes: runs.map((r) => r.run.outcome),
       toolOutputs: runs.flatMap((r) => (r.run.result ? [r.run.result.output] : [])),
       figures: runs.flatMap((r) => (r.run.figure ? [r.run.figure] : [])),
@@ -310,11 +311,8 @@ export function createAgentGraph(deps: AgentGraphDeps) {
     emitNode(config, 'tools');
     const ai = lastAi(state.messages);
     const ran = ai?.tool_calls ?? [];
-    const update = await runToolCalls(ran, state, config);
     const asked = callsAsked(ai);
-    // After the calls' own answers, so the API sees every kept call answered first.
-    if (asked !== undefined) update.messages = [...(Array.isArray(update.messages) ? update.messages : []), internalNote(tooManyCallsMessage(asked, ran.length))];
-    return update;
+    return runToolCalls(ran, state, config, asked !== undefined ? [internalNote(tooManyCallsMessage(asked, ran.length))] : []);
   }
 
   async function guard(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
