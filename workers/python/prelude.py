@@ -454,7 +454,9 @@ def importable(names):
     return json.dumps(ok)
 
 
-_BLOCKED_MODULES = frozenset({"ctypes", "_ctypes", "pyodide_js"})
+# cffi's backend calls C functions and reads memory as ctypes does (with no audit events of its
+# own), and Pyodide's package index offers it on demand.
+_BLOCKED_MODULES = frozenset({"ctypes", "_ctypes", "pyodide_js", "cffi", "_cffi_backend"})
 _BLOCKED_MESSAGE = "is not available in Dataseer's Python sandbox"
 
 
