@@ -16,7 +16,7 @@ const STREAM_TOKENS = 10_000;
 /** Mock chunks carry ~4 characters, about one token each, like a real provider's deltas. */
 const CHARS_PER_TOKEN = 4;
 
-function collectLongTasks() {
+export function collectLongTasks() {
   const w = /** @type {Window & { __benchLongTasks: {start: number, duration: number}[] }} */ (window);
   w.__benchLongTasks = [];
   new PerformanceObserver((list) => {
@@ -139,7 +139,7 @@ export async function repeatVisits(baseURL) {
 }
 
 /** A long, realistic markdown answer: paragraphs, lists, a table, code and inline numbers. */
-function longAnswer(tokens) {
+export function longAnswer(tokens) {
   const blocks = [];
   let chars = 0;
   for (let i = 1; chars < tokens * CHARS_PER_TOKEN; i++) {
@@ -169,7 +169,7 @@ function longAnswer(tokens) {
 }
 
 /** Streams a ~10,000-token answer through the real app and reads the long tasks meanwhile. */
-async function streamingCost(browser, baseURL) {
+export async function streamingCost(browser, baseURL, { tracePath } = {}) {
   const mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
   const context = await browser.newContext();
   try {
@@ -193,6 +193,8 @@ async function streamingCost(browser, baseURL) {
     if (!res.ok) throw new Error(`mock script: ${res.status}`);
 
     await page.getByRole('textbox', { name: 'Ask a question' }).fill('Summarise every group in detail.');
+    // A trace gives each task's CPU time too: on a loaded machine a task's wall time is mostly waiting.
+    if (tracePath) await browser.startTracing(page, { path: tracePath, categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] });
     const t0 = await page.evaluate(() => performance.now());
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     // Waiting through role locators would poll the accessibility tree of a page holding a huge
@@ -201,6 +203,7 @@ async function streamingCost(browser, baseURL) {
     await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Stop'), undefined, { polling: 250, timeout: 60_000 });
     await page.waitForFunction(() => ![...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Stop'), undefined, { polling: 1000, timeout: 300_000 });
     const t1 = await page.evaluate(() => performance.now());
+    if (tracePath) await browser.stopTracing();
     const tasks = await page.evaluate(([a, b]) => window.__benchLongTasks.filter((t) => t.start >= a && t.start <= b), [t0, t1]);
     return {
       tokens: Math.ceil(content.length / CHARS_PER_TOKEN),

@@ -19,6 +19,7 @@ import { PARQUET_FILE } from './workload.mjs';
 import { appRows } from './app.mjs';
 import { bigFileRows } from './bigfile.mjs';
 import { providerRows } from './providers.mjs';
+import { renderRows } from './render.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
@@ -30,6 +31,8 @@ const HARNESS_PREFIX = '/__bench/';
 const driverArg = process.argv.find((a) => a.startsWith('--driver='))?.slice('--driver='.length) ?? 'auto';
 // --only=app measures just the whole-app rows (cold load, shell, streaming): a quick pass.
 const onlyApp = process.argv.includes('--only=app');
+// --only=render measures just the rendering rows (a streaming answer, a 2 MB answer).
+const onlyRender = process.argv.includes('--only=render');
 // --only=providers measures just the extra requests each provider persona costs (no browser).
 const onlyProviders = process.argv.includes('--only=providers');
 
@@ -146,13 +149,13 @@ async function appPass(browser, baseURL) {
   }
 }
 
-/** The quick pass: only the whole-app rows. */
-async function appOnly(rows) {
+/** The quick pass: only the whole-app rows (or the rows `only` measures). */
+async function appOnly(rows, only) {
   const server = await startStaticServer(new Map([['/', DIST]]), PORT);
   const browser = await chromium.launch(launchOptions());
   try {
     console.log(`chromium ${browser.version()} → ${server.url} (build ${DIST})`);
-    rows.push(...(await appPass(browser, `${server.url}/`)));
+    rows.push(...(only ? await only(browser, `${server.url}/`) : await appPass(browser, `${server.url}/`)));
   } finally {
     await browser.close();
     await server.close();
@@ -188,10 +191,10 @@ async function main() {
     return;
   }
   if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no build at ${DIST}; run vite build first (or set BENCH_DIST)`);
-  if (onlyApp) {
+  if (onlyApp || onlyRender) {
     const rows = [];
     try {
-      await appOnly(rows);
+      await appOnly(rows, onlyRender ? renderRows : undefined);
     } finally {
       printTable(rows);
     }

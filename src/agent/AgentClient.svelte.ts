@@ -12,6 +12,7 @@ import { imageDataUrl, parseAgentEvent, type AgentEvent, type AgentRequests, typ
 import type { AgentMode, FinalOutput } from '../../workers/protocol/agent/final';
 import type { AgentThreadSummary, AnswerRating } from '../../workers/protocol/agent/threadView';
 import { applyEvent, failTurn, newTurn, turnsFromThread, type ChatTurn } from '../conversation/turns';
+import { batchTokens } from './tokenBatch';
 import { RunStream } from './runStream';
 import { messageOf } from '../../shared/errors';
 
@@ -165,11 +166,14 @@ export class AgentClient {
 
   /** Applies a run's events to its turn until the run ends; a dead worker fails the turn. */
   async #follow(turn: ChatTurn, events: AsyncIterable<AgentEvent>, ctrl: AbortController): Promise<void> {
+    const batch = batchTokens((event) => applyEvent(turn, event));
     try {
-      for await (const event of events) applyEvent(turn, event);
+      for await (const event of events) batch.push(event);
+      batch.flush();
       this.#release(ctrl);
       void this.refreshThreads();
     } catch (e) {
+      batch.flush();
       failTurn(turn, { message: messageOf(e), retryable: true });
     } finally {
       this.#release(ctrl);

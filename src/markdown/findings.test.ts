@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { keyFindings, proseOf } from './findings';
 
 describe('key findings', () => {
@@ -48,5 +48,16 @@ describe('key findings ignore markup', () => {
   test('raw HTML lines and tags are not findings', () => {
     const answer = '<div style="inset:0">cover 7</div>\n\nThere are <b>344</b> penguins.\n\nOf them 152 are Adelie.\n\n<img src=x onerror="window.__pwned=2">';
     expect(keyFindings(answer, [])).toEqual(['There are 344 penguins.', 'Of them 152 are Adelie.']);
+  });
+});
+
+describe('key findings of a very long answer', () => {
+  it('come from its start, and a statement past the scanned part is not among them', () => {
+    const early = 'The mean is 42.5 across all rows.';
+    const filler = Array.from({ length: 3000 }, () => 'This line says nothing of note here.').join('\n');
+    const late = 'The median is 17.25 in the last part.';
+    const found = keyFindings(`${early}\n${filler}\n${late}`, [], 100);
+    expect(found[0]).toBe(early);
+    expect(found).not.toContain(late);
   });
 });

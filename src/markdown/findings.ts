@@ -37,10 +37,14 @@ function numbersIn(s: string): string[] {
   return Array.from(s.matchAll(NUMBER), (m) => m[0]);
 }
 
+/** Findings come from the start of an answer; a 2 MB answer is not scanned whole for five of them. */
+const FINDINGS_SCAN_CHARS = 50_000;
+
 export function keyFindings(answer: string, ungrounded: readonly string[], max = 5): string[] {
   const norm = (n: string) => n.trim().replace(/[,%+]/g, '');
   const flagged = new Set(ungrounded.map(norm));
-  const statements = proseOf(answer).filter((s) => {
+  const head = answer.length > FINDINGS_SCAN_CHARS ? answer.slice(0, answer.lastIndexOf('\n', FINDINGS_SCAN_CHARS) + 1 || FINDINGS_SCAN_CHARS) : answer;
+  const statements = proseOf(head).filter((s) => {
     const nums = numbersIn(s);
     if (nums.length === 0) return false;
     // A flagged figure may appear with or without separators or a percent sign.

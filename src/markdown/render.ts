@@ -110,6 +110,22 @@ interface LexedBlock extends RenderedBlock {
   length: number;
 }
 
+/**
+ * A block whose HTML is made when first read: a long text is lexed at once, but only the blocks a
+ * frame shows are parsed in it (BlockView reads `html` under its time budget).
+ */
+function lazyBlock(key: string, make: () => string, length: number): LexedBlock {
+  let html: string | undefined;
+  return {
+    key,
+    length,
+    get html() {
+      html ??= cached(`b:${key}`, make);
+      return html;
+    },
+  };
+}
+
 function lexBlocks(source: string): LexedBlock[] {
   const tokens = marked.lexer(source);
   const blocks: LexedBlock[] = [];
@@ -120,15 +136,21 @@ function lexBlocks(source: string): LexedBlock[] {
       else blocks.push({ key: '', html: '', length: token.raw.length });
       continue;
     }
-    const key = token.raw;
     const one: Token[] = Object.assign([token], { links: tokens.links });
-    blocks.push({ key, html: cached(`b:${key}`, () => marked.parser(one)), length: token.raw.length });
+    blocks.push(lazyBlock(token.raw, () => marked.parser(one), token.raw.length));
   }
   return blocks;
 }
 
 function visible(blocks: readonly LexedBlock[]): RenderedBlock[] {
-  return blocks.filter((b) => b.key !== '').map(({ key, html }) => ({ key, html }));
+  return blocks
+    .filter((b) => b.key !== '')
+    .map((b) => ({
+      key: b.key,
+      get html() {
+        return b.html;
+      },
+    }));
 }
 
 /** The source's top-level blocks (paragraphs, lists, code, math…), each with its HTML. */

@@ -16,7 +16,11 @@ export interface NotebookStore {
 
 export class IdbNotebookStore implements NotebookStore {
   #db: Promise<IDBPDatabase<NotebookDb>> | null = null;
-  constructor(private readonly dbName = 'dataseer-notebooks') {}
+  /** `scrub` takes the user's keys out of the document before it is written. */
+  constructor(
+    private readonly dbName = 'dataseer-notebooks',
+    private readonly scrub: <T>(value: T) => T = (v) => v,
+  ) {}
 
   #open(): Promise<IDBPDatabase<NotebookDb>> {
     this.#db ??= openDB<NotebookDb>(this.dbName, 1, {
@@ -33,6 +37,6 @@ export class IdbNotebookStore implements NotebookStore {
 
   async save(doc: NotebookDoc): Promise<void> {
     const stored: NotebookDoc = { ...doc, cells: doc.cells.map((c) => ({ ...c, output: storedOutput(c.output) })) };
-    await (await this.#open()).put('notebooks', stored);
+    await (await this.#open()).put('notebooks', this.scrub(stored));
   }
 }

@@ -1,14 +1,19 @@
 /**
  * The user's endpoint (base URL, key, model) on the main thread. The key never leaves this object
  * except inside a `start`/`resume`/`listModels` request to the agent worker, which uses it for
- * that one run; it is never written to checkpoints.
+ * that one run; it is never written to checkpoints. Keys are bound to the origin they were
+ * entered for (see keyRing.ts): a request to another origin carries none.
  */
 import { DEFAULT_ROWS_PER_TOOL_OUTPUT, type EndpointSettings as Settings } from '../../workers/protocol/agent/wire';
+import { allKeys, keyFor, withKey, type KeyRing } from './keyRing';
 import { browserStorage, loadEndpoint, saveEndpoint, type StorageAreas } from './persist';
 
 export class EndpointSettings {
   baseUrl = $state('');
-  apiKey = $state('');
+  /** Every key the user entered, by the origin it was entered for. */
+  keys = $state<KeyRing>({});
+  /** The key for the base URL's own origin; '' when none was entered for it. */
+  readonly apiKey = $derived(keyFor(this.keys, this.baseUrl));
   model = $state('');
   remember = $state(false);
   /** Tokens a run may send before older turns are summarised; null for the model's default. */
@@ -29,7 +34,7 @@ export class EndpointSettings {
     const saved = loadEndpoint(areas);
     if (saved) {
       this.baseUrl = saved.settings.baseUrl;
-      this.apiKey = saved.settings.apiKey;
+      this.keys = withKey(saved.keys ?? {}, saved.settings.baseUrl, saved.settings.apiKey);
       this.model = saved.settings.model;
       this.remember = saved.remember;
       this.contextTokens = saved.settings.contextTokens ?? null;
@@ -38,9 +43,10 @@ export class EndpointSettings {
     }
   }
 
-  save(next: Settings & { remember: boolean }): void {
+  /** `next.apiKey` is bound to `next.baseUrl`'s origin; `next.keys` are the other origins' keys. */
+  save(next: Settings & { remember: boolean; keys?: KeyRing }): void {
     this.baseUrl = next.baseUrl.trim();
-    this.apiKey = next.apiKey.trim();
+    this.keys = withKey(next.keys ?? this.keys, this.baseUrl, next.apiKey);
     this.model = next.model.trim();
     this.remember = next.remember;
     this.contextTokens = next.contextTokens ?? null;
@@ -48,6 +54,7 @@ export class EndpointSettings {
     this.rowsPerToolOutput = next.rowsPerToolOutput ?? DEFAULT_ROWS_PER_TOOL_OUTPUT;
     const out = saveEndpoint(this.#areas, {
       settings: this.snapshot(),
+      keys: this.keys,
       remember: this.remember,
     });
     this.saveWarning = out.ok ? null : out.message;
@@ -61,6 +68,11 @@ export class EndpointSettings {
     if (this.noRawRows) s.noRawRows = true;
     if (this.rowsPerToolOutput !== DEFAULT_ROWS_PER_TOOL_OUTPUT) s.rowsPerToolOutput = this.rowsPerToolOutput;
     return s;
+  }
+
+  /** Every key entered for any origin, for scrubbing stores and exports. */
+  secrets(): string[] {
+    return allKeys(this.keys);
   }
 
   open(): void {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EndpointSettings } from './EndpointSettings.svelte';
+import { keyFor } from './keyRing';
 import { STORAGE_KEY } from './persist';
 
 function memory(): Storage {
@@ -63,5 +64,27 @@ describe('No raw rows setting', () => {
     const s = new EndpointSettings({ local: memory(), session });
     expect(s.noRawRows).toBe(false);
     expect(s.rowsPerToolOutput).toBe(20);
+  });
+});
+
+describe('a key belongs to its host', () => {
+  it('sends no key to another origin, and keeps each origin\'s own key', () => {
+    const areas = { local: memory(), session: memory() };
+    const s = new EndpointSettings(areas);
+    s.save({ baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-openai-key', model: 'm', remember: true });
+    expect(s.snapshot().apiKey).toBe('sk-openai-key');
+    // The same origin, another path: the same key.
+    s.save({ baseUrl: 'https://api.openai.com/v2', apiKey: s.apiKey, model: 'm', remember: true });
+    expect(s.snapshot().apiKey).toBe('sk-openai-key');
+    // Another origin with no key entered for it: none is sent.
+    s.save({ baseUrl: 'https://evil.example/v1', apiKey: '', model: 'm', remember: true });
+    expect(s.snapshot()).toEqual({ baseUrl: 'https://evil.example/v1', apiKey: '', model: 'm' });
+    // http and https, or another port, are other origins.
+    s.save({ baseUrl: 'http://api.openai.com/v1', apiKey: '', model: 'm', remember: true });
+    expect(s.snapshot().apiKey).toBe('');
+    // Back at the first origin, its key is still there, after a reload too.
+    s.save({ baseUrl: 'https://api.openai.com/v1', apiKey: keyFor(s.keys, 'https://api.openai.com/v1'), model: 'm', remember: true });
+    expect(new EndpointSettings(areas).snapshot().apiKey).toBe('sk-openai-key');
+    expect(s.secrets()).toEqual(['sk-openai-key']);
   });
 });

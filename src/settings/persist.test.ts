@@ -28,6 +28,7 @@ class MemoryStorage implements Storage {
 
 const areas = (): StorageAreas & { local: MemoryStorage; session: MemoryStorage } => ({ local: new MemoryStorage(), session: new MemoryStorage() });
 const settings = { baseUrl: 'https://api.example.com/v1', apiKey: 'sk-secret', model: 'm1' };
+const keys = { 'https://api.example.com': 'sk-secret' };
 
 describe('endpoint persistence', () => {
   it('keeps a context budget when set, and drops one that is not a positive integer', () => {
@@ -42,7 +43,7 @@ describe('endpoint persistence', () => {
     const a = areas();
     expect(saveEndpoint(a, { settings, remember: false })).toEqual({ ok: true });
     expect(a.local.getItem(STORAGE_KEY)).toBeNull();
-    expect(loadEndpoint(a)).toEqual({ settings, remember: false });
+    expect(loadEndpoint(a)).toEqual({ settings, keys, remember: false });
   });
 
   it('remembers on this device, and forgets the other copy when the choice changes', () => {
@@ -50,7 +51,7 @@ describe('endpoint persistence', () => {
     saveEndpoint(a, { settings, remember: false });
     saveEndpoint(a, { settings, remember: true });
     expect(a.session.getItem(STORAGE_KEY)).toBeNull();
-    expect(loadEndpoint(a)).toEqual({ settings, remember: true });
+    expect(loadEndpoint(a)).toEqual({ settings, keys, remember: true });
     saveEndpoint(a, { settings: { ...settings, model: 'm2' }, remember: false });
     expect(a.local.getItem(STORAGE_KEY)).toBeNull();
     expect(loadEndpoint(a)?.settings.model).toBe('m2');
@@ -61,7 +62,7 @@ describe('endpoint persistence', () => {
     a.local.setItem(STORAGE_KEY, '{not json');
     expect(loadEndpoint(a)).toBeNull();
     a.local.setItem(STORAGE_KEY, JSON.stringify({ baseUrl: 'u', apiKey: 3 }));
-    expect(loadEndpoint(a)).toEqual({ settings: { baseUrl: 'u', apiKey: '', model: '' }, remember: true });
+    expect(loadEndpoint(a)).toEqual({ settings: { baseUrl: 'u', apiKey: '', model: '' }, keys: {}, remember: true });
     const refusing = areas();
     refusing.session.setItem = () => {
       throw new Error('QuotaExceededError');
@@ -69,6 +70,30 @@ describe('endpoint persistence', () => {
     const out = saveEndpoint(refusing, { settings, remember: false });
     expect(out.ok).toBe(false);
     expect(saveEndpoint({ local: null, session: null }, { settings, remember: true }).ok).toBe(false);
+  });
+
+  it('stores the key only under the origin it was entered for', () => {
+    const a = areas();
+    saveEndpoint(a, { settings, keys: { 'https://openrouter.ai': 'sk-or-other' }, remember: true });
+    const stored = JSON.parse(a.local.getItem(STORAGE_KEY) ?? '{}') as Record<string, unknown>;
+    expect(stored.apiKey).toBeUndefined();
+    expect(stored.keys).toEqual({ 'https://openrouter.ai': 'sk-or-other', 'https://api.example.com': 'sk-secret' });
+    // The base URL moved to another origin (edited by hand in storage): no key goes with it.
+    a.local.setItem(STORAGE_KEY, JSON.stringify({ ...stored, baseUrl: 'https://evil.example/v1' }));
+    expect(loadEndpoint(a)?.settings.apiKey).toBe('');
+  });
+
+  it('migrates a key saved before keys had origins to its saved base URL\'s origin', () => {
+    const a = areas();
+    a.local.setItem(STORAGE_KEY, JSON.stringify({ baseUrl: 'https://api.example.com/v1/', apiKey: 'sk-old-format', model: 'm1' }));
+    expect(loadEndpoint(a)).toEqual({
+      settings: { baseUrl: 'https://api.example.com/v1/', apiKey: 'sk-old-format', model: 'm1' },
+      keys: { 'https://api.example.com': 'sk-old-format' },
+      remember: true,
+    });
+    // Rejected: origins that are not what a URL's origin spells, and non-string keys.
+    a.local.setItem(STORAGE_KEY, JSON.stringify({ baseUrl: 'https://api.example.com/v1', model: 'm', keys: { 'https://api.example.com/v1': 'sk-x', 'https://api.example.com': 7 } }));
+    expect(loadEndpoint(a)?.keys).toEqual({});
   });
 
   it('offers the providers of the issue, each with a base URL the worker accepts', () => {

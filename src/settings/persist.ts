@@ -5,6 +5,7 @@
  */
 import type { EndpointSettings } from '../../workers/protocol/agent/wire';
 import { messageOf } from '../../shared/errors';
+import { keyFor, parseRing, withKey, type KeyRing } from './keyRing';
 
 export const STORAGE_KEY = 'dataseer:endpoint';
 /** The most rows per tool output the setting accepts (what the protocol schema allows). */
@@ -17,7 +18,10 @@ export interface StorageAreas {
 }
 
 export interface SavedEndpoint {
+  /** `apiKey` is the key bound to `baseUrl`'s origin ('' when none was entered for it). */
   settings: EndpointSettings;
+  /** Every key by the origin it was entered for (stored; `settings.apiKey` is bound on save). */
+  keys?: KeyRing;
   remember: boolean;
 }
 
@@ -32,20 +36,22 @@ export function browserStorage(): StorageAreas {
   return { local: get('localStorage'), session: get('sessionStorage') };
 }
 
-function parse(text: string | null): EndpointSettings | null {
+function parse(text: string | null): { settings: EndpointSettings; keys: KeyRing } | null {
   if (!text) return null;
   try {
     const v: unknown = JSON.parse(text);
     if (typeof v !== 'object' || v === null) return null;
     const o = v as Record<string, unknown>;
     const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : '');
-    const out: EndpointSettings = { baseUrl: str('baseUrl'), apiKey: str('apiKey'), model: str('model') };
+    // A key saved before keys were bound to origins belonged to the base URL saved with it.
+    const keys = 'keys' in o ? parseRing(o.keys) : withKey({}, str('baseUrl'), str('apiKey'));
+    const out: EndpointSettings = { baseUrl: str('baseUrl'), apiKey: keyFor(keys, str('baseUrl')), model: str('model') };
     const tokens = o.contextTokens;
     if (typeof tokens === 'number' && Number.isInteger(tokens) && tokens > 0) out.contextTokens = tokens;
     if (o.noRawRows === true) out.noRawRows = true;
     const rows = o.rowsPerToolOutput;
     if (typeof rows === 'number' && Number.isInteger(rows) && rows >= 0 && rows <= MAX_ROWS_PER_TOOL_OUTPUT) out.rowsPerToolOutput = rows;
-    return out;
+    return { settings: out, keys };
   } catch {
     return null;
   }
@@ -62,9 +68,9 @@ function read(area: Storage | null): string | null {
 /** The saved settings, the session's copy first (it is the newer choice when both exist). */
 export function loadEndpoint(areas: StorageAreas): SavedEndpoint | null {
   const session = parse(read(areas.session));
-  if (session) return { settings: session, remember: false };
+  if (session) return { ...session, remember: false };
   const local = parse(read(areas.local));
-  if (local) return { settings: local, remember: true };
+  if (local) return { ...local, remember: true };
   return null;
 }
 
@@ -74,7 +80,9 @@ export function saveEndpoint(areas: StorageAreas, saved: SavedEndpoint): { ok: t
   try {
     other?.removeItem(STORAGE_KEY);
     if (!target) return { ok: false, message: 'This browser does not allow storing settings; they last until the page is reloaded.' };
-    target.setItem(STORAGE_KEY, JSON.stringify(saved.settings));
+    // The key is stored only under its origin, never beside the base URL on its own.
+    const { apiKey, ...rest } = saved.settings;
+    target.setItem(STORAGE_KEY, JSON.stringify({ ...rest, keys: withKey(saved.keys ?? {}, rest.baseUrl, apiKey) }));
     return { ok: true };
   } catch (e) {
     return { ok: false, message: `The settings could not be stored (${messageOf(e)}); they last until the page is reloaded.` };

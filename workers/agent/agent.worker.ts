@@ -40,7 +40,7 @@ function need(): AgentService {
   service = createAgentService({
     data: dataClient,
     python: python && { client: python, output: pythonOutput, packages: async () => (await python.call('packages', {})).loaded },
-    saver: new IdbSaver({ serde: new ScrubbingSerde((t) => secrets.scrub(t)) }),
+    saver: new IdbSaver({ serde: new ScrubbingSerde(secrets) }),
     privacyLog: new PrivacyLogStore({ scrub: (t) => secrets.scrub(t) }),
     secrets,
     library: new ExampleLibrary(),

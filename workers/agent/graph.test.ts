@@ -152,6 +152,26 @@ describe('agent graph', () => {
     await saver.destroy();
   });
 
+  it('runs at most 10 tool calls of one message and tells the model the rest were not run', { timeout: 60_000 }, async () => {
+    const calls = Array.from({ length: 1000 }, (_, i) => ({ id: `c${i}`, name: 'run_sql', arguments: { sql: `SELECT ${i} AS n` } }));
+    await script([{ type: 'tool_calls', calls }, { type: 'text', content: 'I ran what I could.' }]);
+    const { saver, graph } = setup();
+    const events: AgentEvent[] = [];
+    await runTurn(graph, { thread_id: 'cap', run_id: 'rc', mode: 'agent', question: 'Run everything' }, { onEvent: (e) => events.push(e) });
+    expect(events.filter((e) => e.type === 'tool_start' && e.tool === 'run_sql').map((e) => e.type === 'tool_start' && e.call_id)).toEqual(calls.slice(0, 10).map((c) => c.id));
+    const second = (await chatRequests())[1];
+    const messages = second?.messages ?? [];
+    // The stored assistant message lists only the calls that ran, each answered.
+    const assistant = messages.find((m) => m.role === 'assistant') as { tool_calls?: unknown[] } | undefined;
+    expect(assistant?.tool_calls).toHaveLength(10);
+    expect(messages.filter((m) => m.role === 'tool')).toHaveLength(10);
+    const note = messages.at(-1);
+    expect(note?.role).toBe('user');
+    expect(String(note?.content)).toMatch(/asked for 1000 tool calls; only the first 10 ran.*990 were NOT run/);
+    expect(JSON.stringify(messages)).not.toContain('SELECT 10 AS n');
+    await saver.destroy();
+  });
+
   it('detects a loop of identical failures and tells the model to diverge', async () => {
     const bad = { type: 'tool_calls' as const, calls: [{ name: 'run_sql', arguments: { sql: 'SELECT avg(temperature) FROM weather' } }] };
     await script([bad, bad, { type: 'text', content: 'The column does not exist; the table has temp_max and temp_min instead.' }]);

@@ -38,6 +38,7 @@ import { structuredOutput, transientLadder, type LadderMemory } from './llm/stru
 import { createSummarizer, defaultContextBudget, visibleMessages, withSummary } from './summarize';
 import { INTERNAL_FLAG } from './threadView';
 import { INVALID_ARGS_KEY, executeTool, resultForModel, type ToolDeps } from './tools/execute';
+import { callsAsked, capToolCalls, tooManyCallsMessage } from './tools/callCap';
 import { toJsonText } from './toolOutput';
 import { conversationSession } from '../protocol/python';
 
@@ -194,7 +195,8 @@ export function createShared(deps: AgentGraphDeps) {
   }
 
   /** Runs tool calls in parallel, with tool_start / tool_end / tool_error events. */
-  async function runToolCalls(calls: readonly ToolCall[], state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
+  /** `after`: messages that follow the calls' own answers (the API wants every call answered first). */
+  async function runToolCalls(calls: readonly ToolCall[], state: AgentStateType, config: LangGraphRunnableConfig, after: BaseMessage[] = []): Promise<Update> {
     datasetsText = state.datasetsText;
     const signal = config.signal ?? new AbortController().signal;
     // One Python namespace per conversation: a variable one run_python call defines, the next can use.
@@ -215,7 +217,7 @@ export function createShared(deps: AgentGraphDeps) {
     );
     const okCode = runs.filter((r) => r.run.outcome.ok && CODE_TOOLS.has(r.name));
     const update: Update = {
-      messages: runs.map((r) => new ToolMessage({ content: r.run.modelText, tool_call_id: r.id, name: r.name, status: r.run.outcome.ok ? 'success' : 'error' })),
+      messages: [...runs.map((r) => new ToolMessage({ content: r.run.modelText, tool_call_id: r.id, name: r.name, status: r.run.outcome.ok ? 'success' : 'error' })), ...after],
       outcomes: runs.map((r) => r.run.outcome),
       toolOutputs: runs.flatMap((r) => (r.run.result ? [r.run.result.output] : [])),
       figures: runs.flatMap((r) => (r.run.figure ? [r.run.figure] : [])),
@@ -314,13 +316,17 @@ export function createAgentGraph(deps: AgentGraphDeps) {
         ],
       });
     }
+    message = capToolCalls(message);
     const calls = message.tool_calls?.length ?? 0;
     return { messages: [message], iterations: state.iterations + (calls > 0 ? 1 : 0) };
   }
 
   async function tools(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {
     emitNode(config, 'tools');
-    return runToolCalls(lastAi(state.messages)?.tool_calls ?? [], state, config);
+    const ai = lastAi(state.messages);
+    const ran = ai?.tool_calls ?? [];
+    const asked = callsAsked(ai);
+    return runToolCalls(ran, state, config, asked !== undefined ? [internalNote(tooManyCallsMessage(asked, ran.length))] : []);
   }
 
   async function guard(state: AgentStateType, config: LangGraphRunnableConfig): Promise<Update> {

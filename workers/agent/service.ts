@@ -92,9 +92,9 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   // Runs wait for this so the saved examples are searchable from the first question.
   const examplesReady = loadUserExamples(userExamples, deps.library);
   const privacyLog = deps.privacyLog ?? new PrivacyLogStore();
-  const toolOutputs = deps.toolOutputs ?? new ToolOutputStore();
-  const profiles = deps.profiles ?? new IdbEndpointProfileStore();
   const secrets = deps.secrets ?? new SecretScrubber();
+  const toolOutputs = deps.toolOutputs ?? new ToolOutputStore(undefined, (v) => secrets.scrubValue(v));
+  const profiles = deps.profiles ?? new IdbEndpointProfileStore();
   // Errors and status details can quote an endpoint's reply, which may echo the key.
   const emit = (e: AgentEvent): void => {
     if (e.type === 'error') deps.emit({ ...e, message: secrets.scrub(e.message) });

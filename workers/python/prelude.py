@@ -454,21 +454,70 @@ def importable(names):
     return json.dumps(ok)
 
 
+# cffi's backend calls C functions and reads memory as ctypes does (with no audit events of its
+# own), and Pyodide's package index offers it on demand.
+_BLOCKED_MODULES = frozenset({"ctypes", "_ctypes", "pyodide_js", "cffi", "_cffi_backend"})
+_BLOCKED_MESSAGE = "is not available in Dataseer's Python sandbox"
+
+
+def _is_blocked(name):
+    return isinstance(name, str) and name.split(".")[0] in _BLOCKED_MODULES
+
+
 class _BlockedModules:
     """A meta path finder that refuses modules reaching the interpreter's own memory and the
     worker's JavaScript: ctypes can call any exported C function (emscripten_run_script among
-    them), and pyodide_js hands out the Emscripten module."""
+    them), and pyodide_js hands out the Emscripten module. Code can take it off sys.meta_path:
+    the audit hook below is the wall, this only gives the plain error early."""
 
-    BLOCKED = {"ctypes", "_ctypes", "pyodide_js"}
+    BLOCKED = _BLOCKED_MODULES
 
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in self.BLOCKED:
-            raise ImportError(f"{name} is not available in Dataseer's Python sandbox")
+        if _is_blocked(name):
+            raise ImportError(f"{name} {_BLOCKED_MESSAGE}")
         return None
+
+
+def _audit(event, args):
+    # Audit hooks cannot be removed from Python. Every import that is not in sys.modules raises
+    # "import" (whatever sys.meta_path holds), and every ctypes operation that reads memory,
+    # looks up or calls a C function raises a "ctypes.*" event — so a ctypes module obtained
+    # some other way still cannot do anything.
+    if event == "import" and args and _is_blocked(args[0]):
+        raise ImportError(f"{args[0]} {_BLOCKED_MESSAGE}")
+    if event.startswith("ctypes."):
+        raise RuntimeError(f"ctypes {_BLOCKED_MESSAGE}")
+
+
+def _guard_module_creation():
+    """_imp.create_builtin / create_dynamic build a module from a spec with no import event;
+    importlib calls them through the _imp module, so the guarded versions serve it too. _imp
+    itself is refused, or a fresh _imp would hand back the unguarded functions."""
+    import _imp
+
+    for fname in ("create_builtin", "create_dynamic"):
+        original = getattr(_imp, fname, None)
+        if original is None:
+            continue
+
+        def guarded(spec, *args, _original=original):
+            name = getattr(spec, "name", None)
+            if _is_blocked(name) or name == "_imp":
+                raise ImportError(f"{name} {_BLOCKED_MESSAGE}")
+            return _original(spec, *args)
+
+        setattr(_imp, fname, guarded)
 
 
 def _block_modules():
     for name in list(sys.modules):
-        if name.split(".")[0] in _BlockedModules.BLOCKED:
+        if _is_blocked(name):
             del sys.modules[name]
+    # The import hook's own table of JavaScript modules would hand pyodide_js out directly.
+    from _pyodide._importhook import jsfinder
+
+    if "pyodide_js" in getattr(jsfinder, "jsproxies", {}):
+        jsfinder.unregister_js_module("pyodide_js")
+    _guard_module_creation()
+    sys.addaudithook(_audit)
     sys.meta_path.insert(0, _BlockedModules())

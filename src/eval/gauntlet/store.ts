@@ -17,7 +17,11 @@ export interface GauntletStore {
 
 export class IdbGauntletStore implements GauntletStore {
   #db: Promise<IDBPDatabase<GauntletDb>> | null = null;
-  constructor(private readonly dbName = 'dataseer-gauntlet') {}
+  /** `scrub` takes the user's keys out of a run before it is written. */
+  constructor(
+    private readonly dbName = 'dataseer-gauntlet',
+    private readonly scrub: <T>(value: T) => T = (v) => v,
+  ) {}
 
   #open(): Promise<IDBPDatabase<GauntletDb>> {
     this.#db ??= openDB<GauntletDb>(this.dbName, 1, {
@@ -34,7 +38,7 @@ export class IdbGauntletStore implements GauntletStore {
   }
 
   async put(run: GauntletRun): Promise<void> {
-    await (await this.#open()).put('runs', run);
+    await (await this.#open()).put('runs', this.scrub(run));
   }
 
   async remove(id: string): Promise<void> {

@@ -1,6 +1,9 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
+import { openDB } from 'idb';
 import { ToolOutputStore } from './ToolOutputStore';
+import { SecretScrubber } from '../../protocol/secrets';
+import { leaks, storedText } from '../../protocol/testing/secretForms';
 import { turnsFromThread } from '../../../src/conversation/turns';
 import type { ThreadView } from '../../protocol/agent/threadView';
 
@@ -40,5 +43,26 @@ describe('ToolOutputStore', () => {
     const steps = (turn?.steps ?? []).filter((s) => s.kind === 'tool');
     expect(steps[0]).toMatchObject({ call_id: 'c1', state: 'done', output: { rows: [[1]] }, elapsed_ms: 7 });
     expect(steps[1]).toMatchObject({ call_id: 'c2', state: 'done', output: { n: 2 } });
+  });
+});
+
+describe('ToolOutputStore and secrets', () => {
+  it('writes no form of the key: raw, JSON-escaped, base64, URL-encoded or as bytes', async () => {
+    const KEY = 'sk-tool-store-Qw7+/Zx9';
+    const secrets = new SecretScrubber();
+    secrets.add(KEY);
+    const name = `tool-outputs-${Math.random()}`;
+    const store = new ToolOutputStore(name, (v) => secrets.scrubValue(v));
+    const b64 = Buffer.from(`x${KEY}`).toString('base64');
+    const stdout = `${KEY} ${JSON.stringify({ k: KEY })} ${encodeURIComponent(KEY)} ${b64}`;
+    store.record('t', { type: 'tool_end', call_id: 'c', tool: 'run_python', output: { stdout, result: { nested: [KEY] }, elapsed_ms: 1 }, elapsed_ms: 1, run_id: 'r' });
+    store.record('t', { type: 'tool_error', call_id: 'd', tool: 'run_sql', error: `Binder Error: "${KEY}"`, run_id: 'r' });
+    expect(leaks(stdout, KEY).length).toBeGreaterThan(3);
+    await store.forThread('t');
+    const db = await openDB(name);
+    const text = storedText(await db.getAll('outputs'));
+    db.close();
+    expect(text).toContain('[redacted]');
+    expect(leaks(text, KEY)).toEqual([]);
   });
 });

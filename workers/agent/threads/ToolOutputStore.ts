@@ -24,7 +24,14 @@ export class ToolOutputStore {
   #db: Promise<IDBPDatabase<ToolOutputDb>> | undefined;
   #pending = new Set<Promise<unknown>>();
 
-  constructor(private readonly dbName = TOOL_OUTPUT_DB) {}
+  /**
+   * `scrub` takes secrets (the key) out of a row before it is written: a hostile endpoint can put
+   * the key into a tool call, and its output would then hold it.
+   */
+  constructor(
+    private readonly dbName = TOOL_OUTPUT_DB,
+    private readonly scrub: <T>(value: T) => T = (v) => v,
+  ) {}
 
   #open(): Promise<IDBPDatabase<ToolOutputDb>> {
     // Deferred so a missing IndexedDB (tests, odd browsers) is a rejected promise, never a throw.
@@ -46,6 +53,7 @@ export class ToolOutputStore {
     else if (event.type === 'tool_error') row = { ...base, call_id: event.call_id, tool: event.tool, ok: false, error: event.error };
     else return;
     row.key = `${threadId}\u0000${row.call_id}`;
+    row = this.scrub(row);
     // A value IndexedDB cannot clone (it never should happen: events crossed postMessage) is skipped.
     const write = this.#open()
       .then((db) => db.put('outputs', row))
