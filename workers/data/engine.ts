@@ -16,9 +16,20 @@ export interface StartPhase {
   at: number;
 }
 
+/** Which of DuckDB's own extensions the engine loaded at set-up (extensions.ts), and how. */
+export interface ExtensionState {
+  icu: boolean;
+  json: boolean;
+  parquet: boolean;
+  /** One line per extension: loaded from where, or why not. */
+  detail: string[];
+}
+
 export interface Engine {
   /** When each step of the start ended, where the engine records it (the browser's does). */
   readonly startPhases?: readonly StartPhase[];
+  /** Absent: none loaded (the Node test engine, DuckDB-WASM without its extension repository). */
+  readonly extensions?: ExtensionState;
   version(): Promise<string>;
   /** Runs a statement and materialises its whole result. */
   query(sql: string): Promise<Table>;
