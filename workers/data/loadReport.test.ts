@@ -149,6 +149,36 @@ describe('time zones without ICU', { timeout: 120_000 }, () => {
     expect(app.map((r) => r[1])).toEqual(['1', '21', '13', '13']);
   });
 
+  it('reads JSON timestamps with offsets as native read_json does (UTC TIMESTAMP), and says so', async () => {
+    const { call, load, rows } = makeHost();
+    await call('init', {});
+    const text = JSON.stringify([
+      { id: 1, at: '2024-03-10T01:30:00Z', off: '2024-03-10T23:30:00+02:00', mixed: '2024-03-10T01:30:00Z', plain: '2024-03-10 01:30:00' },
+      { id: 2, at: '2024-03-11T13:45:00Z', off: '2024-03-11T08:15:00-05:00', mixed: '2024-03-10T23:30:00+02:00', plain: '2024-03-11 02:00:00' },
+    ]);
+    const info = await load('events.json', text);
+    expect(info.columns).toEqual([
+      { name: 'id', type: 'BIGINT' },
+      { name: 'at', type: 'TIMESTAMP' },
+      { name: 'off', type: 'TIMESTAMP' },
+      // Read as text by read_json too: it takes one timestamp format per column.
+      { name: 'mixed', type: 'VARCHAR' },
+      { name: 'plain', type: 'TIMESTAMP' },
+    ]);
+    expect(info.report?.timeZones).toEqual([
+      { column: 'at', stored: 'utc' },
+      { column: 'off', stored: 'utc' },
+    ]);
+    const path = join(dir, 'events.json');
+    writeFileSync(path, text);
+    const instance = await DuckDBInstance.create(':memory:');
+    const con = await instance.connect();
+    const native = (await con.runAndReadAll(`SELECT id, "at", off, mixed, plain FROM read_json('${path}') ORDER BY id`)).getRowsJS().map((r) => r.map((v) => (v instanceof Date ? String(v.getTime()) : cellText(v))));
+    con.closeSync();
+    instance.closeSync();
+    expect(await rows(`SELECT id, "at", off, mixed, plain FROM ${info.name} ORDER BY id`)).toEqual(native);
+  });
+
   it('leaves a file without time zones exactly as before (no report conversions)', async () => {
     const { call, load } = makeHost();
     await call('init', {});
