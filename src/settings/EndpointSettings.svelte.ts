@@ -3,6 +3,7 @@
  * except inside a `start`/`resume`/`listModels` request to the agent worker, which uses it for
  * that one run; it is never written to checkpoints.
  */
+import { timeZoneSetting } from './timeZone.svelte';
 import { DEFAULT_ROWS_PER_TOOL_OUTPUT, type EndpointSettings as Settings } from '../../workers/protocol/agent/wire';
 import { browserStorage, loadEndpoint, saveEndpoint, type StorageAreas } from './persist';
 
@@ -60,6 +61,8 @@ export class EndpointSettings {
     // Only what differs from the defaults, so a plain endpoint stays a plain object.
     if (this.noRawRows) s.noRawRows = true;
     if (this.rowsPerToolOutput !== DEFAULT_ROWS_PER_TOOL_OUTPUT) s.rowsPerToolOutput = this.rowsPerToolOutput;
+    // Not kept with the endpoint: the time zone is its own setting (timeZone.svelte.ts).
+    if (timeZoneSetting.chosen) s.timeZone = timeZoneSetting.chosen;
     return s;
   }
 
