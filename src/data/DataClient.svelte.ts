@@ -367,7 +367,8 @@ export class DataClient {
   async reread(name: string, options: CsvReadOverrides): Promise<RereadOutcome> {
     try {
       const rpc = await this.#client();
-      return await rpc.call('reread', { name, options });
+      // A plain copy: the options come from the reactive dataset list, whose proxies cannot cross postMessage.
+      return await rpc.call('reread', { name, options: $state.snapshot(options) as CsvReadOverrides });
     } catch (e) {
       return { ok: false, message: messageOf(e) };
     }
