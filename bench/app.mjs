@@ -76,7 +76,8 @@ const DUCKDB_STEPS = [
   ['boot', 'data worker script loaded and running'],
   ['instantiated', "DuckDB's worker script, .wasm download + compile, module start-up"],
   ['opened', 'database opened'],
-  ['configured', 'settings applied'],
+  ['extensions', "DuckDB's ICU/JSON/Parquet extensions fetched (or not) and loaded"],
+  ['configured', 'settings applied and locked'],
 ];
 
 const READY_STEP = ['ready', 'saved datasets listed, page told'];

@@ -47,18 +47,22 @@ export interface Engine {
 /** Where the app registers the files it reads with DuckDB (the only place SQL may read). */
 export const REGISTERED_DIR = '/dataseer/';
 
-export const ENGINE_SETUP_SQL = [
+export const ENGINE_CONFIG_SQL = [
   'SET autoinstall_known_extensions = false',
   'SET autoload_known_extensions = false',
   // Lets DuckDB-WASM report execution progress (percentage) while a long statement runs.
   'SET enable_progress_bar = true',
   'SET enable_progress_bar_print = false',
-  // Locked down last: SQL (the user's, the model's) reads only the files the app registered under
-  // /dataseer/, never a URL or another file, and cannot undo this (SET is refused from here on).
-  `SET allowed_directories = ['${REGISTERED_DIR}']`,
-  'SET enable_external_access = false',
-  'SET lock_configuration = true',
 ];
+
+/**
+ * Locked down last (after DuckDB's own extensions are loaded, extensions.ts): SQL (the user's, the
+ * model's) reads only the files the app registered under /dataseer/, never a URL or another file,
+ * and cannot undo this (SET is refused from here on).
+ */
+export const ENGINE_LOCK_SQL = [`SET allowed_directories = ['${REGISTERED_DIR}']`, 'SET enable_external_access = false', 'SET lock_configuration = true'];
+
+export const ENGINE_SETUP_SQL = [...ENGINE_CONFIG_SQL, ...ENGINE_LOCK_SQL];
 
 /** Runs one operation at a time: DuckDB has one connection here and streamed results must not interleave. */
 export class Serial {

@@ -22,6 +22,7 @@ import type { CsvReadOverrides, LoadFinding, LoadReport } from '../protocol/load
 import { csvFindings } from './csvChecks';
 import { readerLabel } from './readerLabel';
 import { isEmptyOverrides } from './csvOptions';
+import { ingestParquetNative } from './parquetNative';
 import { settleTimeZones, utcSelectList, zonedColumns } from './timeZones';
 import { columnTypes } from './catalog';
 
@@ -495,6 +496,16 @@ export class DataHost {
         warnings.push(...r.warnings);
         const report = { reader: readerLabel(format, engine), findings, ...(csvOptions ? { readOptions: csvOptions } : {}) };
         tables.push({ info: await this.#info(engine, table, fileName, format, blob.size, undefined, report) });
+      } else if (format === 'parquet' && engine.extensions?.parquet) {
+        const table = nameFor(undefined, 1);
+        this.#progress(loadId, fileName, 'parsing', 0);
+        try {
+          await ingestParquetNative(engine, blob, table, `${REGISTERED_DIR}src_${seq}.parquet`);
+        } catch (e) {
+          return await fail(`Could not read ${fileName}: ${briefError(e)}`);
+        }
+        made.push(table);
+        tables.push({ info: await this.#info(engine, table, fileName, format, blob.size, undefined, { reader: readerLabel(format, engine), findings: [] }) });
       } else {
         this.#progress(loadId, fileName, 'parsing', 0);
         const convert = format === 'parquet' ? this.#deps.readers.parquet : format === 'arrow' ? this.#deps.readers.arrow : format === 'xlsx' ? this.#deps.readers.excel : this.#deps.readers.json;
