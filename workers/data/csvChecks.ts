@@ -19,6 +19,11 @@ const GENERIC_NAME = /^column\d+$/;
 /** Columns examined per file: the checks cost one query per text column. */
 const MAX_TEXT_COLUMNS = 200;
 const MAX_TITLE_LINES = 5;
+/**
+ * Rows the text checks look at: the first ones, as the sniffer's own sample does, so a big file's
+ * load does not pay for scanning every string of every text column.
+ */
+const CHECK_ROWS = 50_000;
 
 interface Reader {
   describe(extra: CsvReadOverrides): Promise<ColumnInfo[] | undefined>;
@@ -100,7 +105,7 @@ interface TextStats {
 
 async function textStats(engine: Engine, table: string, column: string): Promise<TextStats> {
   const c = quoteIdent(column);
-  const src = `(SELECT ${c} AS c FROM ${quoteIdent(table)} WHERE ${c} IS NOT NULL)`;
+  const src = `(SELECT c FROM (SELECT ${c} AS c FROM ${quoteIdent(table)} LIMIT ${CHECK_ROWS}) WHERE c IS NOT NULL)`;
   const row = rowsOf(
     await engine.query(`SELECT count(*)::DOUBLE AS nn,
   count(*) FILTER (WHERE TRY_CAST(c AS DOUBLE) IS NOT NULL)::DOUBLE AS num,
@@ -111,10 +116,15 @@ async function textStats(engine: Engine, table: string, column: string): Promise
   count(*) FILTER (WHERE regexp_full_match(trim(c), '\\d{1,2}[/.-]\\d{1,2}[/.-]\\d{4}'))::DOUBLE AS dates
 FROM ${src}`),
   )[0];
-  const odd = rowsOf(
-    await engine.query(`SELECT c AS value, count(*)::DOUBLE AS n FROM ${src} WHERE TRY_CAST(c AS DOUBLE) IS NULL GROUP BY c ORDER BY n DESC, c LIMIT 6`),
-  ).map((r) => ({ value: String(r.value), count: Number(r.n) }));
   const n = (k: string) => Number(row?.[k] ?? 0);
+  // Only a column with numbers in it can have stray strings worth naming; a text column is not grouped.
+  const odd =
+    n('num') === 0
+      ? []
+      : rowsOf(await engine.query(`SELECT c AS value, count(*)::DOUBLE AS n FROM ${src} WHERE TRY_CAST(c AS DOUBLE) IS NULL GROUP BY c ORDER BY n DESC, c LIMIT 6`)).map((r) => ({
+          value: String(r.value),
+          count: Number(r.n),
+        }));
   return { column, nonNull: n('nn'), numeric: n('num'), thousands: n('thou'), decimalComma: n('dcomma'), commaOnly: n('conly'), spaced: n('ws'), dates: n('dates'), odd };
 }
 
