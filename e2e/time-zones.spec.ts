@@ -52,6 +52,10 @@ async function configure(page: Page): Promise<void> {
 test('a scripted agent answers a date question on a TIMESTAMPTZ file, and the model is told the column is UTC', async ({ app, page }) => {
   await loadTz(app);
   await configure(page);
+  // The user's time zone is a setting of its own (applies at once): the model is told it.
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByRole('dialog').getByRole('combobox', { name: 'Time zone' }).selectOption('Asia/Kolkata');
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel', exact: true }).click();
   const sql = `SELECT date_trunc('day', event_time)::DATE AS day, count(*) AS events, min(hour(event_time)) AS first_hour FROM ${TABLE} GROUP BY 1 ORDER BY 1`;
   const want = await nativeQuery(sql, native);
   expect(want.rows.map((r) => r[1])).toEqual(['2', '2']);
@@ -74,4 +78,5 @@ test('a scripted agent answers a date question on a TIMESTAMPTZ file, and the mo
   const [first] = await mock.chatRequests();
   const body = JSON.stringify(first?.body ?? {});
   expect(body).toContain('stored as TIMESTAMP in UTC');
+  expect(body).toContain("the user's time zone is Asia/Kolkata");
 });
