@@ -54,7 +54,7 @@ test('a scripted agent answers a date question on a TIMESTAMPTZ file, and the mo
   await configure(page);
   // The user's time zone is a setting of its own (applies at once): the model is told it.
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
-  await page.getByRole('dialog').getByRole('combobox', { name: 'Time zone' }).selectOption('Asia/Kolkata');
+  await page.getByRole('dialog').getByRole('combobox', { name: 'Time zone' }).selectOption('Europe/Paris');
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel', exact: true }).click();
   const sql = `SELECT date_trunc('day', event_time)::DATE AS day, count(*) AS events, min(hour(event_time)) AS first_hour FROM ${TABLE} GROUP BY 1 ORDER BY 1`;
   const want = await nativeQuery(sql, native);
@@ -78,5 +78,5 @@ test('a scripted agent answers a date question on a TIMESTAMPTZ file, and the mo
   const [first] = await mock.chatRequests();
   const body = JSON.stringify(first?.body ?? {});
   expect(body).toContain('stored as TIMESTAMP in UTC');
-  expect(body).toContain("the user's time zone is Asia/Kolkata");
+  expect(body).toContain("the user's time zone is Europe/Paris");
 });
