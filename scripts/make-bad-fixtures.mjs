@@ -9,6 +9,7 @@ import { deflateRawSync, deflateSync } from 'node:zlib';
 import { once } from 'node:events';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DateDay, Float64, Int32, Table, Utf8, Bool, tableToIPC, vectorFromArray } from 'apache-arrow';
+import { LOAD_REPORT_CASES, TIMEZONE_CSV } from './loadReportCases.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BAD_DIR = join(ROOT, 'e2e/fixtures/bad');
@@ -337,6 +338,10 @@ async function writeBadCorpus(con) {
 
   // Markup in a file name reaches the load-error alert; it must show as text.
   writeFileSync(b(XSS_FILE_NAME), 'not json at all {');
+
+  // The load report's cases (loadReportCases.mjs) and a file with time-zone offsets.
+  for (const c of LOAD_REPORT_CASES) writeFileSync(b(c.file), c.text);
+  writeFileSync(b(TIMEZONE_CSV.file), TIMEZONE_CSV.text);
 
   writeFileSync(
     b('odd-names.csv'),

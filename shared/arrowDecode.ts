@@ -4,6 +4,14 @@
  */
 import { DataType, TimeUnit, tableFromIPC, util, type Field } from 'apache-arrow';
 import type { ColumnInfo, QueryResult } from '../workers/protocol/data';
+import { zonedTimestamp } from './zonedTime';
+
+export interface DecodeOptions {
+  /** Where TIMESTAMP WITH TIME ZONE values are shown (IANA name); default UTC. Always with the offset. */
+  timeZone?: string;
+  /** Plain TIMESTAMP columns that hold UTC instants (converted from a zoned file): shown with +00:00. */
+  utcColumns?: readonly string[];
+}
 
 /** What a grid cell holds: JSON-safe, display-ready. Large integers stay exact as strings. */
 export type CellValue = string | number | boolean | null;
@@ -44,8 +52,10 @@ function jsonOf(value: unknown): string {
 }
 
 /** One Arrow value → a grid cell, using the column's Arrow type to interpret numbers. */
-export function toCell(value: unknown, type: DataType): CellValue {
+export function toCell(value: unknown, type: DataType, options: DecodeOptions & { utc?: boolean } = {}): CellValue {
   if (value === null || value === undefined) return null;
+  if (DataType.isTimestamp(type) && typeof value === 'number' && type.timezone) return zonedTimestamp(value, options.timeZone);
+  if (DataType.isTimestamp(type) && typeof value === 'number' && options.utc) return zonedTimestamp(value, 'UTC');
   if (DataType.isDecimal(type)) return util.bigNumToNumber(value as Parameters<typeof util.bigNumToNumber>[0], type.scale);
   if (DataType.isDate(type) && typeof value === 'number') return isoDate(value);
   if (DataType.isTimestamp(type) && typeof value === 'number') return isoTimestamp(value);
@@ -59,23 +69,24 @@ export function toCell(value: unknown, type: DataType): CellValue {
   return jsonOf(value);
 }
 
-export function decodeIpc(ipc: Uint8Array): { fields: Field[]; rows: CellValue[][] } {
+export function decodeIpc(ipc: Uint8Array, options: DecodeOptions = {}): { fields: Field[]; rows: CellValue[][] } {
   const table = tableFromIPC(ipc);
   const fields = table.schema.fields;
   const rows: CellValue[][] = Array.from({ length: table.numRows }, () => new Array<CellValue>(fields.length));
   fields.forEach((field, c) => {
     const column = table.getChildAt(c);
     if (!column) return;
+    const cellOptions = { ...options, utc: options.utcColumns?.includes(field.name) ?? false };
     let r = 0;
     for (const v of column) {
       const row = rows[r++];
-      if (row) row[c] = toCell(v, field.type);
+      if (row) row[c] = toCell(v, field.type, cellOptions);
     }
   });
   return { fields, rows };
 }
 
-export function decodeResult(result: QueryResult): DecodedRows {
-  const { rows } = decodeIpc(result.ipc);
+export function decodeResult(result: QueryResult, options: DecodeOptions = {}): DecodedRows {
+  const { rows } = decodeIpc(result.ipc, options);
   return { columns: result.columns, rows, rowCount: rows.length, truncated: result.truncated, elapsedMs: result.elapsedMs };
 }

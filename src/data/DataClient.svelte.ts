@@ -14,8 +14,11 @@ import type {
   DatasetProfile,
   LoadPhase,
   LoadSource,
+  RereadOutcome,
   SqlRisk,
 } from '../../workers/protocol/data';
+import { timeZoneSetting } from '../settings/timeZone.svelte';
+import type { CsvReadOverrides } from '../../workers/protocol/loadReport';
 import type { DecodedRows } from '../../shared/arrowDecode';
 import { sampleUrl, urlFileName } from './urls';
 import { messageOf } from '../../shared/errors';
@@ -357,6 +360,20 @@ export class DataClient {
     this.#setDatasets(await rpc.call('rename', { from, to }));
   }
 
+  /**
+   * Reads a CSV dataset's file again with a load report's fix (`{}`: as first detected). The
+   * dataset list updates from the worker's `datasets` event; a failure comes back as a value.
+   */
+  async reread(name: string, options: CsvReadOverrides): Promise<RereadOutcome> {
+    try {
+      const rpc = await this.#client();
+      // A plain copy: the options come from the reactive dataset list, whose proxies cannot cross postMessage.
+      return await rpc.call('reread', { name, options: $state.snapshot(options) as CsvReadOverrides });
+    } catch (e) {
+      return { ok: false, message: messageOf(e) };
+    }
+  }
+
   /** Interrupts the statement DuckDB is running (the console's Cancel, a halted Python run). */
   async cancelQuery(): Promise<void> {
     const rpc = await this.#client();
@@ -371,7 +388,7 @@ export class DataClient {
       const outcome = await rpc.call('query', { sql, maxRows });
       if (!outcome.ok) return outcome;
       const { decodeResult } = await import('../../shared/arrowDecode');
-      const result = decodeResult(outcome.result);
+      const result = decodeResult(outcome.result, { timeZone: timeZoneSetting.effective });
       performance.measure('dataseer:query', {
         start,
         end: performance.now(),
@@ -388,7 +405,9 @@ export class DataClient {
     const rpc = await this.#client();
     const res = await rpc.call('page', { name, offset, limit, ...(maxColumns === undefined ? {} : { maxColumns }) });
     const { decodeResult } = await import('../../shared/arrowDecode');
-    return decodeResult(res);
+    // Columns stored as UTC from a zoned file say so with their +00:00.
+    const utcColumns = this.datasets.find((d) => d.name === name)?.report?.timeZones.filter((t) => t.stored === 'utc').map((t) => t.column) ?? [];
+    return decodeResult(res, { timeZone: timeZoneSetting.effective, utcColumns });
   }
 
   /**

@@ -40,6 +40,7 @@ function harness(overrides: Partial<Handlers<DataRequests>> = {}) {
       emit({ type: 'datasets', datasets });
       return { result: { ok: true, datasets: [info('pasted')], warnings: [] } };
     },
+    reread: () => ({ result: { ok: false, message: 'not in this harness' } }),
     cancelLoad: ({ loadId }) => {
       waiting.get(loadId)?.();
       return { result: { cancelled: true } };

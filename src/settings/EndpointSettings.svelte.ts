@@ -4,6 +4,7 @@
  * that one run; it is never written to checkpoints. Keys are bound to the origin they were
  * entered for (see keyRing.ts): a request to another origin carries none.
  */
+import { timeZoneSetting } from './timeZone.svelte';
 import { DEFAULT_ROWS_PER_TOOL_OUTPUT, type EndpointSettings as Settings } from '../../workers/protocol/agent/wire';
 import { allKeys, keyFor, withKey, type KeyRing } from './keyRing';
 import { browserStorage, loadEndpoint, saveEndpoint, type StorageAreas } from './persist';
@@ -67,6 +68,8 @@ export class EndpointSettings {
     // Only what differs from the defaults, so a plain endpoint stays a plain object.
     if (this.noRawRows) s.noRawRows = true;
     if (this.rowsPerToolOutput !== DEFAULT_ROWS_PER_TOOL_OUTPUT) s.rowsPerToolOutput = this.rowsPerToolOutput;
+    // Not kept with the endpoint: the time zone is its own setting (timeZone.svelte.ts).
+    if (timeZoneSetting.chosen) s.timeZone = timeZoneSetting.chosen;
     return s;
   }
 

@@ -21,6 +21,17 @@ describe('routeFor', () => {
     expect(kind(get('http://pkgs.example.org/py/pandas-2.2.3-cp313-cp313-pyodide_2025_0_wasm32.whl'))).toBe('passthrough');
   });
 
+  it("caches exactly DuckDB's extension files for this DuckDB version, fetched with CORS", () => {
+    expect(kind(get('https://extensions.duckdb.org/v1.4.3/wasm_eh/icu.duckdb_extension.wasm'))).toBe('cdn-package');
+    expect(kind(get('https://extensions.duckdb.org/v1.4.3/wasm_mvp/parquet.duckdb_extension.wasm'))).toBe('cdn-package');
+    expect(kind(get('https://extensions.duckdb.org/v1.4.3/wasm_eh/json.duckdb_extension.wasm'))).toBe('cdn-package');
+    expect(kind(get('https://extensions.duckdb.org/v1.4.3/wasm_eh/httpfs.duckdb_extension.wasm'))).toBe('passthrough');
+    expect(kind(get('https://extensions.duckdb.org/v1.4.2/wasm_eh/icu.duckdb_extension.wasm'))).toBe('passthrough');
+    expect(kind(get('https://extensions.duckdb.org/v1.4.3/wasm_eh/icu.duckdb_extension.wasm?x=1'))).toBe('passthrough');
+    expect(kind(get('https://extensions.duckdb.org/v1.4.3/wasm_eh/icu.duckdb_extension.wasm', { mode: 'no-cors' }))).toBe('passthrough');
+    expect(kind(get('http://extensions.duckdb.org/v1.4.3/wasm_eh/icu.duckdb_extension.wasm'))).toBe('passthrough');
+  });
+
   it('never answers writes, even same-origin', () => {
     expect(kind(get(`${SCOPE}echo`, { method: 'POST' }))).toBe('passthrough');
     expect(kind(get('https://api.openai.com/v1/chat/completions', { method: 'POST' }))).toBe('passthrough');

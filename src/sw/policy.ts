@@ -17,7 +17,8 @@ export type Route =
   | { kind: 'range' }
   /**
    * A version-pinned Pyodide package (from the default CDN, or a wheel from any package base URL
-   * the user set): cache first, stored only when it succeeds.
+   * the user set), or one of DuckDB's extensions for this DuckDB version: cache first, stored
+   * only when it succeeds.
    */
   | { kind: 'cdn-package' };
 
@@ -30,6 +31,8 @@ export interface RequestFacts {
   /** The request's cache mode. */
   cache: string;
 }
+
+import { isDuckdbExtensionUrl } from '../../shared/duckdbExtensions';
 
 /** Build output under this folder carries a content hash in its name (Vite's `assetsDir`). */
 const HASHED_DIR = 'assets/';
@@ -53,7 +56,7 @@ export function routeFor(request: RequestFacts, scopeUrl: string): Route {
   if (url.origin !== scope.origin) {
     // Only CORS requests yield a readable response worth keeping; the rest (the user's LLM
     // endpoint, URL loads) never reach respondWith, so the worker cannot alter them.
-    return (isPyodideCdn(url) || isWheel(url)) && request.mode === 'cors' && request.range === null ? { kind: 'cdn-package' } : { kind: 'passthrough' };
+    return (isPyodideCdn(url) || isWheel(url) || isDuckdbExtensionUrl(url)) && request.mode === 'cors' && request.range === null ? { kind: 'cdn-package' } : { kind: 'passthrough' };
   }
   if (!url.pathname.startsWith(scope.pathname)) return { kind: 'passthrough' };
   if (request.mode === 'navigate') return { kind: 'navigation' };

@@ -18,7 +18,8 @@ describe('content security policy', () => {
     expect(python).toContain("worker-src 'none'");
     expect(python).not.toContain("'unsafe-eval'");
     expect(python).not.toMatch(/script-src[^;]*(data:|blob:|https:)/);
-    for (const target of ['data-worker', 'duckdb-worker'] as const) expect(contentSecurityPolicy(target)).toContain("connect-src 'self';");
+    // DuckDB's workers: 'self' and this DuckDB version's path of its extension repository, nothing else.
+    for (const target of ['data-worker', 'duckdb-worker'] as const) expect(contentSecurityPolicy(target)).toContain("connect-src 'self' https://extensions.duckdb.org/v1.4.3/;");
     const page = contentSecurityPolicy('page');
     expect(page).toContain("script-src 'self' 'wasm-unsafe-eval';");
     expect(page).toContain("img-src 'self' data: blob:");

@@ -12,6 +12,8 @@
  * Served by the service worker (static hosts) and by the dev/preview servers (vite.config.ts).
  */
 
+import { extensionDir } from '../../shared/duckdbExtensions';
+
 /** Where Pyodide's packages come from in production (PythonClient's DEFAULT_PACKAGE_BASE_URL). */
 export const PYODIDE_CDN = 'https://cdn.jsdelivr.net/pyodide/';
 
@@ -42,11 +44,13 @@ const POLICIES: Record<PolicyTarget, string[]> = {
     `connect-src 'self' ${PYODIDE_CDN}`,
     "worker-src 'none'",
   ],
-  'data-worker': ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "connect-src 'self'", "worker-src 'self'"],
+  // Both DuckDB workers may also fetch DuckDB's own extensions, from that version's path of its
+  // repository only (extensions.ts); SQL still cannot reach it: external access is off after set-up.
+  'data-worker': ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", `connect-src 'self' ${extensionDir()}`, "worker-src 'self'"],
   // DuckDB-WASM's engine calls JavaScript through Emscripten's embind, which builds its method
   // callers with `new Function`: this worker needs 'unsafe-eval'. It runs no model-written
   // JavaScript, and its network stays 'self', so SQL still cannot fetch a URL.
-  'duckdb-worker': ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'", "connect-src 'self'", "worker-src 'none'"],
+  'duckdb-worker': ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'", `connect-src 'self' ${extensionDir()}`, "worker-src 'none'"],
   'agent-worker': ["default-src 'self'", "script-src 'self'", "connect-src 'self' https: http:", "worker-src 'none'"],
 };
 

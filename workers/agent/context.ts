@@ -9,6 +9,7 @@ import type { ExampleLibrary } from './examples/retrieval';
 import type { RunContext } from './graph';
 import type { DatasetContext } from './prompts';
 import { decodeIpc } from '../../shared/arrowDecode';
+import { timeZoneSentence, type LoadReport } from '../protocol/loadReport';
 
 export interface ContextSources {
   data: DataClient;
@@ -22,6 +23,19 @@ export interface ContextSources {
    * then gets tables, columns and types only, and no row is even read for it.
    */
   samples?: boolean;
+  /** The user's chosen time zone, for the model's idea of local time (absent: this worker's own). */
+  timeZone?: string;
+}
+
+/** What the model must know about how a dataset was read: time zones stored as UTC, the load report's findings. */
+export function datasetNotes(report: LoadReport | undefined): string[] {
+  if (!report) return [];
+  const notes: string[] = [];
+  const tz = timeZoneSentence(report.timeZones);
+  if (tz) notes.push(tz);
+  for (const f of report.findings) notes.push(`Load report: ${f.message}`);
+  if (report.readOptions) notes.push(`Read with a fix the user chose (${Object.keys(report.readOptions).join(', ')}).`);
+  return notes;
 }
 
 const SAMPLE_ROWS = 20;
@@ -40,12 +54,13 @@ export async function gatherRunContext(src: ContextSources, question: string, si
     list.map(async (d) => {
       const names = d.columns.map((c) => c.name);
       const samples = src.samples === false ? [] : await samplesOf(src.data, d.name, names);
-      return { name: d.name, rowCount: d.rowCount, columns: d.columns.map((c, i) => ({ name: c.name, type: c.type, samples: samples[i] ?? [] })) };
+      const notes = datasetNotes(d.report);
+      return { name: d.name, rowCount: d.rowCount, columns: d.columns.map((c, i) => ({ name: c.name, type: c.type, samples: samples[i] ?? [] })), ...(notes.length > 0 ? { notes } : {}) };
     }),
   );
   const [pythonPackages, found] = await Promise.all([
     src.pythonPackages ? src.pythonPackages().catch(() => [] as string[]) : Promise.resolve(null),
     src.library.search(question, src.topExamples ?? 3, signal),
   ]);
-  return { datasets, pythonPackages, examples: found.hits.map((h) => h.example) };
+  return { datasets, pythonPackages, examples: found.hits.map((h) => h.example), ...(src.timeZone ? { timeZone: src.timeZone } : {}) };
 }

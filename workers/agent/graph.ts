@@ -49,6 +49,8 @@ export interface RunContext {
   pythonPackages: string[] | null;
   /** The top examples for the question (retrieved by the caller). */
   examples: ExampleRecord[];
+  /** The user's time zone, when they chose one. */
+  timeZone?: string;
 }
 
 export interface AgentGraphDeps {
@@ -166,7 +168,7 @@ export function createShared(deps: AgentGraphDeps) {
     datasetsText = buildDatasetsContext(ctx.datasets);
     const pythonText = buildPythonContext(ctx.pythonPackages);
     const systemPrompt = buildAgentSystemPrompt({
-      systemContext: buildSystemContext((deps.now ?? (() => new Date()))()),
+      systemContext: buildSystemContext((deps.now ?? (() => new Date()))(), ctx.timeZone),
       datasets: datasetsText,
       python: pythonText,
       examples: buildExamplesContext(ctx.examples),

@@ -107,3 +107,18 @@ describe('prompts', () => {
     expect(budgetExhaustedMessage(5, ['run_sql: SELECT 1'])).toMatch(/\(5\)[\s\S]*run_sql: SELECT 1/);
   });
 });
+
+describe('dataset notes', () => {
+  it('says under a dataset how it was read (time zones stored as UTC, load report findings)', async () => {
+    const { datasetNotes } = await import('./context');
+    const notes = datasetNotes({
+      reader: "DuckDB's CSV reader (read_csv)",
+      timeZones: [{ column: 'event_time', stored: 'utc' }],
+      findings: [{ kind: 'placeholders', columns: ['price'], message: '"price" is numeric but for placeholder text ("N/A" ×2), so it was read as text.' }],
+    });
+    const text = buildDatasetsContext([{ name: 'events', rowCount: 2, columns: [{ name: 'event_time', type: 'TIMESTAMP' }], notes }]);
+    expect(text).toContain('Note: event_time had time-zone offsets in the file and is stored as TIMESTAMP in UTC');
+    expect(text).toContain('Note: Load report: "price" is numeric but for placeholder text');
+    expect(datasetNotes(undefined)).toEqual([]);
+  });
+});

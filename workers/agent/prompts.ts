@@ -12,6 +12,8 @@ export interface DatasetContext {
   name: string;
   rowCount: number;
   columns: { name: string; type: string; samples?: readonly unknown[] }[];
+  /** How it was read (time zones stored as UTC, the load report's findings): said under its columns. */
+  notes?: readonly string[];
 }
 
 export interface ContextLimits {
@@ -52,6 +54,7 @@ export function buildDatasetsContext(datasets: readonly DatasetContext[], limits
       return vals.length ? `${c.name} ${c.type}: ${vals.join(', ')}` : `${c.name} ${c.type}`;
     });
     if (d.columns.length > maxColumns) lines.push(`… and ${d.columns.length - maxColumns} more columns (use profile_data)`);
+    for (const note of d.notes ?? []) lines.push(`Note: ${note}`);
     return `### ${d.name} (${d.rowCount} rows, ${d.columns.length} columns)\n${lines.join('\n')}`;
   });
   return `Datasets (each is a DuckDB table; quote names with double quotes if they need it):\n${blocks.join('\n\n')}`;
@@ -65,7 +68,8 @@ export function buildSystemContext(now: Date, timeZone?: string): string {
     ...(timeZone ? { timeZone } : {}),
   });
   const iso = now.toISOString().slice(0, 10);
-  return `You are Dataseer, a careful data scientist working inside the user's browser on data they loaded.\nCurrent date and time: ${fmt.format(now)} (use ${iso} for date arithmetic).`;
+  const zone = timeZone ? `; the user's time zone is ${timeZone}` : '';
+  return `You are Dataseer, a careful data scientist working inside the user's browser on data they loaded.\nCurrent date and time: ${fmt.format(now)} (use ${iso} for date arithmetic${zone}).`;
 }
 
 /** What `run_python` can import; `null` when this session has no Python worker connected. */

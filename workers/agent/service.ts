@@ -178,7 +178,13 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         context: async (q, signal) => {
           await examplesReady;
           return gatherRunContext(
-            { data: deps.data, library: deps.library, pythonPackages: python ? () => python.packages() : undefined, samples: !settings.noRawRows },
+            {
+              data: deps.data,
+              library: deps.library,
+              pythonPackages: python ? () => python.packages() : undefined,
+              samples: !settings.noRawRows,
+              ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
+            },
             q,
             signal,
           );

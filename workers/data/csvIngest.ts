@@ -3,6 +3,8 @@ import type { EncodingGuess } from './sniff';
 import { quoteIdent, quoteLiteral } from '../../shared/sql';
 import { briefSqlError } from './sqlError';
 import { messageOf } from '../../shared/errors';
+import type { CsvReadOverrides } from '../protocol/loadReport';
+import { overridesSql } from './csvOptions';
 
 /**
  * CSV/TSV → a DuckDB table with DuckDB's own reader and sniffer. The File is registered with
@@ -27,6 +29,10 @@ export interface CsvIngestInput {
   table: string;
   /** Unique path to register the blob under while reading. */
   path: string;
+  /** A load report's fix: read with these options. */
+  overrides?: CsvReadOverrides;
+  /** Runs while the file is still registered at `path` (the load report's checks read it). */
+  whileRegistered?: (path: string, read: ReadOptions) => Promise<void>;
 }
 
 export type CsvIngestResult = { ok: true; warnings: string[] } | { ok: false; message: string; suggestion?: string };
@@ -37,6 +43,8 @@ export interface ReadOptions {
   fullSample: boolean;
   /** Read with one scanner: DuckDB's parallel one refuses null_padding with quoted newlines. */
   serial?: boolean;
+  /** A load report's fix (csvOptions.ts). */
+  overrides?: CsvReadOverrides;
 }
 
 export function readCsvSql(path: string, opts: ReadOptions): string {
@@ -44,6 +52,7 @@ export function readCsvSql(path: string, opts: ReadOptions): string {
   if (opts.tsv) args.push("delim = '\\t'");
   if (opts.fullSample) args.push('sample_size = -1');
   if (opts.serial) args.push('parallel = false');
+  args.push(...overridesSql(opts.overrides));
   return `read_csv(${args.join(', ')})`;
 }
 
@@ -119,7 +128,7 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
   };
   let repaired = false;
   try {
-    const opts: ReadOptions = { encoding, tsv: input.tsv, fullSample: false };
+    const opts: ReadOptions = { encoding, tsv: input.tsv, fullSample: false, ...(input.overrides ? { overrides: input.overrides } : {}) };
     for (let tries = 0; ; tries++) {
       try {
         await attempt(opts);
@@ -150,6 +159,8 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
         }
       }
     }
+    // A check that fails costs only its finding, never the load.
+    if (input.whileRegistered) await input.whileRegistered(path, { ...opts }).catch(() => undefined);
   } finally {
     await engine.dropFile(path).catch(() => undefined);
   }

@@ -3,7 +3,8 @@ import type { RecordBatch } from 'apache-arrow';
 import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import mvpWasm from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
 import mvpWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url';
-import { ENGINE_SETUP_SQL, type Engine, type ResultStream, type ScriptTokens, type StartPhase } from './engine';
+import { ENGINE_CONFIG_SQL, ENGINE_LOCK_SQL, type Engine, type ExtensionState, type ResultStream, type ScriptTokens, type StartPhase } from './engine';
+import { prefetchExtensions } from './extensions';
 
 /**
  * Starts DuckDB-WASM from the assets Vite copies out of the npm package (no CDN). AsyncDuckDB runs
@@ -38,6 +39,12 @@ export interface BootedEngine extends Engine {
 export async function bootDuckDB(): Promise<BootedEngine> {
   const phases: StartPhase[] = [{ phase: 'boot', at: now() }];
   const bundle = await duckdb.selectBundle(BUNDLES);
+  // DuckDB's extensions are fetched while its .wasm compiles; they are LOADed before the lock.
+  const extensions = prefetchExtensions({
+    fetch: (url, init) => fetch(url, init),
+    platform: bundle.mainModule === ehWasm ? 'wasm_eh' : 'wasm_mvp',
+    online: self.navigator.onLine,
+  });
   const worker =
     bundle.mainModule === ehWasm
       ? new Worker(new URL('./duckdb-browser-cached.worker.ts', import.meta.url), { type: 'module', name: 'duckdb' })
@@ -53,9 +60,12 @@ export async function bootDuckDB(): Promise<BootedEngine> {
   });
   phases.push({ phase: 'opened', at: now() });
   const conn = await db.connect();
-  for (const sql of ENGINE_SETUP_SQL) await conn.query(sql);
+  for (const sql of ENGINE_CONFIG_SQL) await conn.query(sql);
+  const loaded = await extensions.load((sql) => conn.query(sql)).catch((e: unknown) => ({ icu: false, json: false, parquet: false, detail: [`not loaded: ${String(e)}`] }));
+  phases.push({ phase: 'extensions', at: now() });
+  for (const sql of ENGINE_LOCK_SQL) await conn.query(sql);
   phases.push({ phase: 'configured', at: now() });
-  return new AsyncEngine(db, conn, phases);
+  return new AsyncEngine(db, conn, phases, loaded);
 }
 
 class AsyncEngine implements BootedEngine {
@@ -63,6 +73,7 @@ class AsyncEngine implements BootedEngine {
     private readonly db: ProgressDuckDB,
     private readonly conn: duckdb.AsyncDuckDBConnection,
     readonly startPhases: readonly StartPhase[],
+    readonly extensions: ExtensionState,
   ) {}
 
   version(): Promise<string> {

@@ -22,9 +22,20 @@ export interface StartPhase {
   at: number;
 }
 
+/** Which of DuckDB's own extensions the engine loaded at set-up (extensions.ts), and how. */
+export interface ExtensionState {
+  icu: boolean;
+  json: boolean;
+  parquet: boolean;
+  /** One line per extension: loaded from where, or why not. */
+  detail: string[];
+}
+
 export interface Engine {
   /** When each step of the start ended, where the engine records it (the browser's does). */
   readonly startPhases?: readonly StartPhase[];
+  /** Absent: none loaded (the Node test engine, DuckDB-WASM without its extension repository). */
+  readonly extensions?: ExtensionState;
   version(): Promise<string>;
   /** Runs a statement and materialises its whole result. */
   query(sql: string): Promise<Table>;
@@ -44,18 +55,22 @@ export interface Engine {
 /** Where the app registers the files it reads with DuckDB (the only place SQL may read). */
 export const REGISTERED_DIR = '/dataseer/';
 
-export const ENGINE_SETUP_SQL = [
+export const ENGINE_CONFIG_SQL = [
   'SET autoinstall_known_extensions = false',
   'SET autoload_known_extensions = false',
   // Lets DuckDB-WASM report execution progress (percentage) while a long statement runs.
   'SET enable_progress_bar = true',
   'SET enable_progress_bar_print = false',
-  // Locked down last: SQL (the user's, the model's) reads only the files the app registered under
-  // /dataseer/, never a URL or another file, and cannot undo this (SET is refused from here on).
-  `SET allowed_directories = ['${REGISTERED_DIR}']`,
-  'SET enable_external_access = false',
-  'SET lock_configuration = true',
 ];
+
+/**
+ * Locked down last (after DuckDB's own extensions are loaded, extensions.ts): SQL (the user's, the
+ * model's) reads only the files the app registered under /dataseer/, never a URL or another file,
+ * and cannot undo this (SET is refused from here on).
+ */
+export const ENGINE_LOCK_SQL = [`SET allowed_directories = ['${REGISTERED_DIR}']`, 'SET enable_external_access = false', 'SET lock_configuration = true'];
+
+export const ENGINE_SETUP_SQL = [...ENGINE_CONFIG_SQL, ...ENGINE_LOCK_SQL];
 
 /** Runs one operation at a time: DuckDB has one connection here and streamed results must not interleave. */
 export class Serial {

@@ -1,5 +1,5 @@
 import { serve, type Handlers, type Served } from '../protocol/rpcServer';
-import type { DataEvent, DataFormat, DataPeer, DataRequests, DatasetInfo, LoadOutcome, LoadPhase, LoadSource, QueryResult } from '../protocol/data';
+import type { DataEvent, DataFormat, DataPeer, DataRequests, DatasetInfo, LoadOutcome, LoadPhase, LoadSource, QueryResult, RereadOutcome } from '../protocol/data';
 import { assessSql, assessStatements, mayWrite, renameIn } from './assess';
 import { describeTable, mainTableNames, memoryUsed, tableNames } from './catalog';
 import { briefError, ingestCsv, readCsvSql } from './csvIngest';
@@ -19,6 +19,13 @@ import { isQuotaError, type DatasetStorage, type ManifestEntry } from './storage
 import { sanitizeName, tableNameFor, uniqueName } from './tableName';
 import { restoreSnapshot, writeSnapshot } from './snapshot';
 import { messageOf } from '../../shared/errors';
+import type { CsvReadOverrides, LoadFinding, LoadReport } from '../protocol/loadReport';
+import { csvFindings } from './csvChecks';
+import { readerLabel } from './readerLabel';
+import { isEmptyOverrides } from './csvOptions';
+import { ingestParquetNative } from './parquetNative';
+import { settleTimeZones, utcSelectList, zonedColumns } from './timeZones';
+import { columnTypes } from './catalog';
 
 /**
  * The data worker's request handlers: loading (any source, any format), the dataset list,
@@ -182,6 +189,7 @@ export class DataHost {
       },
       load: async ({ source, options }) => ({ result: await this.load(source, options.loadId, options.sheets) }),
       excelSheets: async ({ file }) => ({ result: { sheets: await this.#deps.readers.listExcelSheets(file) } }),
+      reread: async ({ name, options }) => ({ result: await this.reread(name, options) }),
       list: async () => {
         await this.#ready();
         return { result: this.#list() };
@@ -258,6 +266,7 @@ export class DataHost {
       load: refuse('load'),
       cancelLoad: refuse('cancelLoad'),
       excelSheets: refuse('excelSheets'),
+      reread: refuse('reread'),
       remove: refuse('remove'),
       rename: refuse('rename'),
       connect: refuse('connect'),
@@ -362,6 +371,7 @@ export class DataHost {
     if (!built.ok) return built;
     warnings.push(...built.warnings);
 
+    for (const t of built.tables) if (t.info.format === 'csv' || t.info.format === 'tsv') this.#sources.set(t.info.name, blob);
     const viewOnly = built.tables.some((t) => t.info.view);
     if (!viewOnly && blob.size >= SAVE_AFTER_BYTES && (await this.#writable())) {
       // A big file: the table is usable now, and its copy for the next visit is written meanwhile.
@@ -424,8 +434,12 @@ export class DataHost {
     this.#progress(loadId, fileName, 'parsing', undefined, 'counting rows: the file stays on disk');
     this.#progressSink = (pct) => this.#progress(loadId, fileName, 'parsing', Math.min(1, pct / 100), 'counting rows: the file stays on disk');
     try {
-      await engine.query(`CREATE VIEW ${quoteIdent(table)} AS SELECT * FROM ${readCsvSql(path, { encoding: 'utf-8', tsv: format === 'tsv', fullSample: false })}`);
-      const info = await this.#info(engine, table, fileName, format, blob.size);
+      const source = readCsvSql(path, { encoding: 'utf-8', tsv: format === 'tsv', fullSample: false });
+      await engine.query(`CREATE VIEW ${quoteIdent(table)} AS SELECT * FROM ${source}`);
+      // A view cannot be altered: it is made again with its time-zone columns read as UTC.
+      const zoned = engine.extensions?.icu ? [] : zonedColumns(await columnTypes(engine, table));
+      if (zoned.length > 0) await engine.query(`CREATE OR REPLACE VIEW ${quoteIdent(table)} AS SELECT ${utcSelectList(zoned)} FROM ${source}`);
+      const info = await this.#info(engine, table, fileName, format, blob.size, undefined, { reader: readerLabel(format, engine), findings: [], timeZones: zoned.map((column) => ({ column, stored: 'utc' as const })) });
       this.#views.set(table, path);
       const warning = `${fileName} is bigger than this tab's memory, so ${table} is a view over the file: every query reads the file again (slower, but nothing is held in memory). It is not saved: add the file again after a reload.`;
       return { ok: true, tables: [{ info: { ...info, view: true } }], warnings: [warning] };
@@ -455,6 +469,8 @@ export class DataHost {
     loadId: string,
     nameFor: (sheet: string | undefined, count: number) => string,
     sheets?: string[],
+    /** A load report's fix in force for this CSV. */
+    csvOptions?: CsvReadOverrides,
   ): Promise<{ ok: true; tables: Built[]; warnings: string[] } | { ok: false; fileName: string; message: string; suggestion?: string }> {
     const seq = ++this.#seq;
     const made: string[] = [];
@@ -475,11 +491,35 @@ export class DataHost {
           const f = Math.min(1, pct / 100);
           this.#progress(loadId, fileName, 'parsing', f, `${megabytes(size * f)} of ${megabytes(size)}`);
         };
-        const r = await ingestCsv({ engine, blob, fileName, tsv: format === 'tsv', encoding, table, path: `${REGISTERED_DIR}src_${seq}.${format}` });
+        let findings: LoadFinding[] = [];
+        const r = await ingestCsv({
+          engine,
+          blob,
+          fileName,
+          tsv: format === 'tsv',
+          encoding,
+          table,
+          path: `${REGISTERED_DIR}src_${seq}.${format}`,
+          ...(csvOptions ? { overrides: csvOptions } : {}),
+          whileRegistered: async (path, read) => {
+            findings = await csvFindings(engine, table, await columnTypes(engine, table), path, read);
+          },
+        });
         if (!r.ok) return await fail(r.message, r.suggestion);
         made.push(table);
         warnings.push(...r.warnings);
-        tables.push({ info: await this.#info(engine, table, fileName, format, blob.size) });
+        const report = { reader: readerLabel(format, engine), findings, ...(csvOptions ? { readOptions: csvOptions } : {}) };
+        tables.push({ info: await this.#info(engine, table, fileName, format, blob.size, undefined, report) });
+      } else if (format === 'parquet' && engine.extensions?.parquet) {
+        const table = nameFor(undefined, 1);
+        this.#progress(loadId, fileName, 'parsing', 0);
+        try {
+          await ingestParquetNative(engine, blob, table, `${REGISTERED_DIR}src_${seq}.parquet`);
+        } catch (e) {
+          return await fail(`Could not read ${fileName}: ${briefError(e)}`);
+        }
+        made.push(table);
+        tables.push({ info: await this.#info(engine, table, fileName, format, blob.size, undefined, { reader: readerLabel(format, engine), findings: [] }) });
       } else {
         this.#progress(loadId, fileName, 'parsing', 0);
         const convert = format === 'parquet' ? this.#deps.readers.parquet : format === 'arrow' ? this.#deps.readers.arrow : format === 'xlsx' ? this.#deps.readers.excel : this.#deps.readers.json;
@@ -509,7 +549,8 @@ export class DataHost {
           }
           made.push(table);
           this.#progress(loadId, fileName, 'inserting', (i + 1) / converted.length);
-          const info = await this.#info(engine, table, fileName, format, blob.size, ct.sheet);
+          const report = { reader: readerLabel(format, engine), findings: [], timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })) };
+          const info = await this.#info(engine, table, fileName, format, blob.size, ct.sheet, report);
           tables.push(ct.sheet === undefined ? { info } : { info, sheet: ct.sheet });
         }
       }
@@ -524,9 +565,23 @@ export class DataHost {
     return { ok: true, tables, warnings };
   }
 
-  async #info(engine: Engine, name: string, fileName: string, format: DataFormat, sizeBytes: number, sheet?: string): Promise<DatasetInfo> {
+  /**
+   * A made table's info. With a report, its time-zone columns are settled first (timeZones.ts):
+   * kept with ICU, else converted to UTC TIMESTAMP, and the report says which.
+   */
+  async #info(
+    engine: Engine,
+    name: string,
+    fileName: string,
+    format: DataFormat,
+    sizeBytes: number,
+    sheet?: string,
+    report?: Omit<LoadReport, 'timeZones'> & { timeZones?: LoadReport['timeZones'] },
+  ): Promise<DatasetInfo> {
+    const settled = report && !report.timeZones ? await settleTimeZones(engine, name, await columnTypes(engine, name), engine.extensions?.icu ?? false) : [];
     const { columns, rowCount } = await describeTable(engine, name);
-    return { name, fileName, format, ...(sheet === undefined ? {} : { sheet }), rowCount, columns, sizeBytes, loadedAt: Date.now(), persisted: false };
+    const full = report ? { ...report, timeZones: [...(report.timeZones ?? []), ...settled] } : undefined;
+    return { name, fileName, format, ...(sheet === undefined ? {} : { sheet }), rowCount, columns, sizeBytes, loadedAt: Date.now(), persisted: false, ...(full ? { report: full } : {}) };
   }
 
   /** Stores the source bytes and manifest; a failure only costs persistence, never the dataset. */
@@ -543,6 +598,7 @@ export class DataHost {
       for (const t of tables) {
         const entry: ManifestEntry = { name: t.info.name, fileName, format: t.info.format, sourceKey: key, sizeBytes: blob.size, loadedAt: t.info.loadedAt };
         if (t.sheet !== undefined) entry.sheet = t.sheet;
+        if (t.info.report) entry.report = t.info.report;
         await storage.putEntry(entry);
       }
       return { ok: true };
@@ -628,6 +684,7 @@ export class DataHost {
           sizeBytes: entry.sizeBytes,
           loadedAt: entry.loadedAt,
           persisted: true,
+          ...(entry.report ? { report: entry.report } : {}),
         };
         this.#datasets.set(entry.name, info);
       }
@@ -680,7 +737,7 @@ export class DataHost {
       const bySheet = new Map(group.map((e) => [e.sheet, e]));
       const sheets = first.format === 'xlsx' ? group.map((e) => e.sheet).filter((s): s is string => s !== undefined) : undefined;
       const built = await this.#serial.run(() =>
-        this.#ingest(engine, blob, first.fileName, first.format, loadId, (sheet) => bySheet.get(sheet)?.name ?? first.name, sheets),
+        this.#ingest(engine, blob, first.fileName, first.format, loadId, (sheet) => bySheet.get(sheet)?.name ?? first.name, sheets, first.report?.readOptions),
       );
       if (!built.ok) {
         // The saved bytes no longer load (say, a reader changed): drop them rather than fail every start.
@@ -706,11 +763,72 @@ export class DataHost {
     if (groups.size > 0) this.#changed();
   }
 
+  // ---- load report fixes --------------------------------------------------------------------
+
+  /** This session's loaded sources by dataset, for a re-read before (or without) their saved copy. */
+  readonly #sources = new Map<string, Blob>();
+
+  async #sourceOf(name: string): Promise<Blob | undefined> {
+    const kept = this.#sources.get(name);
+    if (kept) return kept;
+    const storage = await this.#storageReady();
+    const entry = (await storage?.entries().catch(() => []))?.find((e) => e.name === name);
+    return entry ? await storage?.sources.get(entry.sourceKey) : undefined;
+  }
+
+  async reread(name: string, options: CsvReadOverrides): Promise<RereadOutcome> {
+    const engine = await this.#ready();
+    const info = this.#datasets.get(name);
+    if (!info) return { ok: false, message: `No dataset named ${name}.` };
+    if ((info.format !== 'csv' && info.format !== 'tsv') || info.view) return { ok: false, message: `${name} is not a CSV table that can be read again.` };
+    const blob = await this.#sourceOf(name);
+    if (!blob) return { ok: false, message: `The file ${info.fileName} is no longer available: add it again.` };
+    const format = info.format;
+    const outcome = await this.#serial.run(async (): Promise<RereadOutcome> => {
+      const seq = ++this.#seq;
+      const scratch = `__dataseer_reread_${seq}`;
+      let findings: LoadFinding[] = [];
+      const applied = isEmptyOverrides(options) ? undefined : options;
+      const r = await ingestCsv({
+        engine,
+        blob,
+        fileName: info.fileName,
+        tsv: format === 'tsv',
+        encoding: detectEncoding(await readHead(blob)),
+        table: scratch,
+        path: `${REGISTERED_DIR}src_${seq}.${format}`,
+        ...(applied ? { overrides: applied } : {}),
+        whileRegistered: async (path, read) => {
+          findings = await csvFindings(engine, scratch, await columnTypes(engine, scratch), path, read);
+        },
+      });
+      if (!r.ok) return { ok: false, message: r.message };
+      await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(name)}`);
+      await engine.query(`ALTER TABLE ${quoteIdent(scratch)} RENAME TO ${quoteIdent(name)}`);
+      const original = info.report?.original ?? info.report?.findings ?? [];
+      const report = { reader: readerLabel(format, engine), findings, ...(applied ? { readOptions: applied, original } : {}) };
+      const fresh = await this.#info(engine, name, info.fileName, format, info.sizeBytes, undefined, report);
+      return { ok: true, dataset: { ...fresh, persisted: info.persisted, loadedAt: info.loadedAt } };
+    });
+    if (!outcome.ok) return outcome;
+    this.#datasets.set(name, outcome.dataset);
+    const storage = await this.#writable();
+    const entry = (await storage?.entries().catch(() => []))?.find((e) => e.name === name);
+    if (storage && entry && outcome.dataset.report) {
+      // The next start restores the snapshot; a restore from the source reads with the same options.
+      await storage.putEntry({ ...entry, report: outcome.dataset.report }).catch(() => undefined);
+      void this.#saveSnapshot(name);
+    }
+    this.#changed();
+    return outcome;
+  }
+
   // ---- list changes -------------------------------------------------------------------------
 
   async remove(name: string): Promise<DatasetInfo[]> {
     const engine = await this.#ready();
     await this.#serial.run(() => engine.query(this.#dropSql(name)));
+    this.#sources.delete(name);
     const viewPath = this.#views.get(name);
     if (viewPath) {
       this.#views.delete(name);

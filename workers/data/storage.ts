@@ -1,4 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { LoadReport } from '../protocol/loadReport';
 import type { ColumnInfo, DataFormat } from '../protocol/data';
 
 /**
@@ -24,6 +25,8 @@ export interface ManifestEntry {
   columns?: ColumnInfo[];
   /** Its rows then (so a restore needs no count). */
   rowCount?: number;
+  /** The load report, with the CSV options a fix put in force (a restore from source reads with them). */
+  report?: LoadReport;
 }
 
 export interface SourceStore {

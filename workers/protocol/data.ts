@@ -3,6 +3,7 @@
  * over MessageChannel ports). Requests pair with results through `DataRequests`; progress and
  * dataset-list changes arrive as `DataEvent`s.
  */
+import type { CsvReadOverrides, LoadReport } from './loadReport';
 
 export type DataFormat = 'csv' | 'tsv' | 'parquet' | 'json' | 'ndjson' | 'arrow' | 'xlsx';
 
@@ -34,6 +35,8 @@ export interface DatasetInfo {
   view?: boolean;
   /** True while a big file's copy for the next visit is being written (the table is usable). */
   saving?: boolean;
+  /** What the load found and did (loadReport.ts); absent for tables made before reports existed. */
+  report?: LoadReport;
 }
 
 export type LoadSource =
@@ -53,6 +56,8 @@ export type LoadOutcome =
   | { ok: true; datasets: DatasetInfo[]; warnings: string[] }
   /** `cancelled`: the user's Cancel ended it (nothing was kept; no error to show). */
   | { ok: false; fileName: string; message: string; suggestion?: string; cancelled?: boolean };
+
+export type RereadOutcome = { ok: true; dataset: DatasetInfo } | { ok: false; message: string };
 
 /** A query result: rows as an Arrow IPC stream (transferred, not copied). */
 export interface QueryResult {
@@ -120,6 +125,11 @@ export type DataRequests = {
     };
   };
   load: { req: { source: LoadSource; options: LoadOptions }; res: LoadOutcome };
+  /**
+   * Reads a CSV/TSV dataset's file again with a load report's fix (`{}`: as first detected) and
+   * replaces its table under the same name; a failed re-read leaves the table as it was.
+   */
+  reread: { req: { name: string; options: CsvReadOverrides }; res: RereadOutcome };
   /** Lists an Excel workbook's sheets so the user can pick. */
   excelSheets: { req: { file: File }; res: { sheets: string[] } };
   list: { req: Record<string, never>; res: DatasetInfo[] };

@@ -27,6 +27,8 @@ export type ColumnKind = 'bool' | 'int' | 'float' | 'timestamp' | 'date' | 'stri
 /** A column's type; `struct` has `fields`, `list` has `element` (JSON objects and arrays). */
 export interface ColumnType {
   kind: ColumnKind;
+  /** A timestamp column some of whose strings had a time zone (stored as UTC). */
+  zoned?: boolean;
   fields?: { name: string; type: ColumnType }[];
   element?: ColumnType;
 }
@@ -49,6 +51,8 @@ export interface TrackerOptions {
 export const MAX_STRUCT_FIELDS = 1_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?$/;
+/** With a zone (`Z`, `+02:00`): DuckDB's read_json reads these as TIMESTAMP holding the UTC instant. */
+const ISO_ZONED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
@@ -64,6 +68,8 @@ export class KindTracker {
   private strings = false;
   private allIsoDates = true;
   private allIsoTimestamps = true;
+  /** How the timestamp strings give their zone: none, `Z`, or an offset. read_json takes one per column. */
+  private zoneStyles = new Set<'none' | 'Z' | 'offset'>();
   private fields: Map<string, KindTracker> | null = null;
   private element: KindTracker | null = null;
 
@@ -87,7 +93,9 @@ export class KindTracker {
         if (this.options.isoStrings && (this.allIsoDates || this.allIsoTimestamps)) {
           const date = ISO_DATE.test(value);
           if (!date) this.allIsoDates = false;
-          if (!date && !(ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(`${value.replace(' ', 'T')}Z`)))) this.allIsoTimestamps = false;
+          const zoned = !date && ISO_ZONED_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value.replace(' ', 'T')));
+          if (!date) this.zoneStyles.add(zoned ? (value.endsWith('Z') ? 'Z' : 'offset') : 'none');
+          if (!date && !zoned && !(ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(`${value.replace(' ', 'T')}Z`)))) this.allIsoTimestamps = false;
         }
         return;
       default:
@@ -120,7 +128,9 @@ export class KindTracker {
     if (this.int) return { kind: 'int' };
     if (this.strings) {
       if (this.options.isoStrings && this.allIsoDates) return { kind: 'date' };
-      if (this.options.isoStrings && this.allIsoTimestamps) return { kind: 'timestamp' };
+      if (this.options.isoStrings && this.allIsoTimestamps && this.zoneStyles.size <= 1) {
+        return this.zoneStyles.has('none') || this.zoneStyles.size === 0 ? { kind: 'timestamp' } : { kind: 'timestamp', zoned: true };
+      }
       return { kind: 'string' };
     }
     if (this.fields) {
@@ -162,7 +172,7 @@ function arrowType(type: ColumnType): DataType {
 function epochMs(value: unknown): number | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime();
   if (typeof value !== 'string') return null;
-  const ms = Date.parse(ISO_DATE.test(value) ? `${value}T00:00:00Z` : `${value.replace(' ', 'T')}Z`);
+  const ms = Date.parse(ISO_DATE.test(value) ? `${value}T00:00:00Z` : ISO_ZONED_TIMESTAMP.test(value) ? value.replace(' ', 'T') : `${value.replace(' ', 'T')}Z`);
   return Number.isNaN(ms) ? null : ms;
 }
 

@@ -3,7 +3,8 @@
  * NDJSON (one object per line) or a single object (one row, or its one array of objects when
  * that is plainly the table, or one row per key when it has more keys than a table has columns).
  * Objects become STRUCT and arrays LIST columns (JSON text when their values disagree), ISO
- * dates and zone-less timestamps DATE / TIMESTAMP as DuckDB's read_json types them; missing keys
+ * dates and timestamps DATE / TIMESTAMP as DuckDB's read_json types them (a time zone's offset
+ * applied: the TIMESTAMP holds the UTC instant); missing keys
  * become nulls.
  */
 import { uniqueColumnNames } from './columnNames';
@@ -48,6 +49,12 @@ class SchemaInference {
     const plan = keys.map((key, index) => ({ name: names[index] ?? key, ...this.trackers.get(key)!.type }));
     return { keys, plan };
   }
+}
+
+/** Timestamp columns whose strings had time zones: stored as UTC, and the load report says so. */
+function utcColumnsOf(plan: readonly ColumnPlan[]): { utcColumns?: string[] } {
+  const zoned = plan.filter((p) => p.kind === 'timestamp' && p.zoned).map((p) => p.name);
+  return zoned.length > 0 ? { utcColumns: zoned } : {};
 }
 
 function encoder(keys: readonly string[], plan: readonly ColumnPlan[]) {
@@ -123,7 +130,7 @@ async function convertDocument(source: Blob, options: ConvertOptions): Promise<C
     }
     options.onProgress?.(1);
   }
-  return [{ batches: batches() }];
+  return [{ batches: batches(), ...utcColumnsOf(plan) }];
 }
 
 async function* ndjsonRecords(source: Blob): AsyncGenerator<{ record: JsonRecord; bytesRead: number }> {
@@ -175,7 +182,7 @@ async function convertNdjson(source: Blob, options: ConvertOptions): Promise<Con
     if (rows.length > 0) yield encode(rows);
     report(1);
   }
-  return [{ batches: batches() }];
+  return [{ batches: batches(), ...utcColumnsOf(plan) }];
 }
 
 export const convertJson: Converter = async (source: Blob, options: ConvertOptions): Promise<ConvertedTable[]> =>

@@ -12,6 +12,8 @@ export interface ConvertedTable {
    * file never needs all of its Arrow form in memory at once.
    */
   batches: AsyncIterable<Uint8Array>;
+  /** Columns whose values had time-zone offsets and arrive as UTC TIMESTAMP (the load report says so). */
+  utcColumns?: string[];
 }
 
 export interface ConvertOptions {

@@ -31,6 +31,8 @@ export const EndpointSettingsSchema = z.object({
   noRawRows: z.boolean().optional(),
   /** Rows of a tool output the model may see under `noRawRows` (default `DEFAULT_ROWS_PER_TOOL_OUTPUT`). */
   rowsPerToolOutput: z.number().int().min(0).max(10_000).optional(),
+  /** The user's time zone (IANA name) when they chose one in Settings (additive, optional): the model's "local time". */
+  timeZone: z.string().max(64).optional(),
 });
 export type EndpointSettings = z.infer<typeof EndpointSettingsSchema>;
 

@@ -1,0 +1,48 @@
+/**
+ * The load report in the Data view: after a load it names what DuckDB's sniffer got wrong, and a
+ * fix reads the file again so the table holds what native DuckDB reads with the same options;
+ * the first reading stays one click away.
+ */
+import { LOAD_REPORT_CASES } from '../scripts/loadReportCases.mjs';
+import { expect, test } from './fixtures';
+import { expectSameRows } from './support/compare';
+import { nativeQuery } from './support/native';
+import { bad } from './support/paths';
+
+const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+
+test('day/month dates: the report names the unparsed column, the fix reads both as native DuckDB does, and it can be undone', async ({ app }) => {
+  const c = LOAD_REPORT_CASES.find((x) => x.kind === 'unparsed_dates')!;
+  await app.addFiles(bad(c.file));
+  expect(await app.waitForLoad(c.file, 'report_dates')).toEqual({ kind: 'loaded', name: 'report_dates' });
+  await app.selectDataset('report_dates');
+  const report = app.page.getByRole('region', { name: 'Load report' });
+  await expect(report.getByRole('list', { name: 'Findings' })).toContainText('"End Date"');
+  await report.getByRole('button', { name: 'Read dates month first (%m/%d/%Y)' }).click();
+  await expect(report.getByRole('status')).toContainText('Done', { timeout: 60_000 });
+
+  const sql = 'SELECT id, "Start Date"::VARCHAR AS s, "End Date"::VARCHAR AS e, typeof("End Date") AS t FROM report_dates ORDER BY id';
+  const native = await nativeQuery(sql, { report_dates: `read_csv(${sqlString(bad(c.file))}, dateformat = '%m/%d/%Y')` });
+  expectSameRows((await app.runSql(sql)).rows, native.rows);
+  expect(native.rows[0]?.[3]).toBe('DATE');
+
+  await report.getByRole('button', { name: 'Read as first detected' }).click();
+  await expect(report.getByRole('button', { name: 'Read as first detected' })).toHaveCount(0, { timeout: 60_000 });
+  expect(await app.scalar('SELECT typeof("End Date") FROM report_dates LIMIT 1')).toBe('VARCHAR');
+});
+
+test('placeholders: "Read … as missing" makes the column numeric with native DuckDB’s values', async ({ app }) => {
+  const c = LOAD_REPORT_CASES.find((x) => x.kind === 'placeholders')!;
+  await app.addFiles(bad(c.file));
+  expect(await app.waitForLoad(c.file, 'report_placeholders')).toEqual({ kind: 'loaded', name: 'report_placeholders' });
+  await app.selectDataset('report_placeholders');
+  const report = app.page.getByRole('region', { name: 'Load report' });
+  await expect(report).toContainText('"price" is numeric but for placeholder text');
+  await report.getByRole('button', { name: /^Read .* as missing$/ }).click();
+  await expect(report.getByRole('status')).toContainText('Done', { timeout: 60_000 });
+  const sql = 'SELECT id, price, typeof(price) AS t FROM report_placeholders ORDER BY id';
+  const nullstr = (c.fix?.nullstr as string[]).map(sqlString).join(', ');
+  const native = await nativeQuery(sql, { report_placeholders: `read_csv(${sqlString(bad(c.file))}, null_padding = true, nullstr = [${nullstr}])` });
+  const got = (await app.runSql(sql)).rows.map((r) => r.map((v) => (v === 'NULL' ? '' : v)));
+  expectSameRows(got, native.rows);
+});
