@@ -4,6 +4,7 @@
  * got this"; follow-up buttons that ask; the setup card before a model is set; starter questions
  * for a sample. SCREENSHOTS_DIR=… saves a picture of each view.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test, type DataApp, type ViewName } from './fixtures';
 import { expectWindowStill, snap } from './support/frame';
@@ -155,5 +156,48 @@ test('at 375×812: one column, the chat fills the screen, the bottom bar switche
   await walkViews(app, page, '375');
   await app.openView('Ask');
   await expect(chat(page).question).toBeVisible();
+  expect(app.pageErrors).toEqual([]);
+});
+
+test("a chart's type and title change from its controls, and stay so after a reload, in the export and in the notebook", async ({ app, page }) => {
+  test.setTimeout(240_000);
+  await app.loadSample('penguins');
+  await configureEndpoint(page, mock, { key: 'sk-e2e-chart' });
+  await askWithChart(page);
+  const answer = chat(page).answers.first();
+  await expect(answer.getByRole('figure', { name: 'Penguins per species: bar chart with 1 trace' })).toBeVisible();
+  await answer.getByText('Change chart', { exact: true }).click();
+  const controls = answer.getByRole('group', { name: 'Chart settings' });
+  await controls.getByRole('combobox', { name: 'Type' }).selectOption('line');
+  await controls.getByRole('textbox', { name: 'Title' }).fill('Species counts');
+  await controls.getByRole('textbox', { name: 'Title' }).press('Enter');
+  const changed = answer.getByRole('figure', { name: 'Species counts: scatter chart with 1 trace' });
+  await expect(changed).toBeVisible();
+
+  // Expanded to the window, and back.
+  await answer.getByRole('button', { name: 'Expand chart', exact: true }).click();
+  const big = page.getByRole('dialog', { name: 'Chart' });
+  await expect(big.getByRole('figure', { name: 'Species counts: scatter chart with 1 trace' })).toBeVisible();
+  await snap(page, '1280-chart-expanded');
+  await big.getByRole('button', { name: 'Close', exact: true }).click();
+
+  await app.reload();
+  await expect(chat(page).answers.first().getByRole('figure', { name: 'Species counts: scatter chart with 1 trace' })).toBeVisible({ timeout: 60_000 });
+
+  // The export carries the chart as changed: its notebook cell draws a line chart with the new title.
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('menu').getByRole('menuitem', { name: 'Notebook (.ipynb)' }).click()]);
+  const nb = readFileSync(await download.path(), 'utf8');
+  expect(nb).toContain('px.line(');
+  expect(nb).toContain('Species counts');
+  expect(nb).not.toContain('px.bar(');
+
+  // Open chart in notebook: a Python cell with the chart's SQL and the changed spec.
+  await chat(page).answers.first().getByRole('button', { name: 'Open chart in notebook', exact: true }).click();
+  await expect(app.viewTab('Notebook')).toHaveAttribute('aria-selected', 'true');
+  const cell = page.getByRole('region', { name: 'Notebook', exact: true }).getByRole('textbox', { name: 'Python cell 1', exact: true });
+  await expect(cell).toContainText('px.line(');
+  await expect(cell).toContainText('Species counts');
+  await expectWindowStill(page, 'after Open chart in notebook');
   expect(app.pageErrors).toEqual([]);
 });
