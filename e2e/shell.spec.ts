@@ -201,3 +201,18 @@ test("a chart's type and title change from its controls, and stay so after a rel
   await expectWindowStill(page, 'after Open chart in notebook');
   expect(app.pageErrors).toEqual([]);
 });
+
+test('at 1024×768 the rail stays beside one view at a time, Ask among the tabs', async ({ app, page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await expect(app.datasets.or(page.getByRole('heading', { name: 'Datasets' }))).not.toHaveCount(0);
+  await expect(chat(page).log).toBeVisible();
+  await app.openView('SQL');
+  await expect(chat(page).log).toBeHidden();
+  await expect(app.sqlEditor).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Conversations', exact: true })).toBeVisible();
+  await expectWindowStill(page, 'at 1024 px on SQL');
+  await snap(page, '1024-sql');
+  await app.openView('Ask');
+  await expect(chat(page).question).toBeVisible();
+  await expectWindowStill(page, 'at 1024 px on Ask');
+});
