@@ -8,7 +8,7 @@ import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import type { ScriptedReply } from './mock-llm/server.mjs';
 import { expect, test, type DataApp } from './fixtures';
-import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
+import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { vega } from './support/paths';
 
 const KEY = 'sk-e2e-Zq8v3kWm';
@@ -69,13 +69,13 @@ test('answers a data question through run_sql and validation, with the key only 
   await expect(card).toContainText('Confidence 92%');
   await expectIdle(page);
 
-  // The run_sql step shows the query and its result.
-  const steps = c.log.getByRole('list', { name: 'Steps' });
+  // The run_sql step (under How I got this) shows the query and its result.
+  const steps = await openSteps(page);
   const sqlStep = steps.getByRole('listitem').filter({ hasText: 'run_sql' });
   await sqlStep.getByText('run_sql').click();
   await expect(sqlStep.getByRole('table')).toContainText('mean_mass');
   await expect(sqlStep.getByRole('table')).toContainText(figure);
-  await expect(steps.getByRole('listitem').filter({ hasText: 'validate_results' })).toContainText('done');
+  await expect(steps.getByRole('listitem').filter({ hasText: 'validate_results' })).toContainText('looks right');
 
   // What the endpoint saw.
   const requests = await mock.recorded();
@@ -127,13 +127,13 @@ test('run_python runs in the page\'s Python, reads DuckDB through sql(), and its
   await expect(card).toContainText(`There are ${count} penguins in the data.`, { timeout: 90_000 });
   await expectIdle(page);
 
-  const steps = c.log.getByRole('list', { name: 'Steps' });
+  const steps = await openSteps(page);
   const pyStep = steps.getByRole('listitem').filter({ hasText: 'run_python' });
-  await expect(pyStep).toContainText('done');
+  await expect(pyStep).toContainText('Ran Python code');
   await pyStep.getByText('run_python').click();
   await expect(pyStep).toContainText(new RegExp(`"result": ${count}\\b`));
   await expect(pyStep).toContainText(`penguins: ${count}`);
-  await expect(steps.getByRole('listitem').filter({ hasText: 'validate_results' })).toContainText('done');
+  await expect(steps.getByRole('listitem').filter({ hasText: 'validate_results' })).toContainText('looks right');
 
   // The model saw Python's output in the tool message.
   const chats = await mock.chatRequests();
@@ -173,7 +173,7 @@ test('malformed tool-call JSON is fed back as a tool error, then the run answers
   await expect(card).toContainText(`The penguins table has ${count} rows.`, { timeout: 60_000 });
   await expectIdle(page);
 
-  const steps = c.log.getByRole('list', { name: 'Steps' });
+  const steps = await openSteps(page);
   await expect(steps.getByRole('listitem').filter({ hasText: 'failed' })).toHaveCount(1);
   // The model was told its arguments were not valid JSON, as a tool message.
   const chats = await mock.chatRequests();

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, readGrid, test } from './fixtures';
 import { collectDialogs } from './support/dialogs';
-import { ask, configureEndpoint, useMockLlm } from './support/mockLlm';
+import { ask, configureEndpoint, openSteps, useMockLlm } from './support/mockLlm';
 import { bad, vega } from './support/paths';
 
 const KEY = 'sk-e2e-answers-7Hq2';
@@ -65,6 +65,7 @@ test('hostile HTML from the model and from data renders inert', async ({ app, pa
   await card.getByText('cover', { exact: false }).hover();
 
   // Data values and column names in the tool output table and the result grid are text too.
+  await openSteps(page);
   await steps.getByText('run_sql').click();
   const table = steps.getByRole('table', { name: 'run_sql output' });
   await expect(table.getByRole('columnheader', { name: '<img src=x onerror=alert(1)>' })).toBeVisible();
@@ -148,6 +149,7 @@ test('a code step shows highlighted SQL, copies it, and opens it in the console 
   const { card, steps } = conversation(page);
   await expect(card).toContainText(`There are ${gentoo} Gentoo penguins`, { timeout: 90_000 });
 
+  await openSteps(page);
   const sqlStep = steps.getByRole('listitem').filter({ hasText: 'run_sql' });
   await sqlStep.getByText('run_sql').click();
   await expect(sqlStep.getByText('SELECT', { exact: true })).toHaveClass(/tok-keyword/);

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page, Request } from '@playwright/test';
 import { marked, type Token } from 'marked';
 import { expect, sharedApp, test } from './fixtures';
-import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
+import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { pythonConsole } from './support/pythonConsole';
 
 const KEY = 'sk-escape-suite-4Kd81Qz';
@@ -186,7 +186,7 @@ result = out
       await ask(page, 'Summarise the penguins.');
       await expectIdle(page);
       await expect(chat(page).answers.last()).toBeVisible();
-      const steps = chat(page).log.getByRole('list', { name: 'Steps' }).last();
+      const steps = (await openSteps(page)).last();
       await expect(steps.getByRole('listitem').filter({ hasText: 'run_sql' }).first()).toContainText('failed');
       // The model's markdown image is not loaded by the page either (img-src 'self' data: blob:).
       await penguinsUnchanged(page);

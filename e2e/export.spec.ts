@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import Ajv from 'ajv-draft-04';
 import type { Download, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { ask, configureEndpoint, useMockLlm } from './support/mockLlm';
+import { ask, configureEndpoint, openSteps, useMockLlm } from './support/mockLlm';
 import { REPO_ROOT, vega } from './support/paths';
 import { parseCsv } from '../src/export/testing/csv';
 
@@ -131,7 +131,7 @@ test('a conversation exports to a valid notebook, HTML and Markdown reports, and
   expect(md.text).toContain(answer);
 
   // CSV of the run_sql step's table, against the figures computed here.
-  const step = log.getByRole('list', { name: 'Steps' }).getByRole('listitem').filter({ hasText: 'run_sql' });
+  const step = (await openSteps(page)).getByRole('listitem').filter({ hasText: 'run_sql' });
   await step.getByText('run_sql').first().click();
   const [csvDownload] = await Promise.all([page.waitForEvent('download'), step.getByRole('button', { name: 'Download CSV' }).click()]);
   expect(csvDownload.suggestedFilename()).toBe('run_sql-output.csv');

@@ -17,6 +17,9 @@ export class SqlError extends Error {
   override name = 'SqlError';
 }
 
+/** The workbench's views, by their tabs' names (`Ask` is a tab only below the wide layout). */
+export type ViewName = 'Ask' | 'Data' | 'Notebook' | 'SQL' | 'Python' | 'Evaluate';
+
 /** The sample buttons' labels (`Load sample <name>`), which are also the tables they create. */
 export type SampleName = 'penguins' | 'seattle_weather' | 'cars';
 
@@ -81,8 +84,40 @@ export class DataApp {
 
   async waitReady(): Promise<void> {
     await expect(this.fileInput).toBeAttached({ timeout: 60_000 });
-    await expect(this.sampleButton('penguins')).toBeEnabled({ timeout: 60_000 });
-    await expect(this.runButton).toBeVisible();
+    // The sample buttons sit in the closed Add data menu: enabled once the engine takes work.
+    await expect(this.page.getByRole('button', { name: 'Load sample penguins', exact: true, includeHidden: true })).toBeEnabled({ timeout: 60_000 });
+    await expect(this.runButton.or(this.viewTab('SQL'))).not.toHaveCount(0);
+  }
+
+  /** A view's tab in the `Views` tab list. */
+  viewTab(name: ViewName): Locator {
+    return this.page.getByRole('tablist', { name: 'Views', exact: true }).getByRole('tab', { name, exact: true });
+  }
+
+  /**
+   * Brings a view up the way a user does, by its tab. `Ask` has no tab on a wide screen, where
+   * the conversation is always in view, so there it does nothing.
+   */
+  async openView(name: ViewName): Promise<void> {
+    const tab = this.viewTab(name);
+    if (name === 'Ask' && (await tab.count()) === 0) return;
+    if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
+  }
+
+  /** The rail (Add data, Datasets, Conversations): beside every view, or in the Data view on a phone. */
+  async showRail(): Promise<void> {
+    const add = this.page.getByRole('button', { name: 'Add data', exact: true });
+    if (!(await add.isVisible())) await this.openView('Data');
+    await expect(add).toBeVisible();
+  }
+
+  /** Opens the Add data menu (files, paste, URL, samples). */
+  async openAddData(): Promise<void> {
+    await this.showRail();
+    const add = this.page.getByRole('button', { name: 'Add data', exact: true });
+    if ((await add.getAttribute('aria-expanded')) !== 'true') await add.click();
+    await expect(this.page.getByRole('dialog', { name: 'Add data', exact: true })).toBeVisible();
   }
 
   sampleButton(name: SampleName): Locator {
@@ -90,6 +125,7 @@ export class DataApp {
   }
 
   async loadSample(name: SampleName): Promise<void> {
+    await this.openAddData();
     await this.sampleButton(name).click();
     await expect(this.removeButton(name)).toBeVisible({ timeout: 60_000 });
   }
@@ -166,18 +202,29 @@ export class DataApp {
 
   /** Clicks the dataset so the Schema / Preview / Profile tabs show it. */
   async selectDataset(name: string): Promise<void> {
+    await this.showRail();
     const item = this.datasetItem(name);
     await item.getByText(name, { exact: true }).first().click();
   }
 
   async openTab(tab: 'Schema' | 'Preview' | 'Profile'): Promise<Locator> {
+    await this.openView('Data');
     const t = this.page.getByRole('tab', { name: tab, exact: true });
     await t.click();
     await expect(t).toHaveAttribute('aria-selected', 'true');
     return this.page.getByRole('tabpanel').filter({ visible: true }).first();
   }
 
+  /** Opens the SQL console's query history (collapsed at first, so results get the full width). */
+  async openHistory(): Promise<void> {
+    await this.openView('SQL');
+    const toggle = this.page.getByRole('button', { name: /^Query history/ });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await expect(this.history).toBeVisible();
+  }
+
   async rename(from: string, to: string): Promise<void> {
+    await this.showRail();
     await this.renameButton(from).click();
     const box = this.page.getByRole('textbox', { name: `New name for ${from}`, exact: true });
     await box.fill(to);
@@ -186,6 +233,7 @@ export class DataApp {
 
   /** Removes a dataset, accepting whichever confirmation the UI asks for. */
   async remove(name: string): Promise<void> {
+    await this.showRail();
     const acceptNative = (d: { accept: () => Promise<void> }): void => void d.accept();
     this.page.once('dialog', acceptNative);
     await this.removeButton(name).click();
@@ -212,6 +260,7 @@ export class DataApp {
 
   /** Types SQL into the console and runs it (button click or Ctrl+Enter). */
   async submitSql(sql: string, via: 'button' | 'keyboard' = 'button'): Promise<void> {
+    await this.openView('SQL');
     await this.sqlEditor.click();
     await this.sqlEditor.fill(sql);
     if (via === 'keyboard') await this.sqlEditor.press('Control+Enter');

@@ -41,9 +41,11 @@ const plan = (): ScriptedReply => ({ type: 'structured', when: 'execution_plan',
 const valid = (is_valid: boolean): ScriptedReply => ({ type: 'structured', when: 'validation_report', value: { is_valid, issues: is_valid ? [] : ['the count looks wrong'], suggestions: [], confidence: is_valid ? 0.9 : 0.3 } });
 
 async function openEvaluate(page: Page) {
-  const region = page.getByRole('region', { name: 'Evaluate' });
-  await region.scrollIntoViewIfNeeded();
-  return region;
+  // Reached by its tab, as a user does.
+  const tab = page.getByRole('tablist', { name: 'Views', exact: true }).getByRole('tab', { name: 'Evaluate', exact: true });
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+  return page.getByRole('region', { name: 'Evaluate' });
 }
 
 async function readDownload(download: Download): Promise<string> {

@@ -42,7 +42,11 @@ test('keyboard only: load a sample, query it, run Python, set up the model and a
     { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
   ]);
 
-  // Data: a sample, by keyboard.
+  // Data: the Add data menu opens with Enter; a sample, by keyboard.
+  const addData = page.getByRole('button', { name: 'Add data', exact: true });
+  await tabTo(page, addData);
+  await expectFocusVisible(addData);
+  await page.keyboard.press('Enter');
   const sample = app.sampleButton('penguins');
   await tabTo(page, sample);
   await expectFocusVisible(sample);
@@ -51,12 +55,20 @@ test('keyboard only: load a sample, query it, run Python, set up the model and a
 
   // The dataset views are tabs: arrow keys move between them.
   const schemaTab = page.getByRole('tab', { name: 'Schema' });
-  await tabTo(page, page.getByRole('tab', { selected: true }).first());
+  await tabTo(page, page.getByRole('tablist', { name: 'Views of penguins' }).getByRole('tab', { selected: true }));
   await page.keyboard.press('Home');
   await expect(schemaTab).toBeFocused();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('tab', { name: 'Preview' })).toHaveAttribute('aria-selected', 'true');
+
+  // The work views are tabs too: from the selected one, the arrow keys reach SQL.
+  await tabTo(page, page.getByRole('tablist', { name: 'Views', exact: true }).getByRole('tab', { selected: true }), true);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(app.viewTab('SQL')).toHaveAttribute('aria-selected', 'true');
+  await expect(app.viewTab('SQL')).toBeFocused();
 
   // SQL: type in the editor, Ctrl+Enter runs it.
   await tabTo(page, app.sqlEditor);
@@ -65,7 +77,10 @@ test('keyboard only: load a sample, query it, run Python, set up the model and a
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(app.results).toContainText('344', { timeout: 30_000 });
 
-  // Python: Ctrl+Enter runs.
+  // Python: its tab, then Ctrl+Enter runs.
+  await tabTo(page, app.viewTab('SQL'), true);
+  await page.keyboard.press('ArrowRight');
+  await expect(app.viewTab('Python')).toHaveAttribute('aria-selected', 'true');
   const code = page.getByRole('textbox', { name: 'Python code' });
   await tabTo(page, code);
   await page.keyboard.press('ControlOrMeta+a');
@@ -103,9 +118,12 @@ test('keyboard only: load a sample, query it, run Python, set up the model and a
   await expect(log.getByRole('article', { name: 'Answer' })).toContainText('344 rows', { timeout: 60_000 });
   await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeHidden({ timeout: 60_000 });
 
-  // A step of the trace opens with the keyboard.
+  // "How I got this" opens with the keyboard, and so does a step in it.
+  const how = log.locator('details.how > summary').first();
+  await tabTo(page, how, true);
+  await page.keyboard.press('Enter');
   const step = log.getByRole('list', { name: 'Steps' }).locator('summary').first();
-  await tabTo(page, step, true);
+  await tabTo(page, step);
   await page.keyboard.press('Enter');
   await expect(log.getByRole('list', { name: 'Steps' }).locator('details').first()).toHaveAttribute('open', '');
   expect(app.pageErrors).toEqual([]);

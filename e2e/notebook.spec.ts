@@ -10,7 +10,7 @@ import Ajv from 'ajv-draft-04';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { REPO_ROOT } from './support/paths';
-import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
+import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();
 const notebook = (page: Page) => page.getByRole('region', { name: 'Notebook', exact: true });
@@ -27,6 +27,7 @@ async function addCell(page: Page, kind: 'SQL' | 'Python' | 'Markdown', name: st
 
 test('five cells run, reorder, survive a reload, run all again and export to a valid .ipynb', async ({ app, page }) => {
   await app.loadSample('penguins');
+  await app.openView('Notebook');
   await addCell(page, 'Markdown', 'Markdown cell 1', '# Penguins by species');
   await expect(notebook(page).getByRole('heading', { name: 'Penguins by species' })).toBeVisible();
 
@@ -52,6 +53,8 @@ test('five cells run, reorder, survive a reload, run all again and export to a v
   await expect(editor(page, 'Markdown cell 1')).toHaveCount(0);
 
   await app.reload();
+  // The URL kept the Notebook tab open.
+  await expect(app.viewTab('Notebook')).toHaveAttribute('aria-selected', 'true');
   await expect.poll(order, { timeout: 30_000 }).toEqual(['Markdown cell 1', 'SQL cell 1', 'SQL cell 2', 'Python cell 1', 'Python cell 2']);
   await expect(editor(page, 'Markdown cell 1')).toHaveCount(0);
   await expect(output(page, 'Python cell 2').getByLabel('Result of Python cell 2')).toHaveText('42');
@@ -95,10 +98,11 @@ test("an agent's SQL step opens in the notebook as a new cell", async ({ app, pa
   await ask(page, 'How many penguins?');
   await expect(chat(page).answers.filter({ hasText: 'NOTEBOOK-ANSWER' })).toBeVisible({ timeout: 90_000 });
   await expectIdle(page);
-  const step = chat(page).log.getByRole('list', { name: 'Steps' }).getByRole('listitem').filter({ hasText: 'run_sql' }).first();
+  const step = (await openSteps(page)).getByRole('listitem').filter({ hasText: 'run_sql' }).first();
   await step.getByText('run_sql').first().click();
   await step.getByRole('button', { name: 'Open in notebook', exact: true }).click();
   await expect(editor(page, 'SQL cell 1')).toContainText(sql);
   await expect(page).toHaveURL(/view=notebook/);
+  await expect(app.viewTab('Notebook')).toHaveAttribute('aria-selected', 'true');
   expect(app.pageErrors).toEqual([]);
 });

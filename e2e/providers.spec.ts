@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { ScriptedReply } from './mock-llm/server.mjs';
 import { expect, sharedApp, test } from './fixtures';
-import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
+import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { vega } from './support/paths';
 
 const KEY = 'sk-e2e-providers-7Rt2';
@@ -60,7 +60,8 @@ async function expectValidatedAnswer(page: Page, species: string): Promise<void>
   await expect(card).not.toContainText('could not be validated');
   await expect(card).not.toContainText('999999');
   await expect(card).not.toContainText('<think');
-  await expect(c.log.getByRole('list', { name: 'Steps' }).last().getByRole('listitem').filter({ hasText: 'run_sql' })).toContainText('done');
+  await openSteps(page);
+  await expect(c.log.getByRole('list', { name: 'Steps' }).last().getByRole('listitem').filter({ hasText: 'run_sql' })).toContainText(/Ran a query.*\d+ rows?/);
 }
 
 const steps = (page: Page) => chat(page).log.getByRole('list', { name: 'Steps' }).last();

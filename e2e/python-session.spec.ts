@@ -32,6 +32,7 @@ test('the console keeps state across runs, top-level await works, and a restart 
   await expect(py.result()).toHaveText(/datetime\.(date|Timestamp)/);
 
   // The notebook's Restart Python restarts the one interpreter the console shares.
+  await app.openView('Notebook');
   const notebook = app.page.getByRole('region', { name: 'Notebook', exact: true });
   await notebook.getByRole('button', { name: 'Restart Python', exact: true }).click();
   await expect(notebook.getByRole('status').filter({ hasText: 'variables, imports and functions were cleared' })).toBeVisible({ timeout: 60_000 });

@@ -41,7 +41,7 @@ test.describe('SQL console', () => {
     const app = shared();
     await app.runSql('SELECT 1 AS first_query');
     await app.runSql('SELECT 2 AS second_query');
-    await expect(app.history).toBeVisible();
+    await app.openHistory();
     await expect(app.history.getByRole('listitem').filter({ hasText: 'first_query' })).toHaveCount(1);
     await expect(app.history.getByRole('listitem').filter({ hasText: 'second_query' })).toHaveCount(1);
     // Most recent first.

@@ -9,7 +9,24 @@ const datasets = (page: Page) => page.getByRole('list', { name: 'Datasets', exac
 const removeButton = (page: Page, name: string) => datasets(page).getByRole('button', { name: `Remove ${name}`, exact: true });
 const editor = (page: Page) => page.getByRole('textbox', { name: 'SQL query', exact: true });
 
+/** A view by its tab, as a user reaches it. */
+async function openView(page: Page, name: string): Promise<void> {
+  const tab = page.getByRole('tablist', { name: 'Views', exact: true }).getByRole('tab', { name, exact: true });
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+}
+
+/** A sample, from the Add data menu (in the rail, which a phone shows in the Data view). */
+async function loadSample(page: Page, name: string): Promise<void> {
+  const add = page.getByRole('button', { name: 'Add data', exact: true });
+  if (!(await add.isVisible())) await openView(page, 'Data');
+  await add.click();
+  await page.getByRole('button', { name: `Load sample ${name}`, exact: true }).click();
+  await expect(removeButton(page, name)).toBeVisible({ timeout: 60_000 });
+}
+
 async function runSql(page: Page, sql: string): Promise<void> {
+  await openView(page, 'SQL');
   await editor(page).click();
   await editor(page).fill(sql);
   await page.getByRole('button', { name: 'Run SQL', exact: true }).click();
@@ -32,8 +49,7 @@ test('a load shows a named progress bar, and a failed load a dismissible alert',
       }
     }).observe(document.body, { subtree: true, childList: true, attributes: true });
   });
-  await page.getByRole('button', { name: 'Load sample penguins', exact: true }).click();
-  await expect(removeButton(page, 'penguins')).toBeVisible({ timeout: 60_000 });
+  await loadSample(page, 'penguins');
   expect(await page.evaluate(() => (window as unknown as { __progress: string[] }).__progress)).toContain('Loading penguins.json');
   await expect(page.getByRole('progressbar')).toHaveCount(0);
 
@@ -46,8 +62,7 @@ test('a load shows a named progress bar, and a failed load a dismissible alert',
 });
 
 test('rename inline: Escape cancels, Enter renames, the view follows', async ({ page }) => {
-  await page.getByRole('button', { name: 'Load sample cars', exact: true }).click();
-  await expect(removeButton(page, 'cars')).toBeVisible({ timeout: 60_000 });
+  await loadSample(page, 'cars');
   await datasets(page).getByRole('button', { name: 'Rename cars', exact: true }).click();
   const box = page.getByRole('textbox', { name: 'New name for cars', exact: true });
   await expect(box).toBeFocused();
@@ -67,6 +82,8 @@ test('rename inline: Escape cancels, Enter renames, the view follows', async ({ 
 test('query history restores a query on click and survives a reload', async ({ page }) => {
   await runSql(page, 'SELECT 1 AS first_q');
   await runSql(page, 'SELECT 2 AS second_q');
+  // The history is collapsed so results get the width; it opens from its button.
+  await page.getByRole('button', { name: /^Query history/ }).click();
   const history = page.getByRole('list', { name: 'Query history', exact: true });
   await expect(history.getByRole('listitem').first()).toContainText('second_q');
   await history.getByRole('button', { name: /first_q/ }).click();
@@ -92,8 +109,7 @@ test('files dropped anywhere on the window load, with an overlay while dragging'
 
 test('at 375 px the page does not scroll sideways and every control is reachable', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
-  await page.getByRole('button', { name: 'Load sample seattle_weather', exact: true }).click();
-  await expect(removeButton(page, 'seattle_weather')).toBeVisible({ timeout: 60_000 });
+  await loadSample(page, 'seattle_weather');
   await runSql(page, 'SELECT * FROM seattle_weather');
   await expect(page.getByRole('grid', { name: 'Query results', exact: true })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -102,8 +118,7 @@ test('at 375 px the page does not scroll sideways and every control is reachable
 });
 
 test('performance measures for the benchmark are recorded', async ({ page }) => {
-  await page.getByRole('button', { name: 'Load sample penguins', exact: true }).click();
-  await expect(removeButton(page, 'penguins')).toBeVisible({ timeout: 60_000 });
+  await loadSample(page, 'penguins');
   await runSql(page, 'SELECT count(*) FROM penguins');
   const measures = await page.evaluate(() =>
     performance.getEntriesByType('measure').map((m) => ({ name: m.name, detail: (m as PerformanceMeasure).detail as unknown })),

@@ -1,8 +1,8 @@
 /**
- * The workbench layout and the place in the URL (issue 14, items 1 and 2): at 1280 px the rail,
- * the conversation and the data views sit side by side with the question box in reach; at 375 px
- * one column with a bottom tab bar whose links never land under a header; a reload, back/forward
- * and a copied link return to the conversation and view the user was in.
+ * The workbench layout and the place in the URL (issue 14, items 1 and 2; issue 26): at 1280 px
+ * the rail, the conversation and the work pane sit side by side with the question box in reach;
+ * at 375 px one column with a bottom tab bar whose tabs never land under a header; a reload,
+ * back/forward and a copied link return to the conversation and view the user was in.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -17,7 +17,7 @@ async function askAndWait(page: Page, question: string, answer: string): Promise
   await expect(chat(page).stop).toBeHidden({ timeout: 60_000 });
 }
 
-const sections = (page: Page) => page.getByRole('navigation', { name: 'Sections' });
+const views = (page: Page) => page.getByRole('tablist', { name: 'Views', exact: true });
 
 test('at 1280 px the conversation and the data views are side by side, and the split resizes', async ({ app, page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -29,7 +29,8 @@ test('at 1280 px the conversation and the data views are side by side, and the s
   // The question box is within the first screen, and the data view is to its right.
   expect(q.y + q.height).toBeLessThanOrEqual(800);
   expect(s.x).toBeGreaterThan(q.x + q.width);
-  await expect(sql).toBeAttached();
+  // One work view at a time: the SQL console waits behind its tab.
+  await expect(sql).toBeHidden();
 
   const splitter = page.getByRole('separator', { name: 'Conversation width' });
   const before = Number(await splitter.getAttribute('aria-valuenow'));
@@ -50,13 +51,13 @@ test('reload, back/forward and a copied link return to the conversation, view an
   await app.loadSample('penguins');
   await app.loadSample('cars');
   await askAndWait(page, 'First conversation?', 'ANSWER-ONE');
-  await expect(page).toHaveURL(/#view=ask&c=[^&]+/);
+  await expect(page).toHaveURL(/#view=[a-z]+&c=[^&]+/);
   const first = new URL(page.url()).hash;
 
   await page.getByRole('button', { name: 'New conversation', exact: true }).click();
   await askAndWait(page, 'Second conversation?', 'ANSWER-TWO');
-  await sections(page).getByRole('link', { name: 'SQL', exact: true }).click();
   await app.datasets.getByRole('button', { name: /^penguins\b/ }).first().click();
+  await views(page).getByRole('tab', { name: 'SQL', exact: true }).click();
   await expect(page).toHaveURL(/view=sql/);
   await expect(page).toHaveURL(/d=penguins/);
   const second = page.url();
@@ -64,8 +65,8 @@ test('reload, back/forward and a copied link return to the conversation, view an
   await app.reload();
   await expect(chat(page).log).toContainText('ANSWER-TWO');
   await expect(chat(page).log).not.toContainText('ANSWER-ONE');
-  await expect(page.getByRole('heading', { name: 'penguins', exact: true })).toBeVisible();
-  await expect(sections(page).getByRole('link', { name: 'SQL', exact: true })).toHaveAttribute('aria-current', 'location');
+  await expect(views(page).getByRole('tab', { name: 'SQL', exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(app.sqlEditor).toBeVisible();
 
   // Back through the steps: the dataset, the view, then the first conversation (a new
   // conversation getting its id replaces its entry, it does not add one).
@@ -84,7 +85,10 @@ test('reload, back/forward and a copied link return to the conversation, view an
   const other = await context.newPage();
   await other.goto(second);
   await expect(chat(other).log).toContainText('ANSWER-TWO', { timeout: 60_000 });
-  await expect(sections(other).getByRole('link', { name: 'SQL', exact: true })).toHaveAttribute('aria-current', 'location');
+  await expect(views(other).getByRole('tab', { name: 'SQL', exact: true })).toHaveAttribute('aria-selected', 'true');
+  // The dataset came along too: the Data tab shows it.
+  await views(other).getByRole('tab', { name: 'Data', exact: true }).click();
+  await expect(other.getByRole('heading', { name: 'penguins', exact: true })).toBeVisible();
   await other.close();
   expect(app.pageErrors).toEqual([]);
 });
@@ -96,15 +100,15 @@ test('a link to a conversation this browser does not have says so and opens a ne
   await expect(page).not.toHaveURL(/c=not-a-saved-conversation/);
 });
 
-test('at 375 px: one column, a bottom tab bar, and a section a link opens is not under a header', async ({ app, page }) => {
+test('at 375 px: one column, a bottom tab bar, and a view a tab opens is not under a header', async ({ app, page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await app.loadSample('penguins');
-  const bar = sections(page);
+  const bar = views(page);
   const box = await bar.boundingBox();
   if (!box) throw new Error('no tab bar');
   expect(box.y + box.height).toBeGreaterThanOrEqual(739);
   for (const [link, heading] of [['Python', 'Python'], ['SQL', 'SQL'], ['Evaluate', 'Evaluate'], ['Ask', 'Ask']] as const) {
-    await bar.getByRole('link', { name: link, exact: true }).click();
+    await bar.getByRole('tab', { name: link, exact: true }).click();
     const h = page.getByRole('heading', { name: heading, exact: true });
     await expect(h).toBeInViewport();
     const top = await h.boundingBox();

@@ -83,8 +83,9 @@ async function main() {
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
 
+    // The work pane shows one view at a time: Evaluate is reached by its tab.
+    await page.getByRole('tablist', { name: 'Views', exact: true }).getByRole('tab', { name: 'Evaluate', exact: true }).click();
     const region = page.getByRole('region', { name: 'Evaluate' });
-    await region.scrollIntoViewIfNeeded();
     const questions = region.getByRole('combobox', { name: 'Questions' });
     if (!opts.only) await questions.selectOption('all');
     else if (opts.only === 'random10') await questions.selectOption('random10');

@@ -1,9 +1,13 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
 import './app.css';
+import { applyTheme, readTheme } from './ui/theme';
 import { registerIsolationWorker } from './sw/register';
 import UpdateNotice from './sw/UpdateNotice.svelte';
 import { updateNotice } from './sw/updates.svelte';
+
+// Before the first paint, so a chosen theme never flashes the system's.
+applyTheme(readTheme());
 
 const target = document.getElementById('app');
 if (!target) throw new Error('#app missing from index.html');

@@ -84,3 +84,15 @@ export async function expectIdle(page: Page): Promise<void> {
   await expect(c.send).toBeEnabled();
   await c.question.fill('');
 }
+
+/**
+ * Opens "How I got this" under every answer in the log (collapsed once a run has answered), so
+ * the `Steps` lists are on screen; returns the steps of all turns.
+ */
+export async function openSteps(page: Page): Promise<Locator> {
+  const log = chat(page).log;
+  for (const how of await log.locator('details.how').all()) {
+    if ((await how.getAttribute('open')) === null) await how.locator(':scope > summary').click();
+  }
+  return log.getByRole('list', { name: 'Steps' });
+}

@@ -22,6 +22,8 @@ export class PythonConsole {
 
   /** Runs code and waits until its outcome (result, output or error) is shown. */
   async exec(source: string, timeout = RUN_TIMEOUT): Promise<void> {
+    // Another view may be up (the notebook, the data): back to the console by its tab.
+    if (!(await this.code.isVisible())) await this.open();
     const before = await this.panel.locator('[data-run-id]').getAttribute('data-run-id', { timeout: 1 }).catch(() => null);
     await this.code.fill(source);
     await this.run.click();

@@ -68,7 +68,9 @@ export function describeFigure(fig: PlotlyFigure): string {
 export function readTheme(el: Element): ChartTheme {
   const style = getComputedStyle(el);
   const v = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
-  const dark = globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+  // The user's own theme choice (data-theme on the root) wins over the system's.
+  const chosen = el.ownerDocument?.documentElement.dataset.theme;
+  const dark = chosen ? chosen === 'dark' : (globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false);
   return {
     dark,
     fg: v('--fg', dark ? '#e6e9ee' : '#17202a'),

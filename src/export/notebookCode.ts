@@ -84,6 +84,11 @@ export function setupCode(datasets: ExportDataset[], withPythonHelpers: boolean)
   return lines.join('\n');
 }
 
+/** The app notebook's Python: `sql()` is predefined there (a DataFrame when pandas is available). */
+export function appSqlCode(sql: string): string {
+  return `sql(${pyString(sql.trim(), true)})`;
+}
+
 export function sqlCellCode(sql: string): string {
   return `duckdb.sql(${pyString(sql.trim(), true)}).df()`;
 }
@@ -117,12 +122,13 @@ function pxArgs(c: ChartSpec): string[] {
   }
 }
 
-export function chartCellCode(sql: string, chart: ChartSpec | null): string {
-  const query = `${sqlCellCode(sql)}`;
-  if (!chart) return `# The chart's settings were not recorded; its data:\n${query}`;
+/** `query` writes the line that fetches the chart's data (an exported notebook's `duckdb`, or the app's `sql()`). */
+export function chartCellCode(sql: string, chart: ChartSpec | null, query: (sql: string) => string = sqlCellCode): string {
+  const data = query(sql);
+  if (!chart) return `# The chart's settings were not recorded; its data:\n${data}`;
   const title = chart.title ?? (chart.y ? `${chart.y} by ${chart.x}` : chart.x);
   const args = [...pxArgs(chart), `title=${pyString(title)}`].join(', ');
-  return ['import plotly.express as px', '', `chart_data = ${query}`, `fig = px.${PX[chart.type]}(chart_data, ${args})`, 'fig'].join('\n');
+  return ['import plotly.express as px', '', `chart_data = ${data}`, `fig = px.${PX[chart.type]}(chart_data, ${args})`, 'fig'].join('\n');
 }
 
 /**

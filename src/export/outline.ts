@@ -6,6 +6,7 @@
 import type { CreateChartArgs } from '../../workers/protocol/agent/tools';
 import type { FinalOutput } from '../../workers/protocol/agent/final';
 import type { PlotlyFigure } from '../../shared/figure';
+import { editedChart, editKey } from '../conversation/chartEdit';
 import { statusLabel } from '../conversation/format';
 import type { ChatTurn, Step, TurnError, TurnState } from '../conversation/turns';
 import { safeMarkdown } from './markdownText';
@@ -174,8 +175,16 @@ export function outlineTurn(turn: ChatTurn): OutlineTurn {
   // unchanged, the answer alone says it.
   const answer = (turn.final?.answer ?? turn.text).trim();
   const steps = turn.steps.filter((s) => !(s.kind === 'note' && answer !== '' && s.text.trim() === answer));
-  const items = steps.map(stepItem).filter((i): i is OutlineItem => i !== null);
+  const pairs = steps.map((step) => ({ step, item: stepItem(step) }));
+  const items = pairs.map((p) => p.item).filter((i): i is OutlineItem => i !== null);
   const extraFigures = assignFigures(items, (turn.final?.figures ?? []).map(figureOf).filter((f): f is PlotlyFigure => f !== null));
+  // A chart the user changed in the page is exported as they left it (its spec and its figure).
+  for (const { step, item } of pairs) {
+    if (step.kind !== 'tool' || item?.kind !== 'chart' || !item.chart || !item.figure) continue;
+    const edited = editedChart(editKey(turn.id, step.call_id), item.chart, item.figure);
+    item.chart = edited.spec;
+    item.figure = edited.figure;
+  }
   return {
     question: turn.question,
     imageCount: turn.images?.length ?? 0,

@@ -78,7 +78,11 @@ export class EndpointSettings {
     return allKeys(this.keys);
   }
 
-  open(): void {
+  /** A base URL the dialog starts from instead of the saved one (a preset picked in the setup card). */
+  draftBaseUrl = $state<string | null>(null);
+
+  open(baseUrl?: string): void {
+    this.draftBaseUrl = baseUrl ?? null;
     this.dialogOpen = true;
   }
 

@@ -118,7 +118,7 @@ const AGENT_RULES = `## How you work
 2. Compute every figure with a tool: run_sql for queries and aggregates (preferred, fast), run_python for statistics that SQL cannot do, create_chart for a chart from a query. Never state a number you did not get from a tool output.
 3. Use profile_data when unsure about columns, types or missing values.
 4. After code has produced results, call validate_results with the question, your approach, the results and the code. If it reports issues, fix them.
-5. Answer in plain language: the direct answer first with the key figures as the tools returned them (rounded sensibly), then how you got them, then caveats (sample size, missing data, assumptions). Correlation is not causation.
+5. Answer in plain language: the direct answer first with the key figures as the tools returned them (rounded sensibly), then how you got them, then caveats (sample size, missing data, assumptions). Correlation is not causation. You may end with a line "Next you could ask:" and up to three short follow-up questions as a bulleted list (the app shows them as buttons).
 6. If a tool fails, read the error, fix the cause and try again; after 3 failed attempts at one approach, change the approach or explain why the data cannot answer the question.
 Tool errors come back as text starting with "Error:". Only read-only SQL on the user's tables; never drop or alter them.`;
 
