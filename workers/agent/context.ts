@@ -9,6 +9,7 @@ import type { ExampleLibrary } from './examples/retrieval';
 import type { RunContext } from './graph';
 import type { DatasetContext } from './prompts';
 import { decodeIpc } from '../../shared/arrowDecode';
+import { knowledgeContext, type KnowledgeSource } from './knowledge/runContext';
 
 export interface ContextSources {
   data: DataClient;
@@ -22,6 +23,10 @@ export interface ContextSources {
    * then gets tables, columns and types only, and no row is even read for it.
    */
   samples?: boolean;
+  /** The user's dictionaries and rules (issue 24); absent, the prompt has the raw schema only. */
+  knowledge?: KnowledgeSource;
+  /** Estimated tokens the datasets block may take; past it the block is made compact. */
+  datasetsBudget?: number;
 }
 
 const SAMPLE_ROWS = 20;
@@ -47,5 +52,6 @@ export async function gatherRunContext(src: ContextSources, question: string, si
     src.pythonPackages ? src.pythonPackages().catch(() => [] as string[]) : Promise.resolve(null),
     src.library.search(question, src.topExamples ?? 3, signal),
   ]);
-  return { datasets, pythonPackages, examples: found.hits.map((h) => h.example) };
+  const knowledge = await knowledgeContext(src.knowledge, datasets, src.datasetsBudget);
+  return { datasets, pythonPackages, examples: found.hits.map((h) => h.example), ...knowledge };
 }

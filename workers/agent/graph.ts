@@ -47,6 +47,8 @@ export interface RunContext {
   pythonPackages: string[] | null;
   /** The top examples for the question (retrieved by the caller). */
   examples: ExampleRecord[];
+  /** The datasets block with the workspace's knowledge, fitted to the window (knowledge/prompt.ts). */
+  datasetsText?: string;
 }
 
 export interface AgentGraphDeps {
@@ -156,7 +158,7 @@ export function createShared(deps: AgentGraphDeps) {
     const human = [...state.messages].reverse().find((m) => m.getType() === 'human' && m.additional_kwargs?.[INTERNAL_FLAG] !== true);
     const question = human?.text ?? '';
     const ctx = await deps.context(question, config.signal ?? new AbortController().signal);
-    datasetsText = buildDatasetsContext(ctx.datasets);
+    datasetsText = ctx.datasetsText ?? buildDatasetsContext(ctx.datasets);
     const pythonText = buildPythonContext(ctx.pythonPackages);
     const systemPrompt = buildAgentSystemPrompt({
       systemContext: buildSystemContext((deps.now ?? (() => new Date()))()),

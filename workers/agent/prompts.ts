@@ -218,4 +218,6 @@ export const TOOL_DESCRIPTIONS = {
   validate_results:
     'Have a critic check your results against the question before answering: method, code and plausibility. Required after code has produced results.',
   search_examples: 'Find solved example analyses similar to a question, with their approach and a code pattern.',
+  describe_columns:
+    "Describe a dataset's columns from the user's data dictionary and profile: meaning, unit, codes, missing-value placeholders, nulls, distinct values, range and top values. Without `columns` it lists every column with its type and one-line description; `search` finds columns by words. Use it for tables the prompt lists compactly.",
 } as const;

@@ -35,6 +35,12 @@ import { ToolOutputStore } from './threads/ToolOutputStore';
 import { createWorkerHost, type DataClient, type PythonClient, type PythonOutput } from './tools/workerHost';
 import { rowPolicyOf } from './tools/withholdRows';
 import { messageOf } from '../../shared/errors';
+import { KnowledgeStore } from './knowledge/store';
+import { describeColumns } from './knowledge/describe';
+import { draftDictionary } from './knowledge/draft';
+import { DATASETS_SHARE } from './knowledge/runContext';
+import { dictionaryDraftThread } from '../protocol/agent/wire';
+import { transientLadder } from './llm/structured';
 
 export interface AgentServiceDeps {
   data: DataClient;
@@ -58,6 +64,8 @@ export interface AgentServiceDeps {
   /** What was learned per endpoint + model (refused parameters, structured-output rung; default: IndexedDB). */
   profiles?: EndpointProfileStore;
   newId?: () => string;
+  /** The workspace's data dictionaries and rules (default: IndexedDB). */
+  knowledge?: KnowledgeStore;
 }
 
 export type AgentService = Omit<Handlers<AgentRequests>, 'connectData' | 'connectPython'> & {
@@ -91,6 +99,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   const toolOutputs = deps.toolOutputs ?? new ToolOutputStore();
   const profiles = deps.profiles ?? new IdbEndpointProfileStore();
   const secrets = deps.secrets ?? new SecretScrubber();
+  const knowledge = deps.knowledge ?? new KnowledgeStore();
   // Errors and status details can quote an endpoint's reply, which may echo the key.
   const emit = (e: AgentEvent): void => {
     if (e.type === 'error') deps.emit({ ...e, message: secrets.scrub(e.message) });
@@ -149,9 +158,10 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
           status('retrying', `The endpoint answered ${r.status ?? 'with an error'}; retry ${r.attempt}${r.retryAfterMs !== undefined ? ` after ${Math.ceil(r.retryAfterMs / 1000)} s` : ''}.`),
       });
       const graphOf = mode === 'pipeline' ? createPipelineGraph : createAgentGraph;
+      const budget = contextBudget(settings.model, settings.contextTokens);
       return graphOf({
         model,
-        contextBudget: contextBudget(settings.model, settings.contextTokens),
+        contextBudget: budget,
         checkpointer: deps.saver,
         ladder: {
           rung: () => rung,
@@ -168,11 +178,22 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
             await examplesReady;
             return (await deps.library.search(q, k, signal)).hits.map((h) => h.example);
           },
+          describeColumns: (args) => describeColumns({ data: deps.data, dictionary: async (name) => {
+            const d = await knowledge.dictionary(name);
+            return d?.status === 'accepted' ? d : undefined;
+          }, rawValues: !settings.noRawRows }, args),
         },
         context: async (q, signal) => {
           await examplesReady;
           return gatherRunContext(
-            { data: deps.data, library: deps.library, pythonPackages: python ? () => python.packages() : undefined, samples: !settings.noRawRows },
+            {
+              data: deps.data,
+              library: deps.library,
+              pythonPackages: python ? () => python.packages() : undefined,
+              samples: !settings.noRawRows,
+              knowledge,
+              datasetsBudget: Math.floor(budget * DATASETS_SHARE),
+            },
             q,
             signal,
           );
@@ -346,6 +367,28 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         .update(settings.baseUrl, settings.model, { capabilities: report, ...(report.structured !== 'none' ? { structuredRung: report.structured } : {}) })
         .catch(() => undefined);
       return { result: report };
+    },
+    draftDictionary: async ({ settings, dataset }) => {
+      checkSettings(settings);
+      secrets.addEndpoint(settings);
+      const profile = await profiles.get(settings.baseUrl, settings.model).catch(() => undefined);
+      const refused = new Set(profile?.refusedParams ?? []);
+      const ladder = transientLadder();
+      const rung = profile?.structuredRung;
+      if (rung) ladder.remember(rung);
+      const model = createChatModel(settings, {
+        maxRetries: deps.maxRetries ?? 2,
+        // Sent like everything else: logged exactly as sent, under the dataset's draft thread.
+        fetch: createRecordingFetch(deps.fetch ?? ((input, init) => fetch(input, init)), privacyLog.sink(dictionaryDraftThread(dataset))),
+        memory: {
+          refused,
+          remember: (param) => {
+            refused.add(param);
+            void profiles.update(settings.baseUrl, settings.model, { refusedParams: [param] }).catch(() => undefined);
+          },
+        },
+      });
+      return { result: await draftDictionary({ data: deps.data, model, ladder, rawValues: !settings.noRawRows }, dataset) };
     },
     idle: async () => {
       await current?.done;

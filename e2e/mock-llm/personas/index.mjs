@@ -17,5 +17,6 @@
  */
 import { basePersonas } from './base.mjs';
 import { providerPersonas } from './providers.mjs';
+import { knowledgePersonas } from './knowledge.mjs';
 
-export const PERSONAS = { ...basePersonas, ...providerPersonas };
+export const PERSONAS = { ...basePersonas, ...providerPersonas, ...knowledgePersonas };
