@@ -116,19 +116,26 @@ export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceCo
   };
   let current = blocks();
   let text = compose(current);
+  // A step is taken only when it makes the block smaller (the compact note costs tokens too).
+  const tryLevels = (next: DetailLevel[]) => {
+    const saved = [...levels];
+    next.forEach((l, i) => (levels[i] = l));
+    const bs = blocks();
+    const t = compose(bs);
+    if (estimateTokens(t) < estimateTokens(text)) {
+      current = bs;
+      text = t;
+    } else saved.forEach((l, i) => (levels[i] = l));
+  };
   // Every dataset steps down together first; then the widest tables collapse to one line each.
   for (const level of LEVELS.slice(1, -1)) {
     if (estimateTokens(text) <= budget) break;
-    levels.fill(level);
-    current = blocks();
-    text = compose(current);
+    tryLevels(levels.map(() => level));
   }
   const order = input.datasets.map((d, i) => ({ i, cols: d.columns.length })).sort((a, b) => b.cols - a.cols);
   for (const { i } of order) {
     if (estimateTokens(text) <= budget) break;
-    levels[i] = 'table';
-    current = blocks();
-    text = compose(current);
+    tryLevels(levels.map((l, j) => (j === i ? 'table' : l)));
   }
   const parts = [
     { label: 'rules', tokens: estimateTokens(rulesText) },
