@@ -5,6 +5,7 @@
  */
 import { answerMarkdown, figureLabel, outlineTurn, questionQuote, type OutlineItem, type OutlineTurn, type TableData } from './outline';
 import { escapeMarkdownCell, gfmTable, tableFootnote } from './tables';
+import { knowledgeMarkdown } from './knowledgeSection';
 import type { ExportThread } from './thread';
 
 /** A fenced block whose fence is longer than any backtick run inside the text. */
@@ -72,5 +73,7 @@ export function buildMarkdownReport(thread: ExportThread): string {
     });
     head.push(['| dataset | file | rows | columns |', '| --- | --- | --- | --- |', ...rows].join('\n'));
   }
+  const knowledge = knowledgeMarkdown(thread.knowledge);
+  if (knowledge) head.push(knowledge);
   return `${[...head, ...thread.turns.map((t, i) => turnMd(outlineTurn(t), i + 1))].join('\n\n')}\n`;
 }
