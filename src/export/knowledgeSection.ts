@@ -4,13 +4,10 @@
  * and the HTML report (through its Markdown renderer) all include, so a reader knows what the
  * codes meant and which rules applied.
  */
-import type { DataDictionary } from '../../workers/protocol/agent/knowledge';
+import type { DataDictionary, WorkspaceKnowledge } from '../../workers/protocol/agent/knowledge';
 import { escapeMarkdownCell } from './tables';
 
-export interface ExportKnowledge {
-  dictionaries: DataDictionary[];
-  rules: string[];
-}
+export type ExportKnowledge = WorkspaceKnowledge;
 
 const cell = (s: string) => escapeMarkdownCell(s.replace(/\s*\n\s*/g, ' '));
 

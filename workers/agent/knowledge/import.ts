@@ -176,7 +176,7 @@ export function importDictionary(text: string, fileName: string, dataset: string
     try {
       doc = parseYaml(text); // JSON is YAML too
     } catch (e) {
-      throw new Error(`${fileName} could not be read as ${lower.endsWith('.json') ? 'JSON' : 'YAML'}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new Error(`${fileName} could not be read as ${lower.endsWith('.json') ? 'JSON' : 'YAML'}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
     read = fromDocument(doc, dataset, warnings);
   }

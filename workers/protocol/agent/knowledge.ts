@@ -77,3 +77,9 @@ export function emptyDictionary(dataset: string, columns: readonly string[], sou
     columns: columns.map((name) => ({ name, description: '', unit: '', role: 'other', codes: [], missing: [] })),
   };
 }
+
+/** What an export carries: accepted dictionaries and the rules' texts. */
+export interface WorkspaceKnowledge {
+  dictionaries: DataDictionary[];
+  rules: string[];
+}
