@@ -26,6 +26,8 @@ export class KnowledgeClient {
   errors = $state<Record<string, string>>({});
   rulesError = $state<string | null>(null);
   loaded = $state(false);
+  /** Sends a clarifying question's chosen answer as the next question (set by App); false when it could not. */
+  answerClarification: ((text: string) => boolean) | null = null;
   /** Whether a model is configured, so drafts can be asked for (kept current by App). */
   canDraft = $state(false);
 

@@ -18,7 +18,7 @@ import { PrivacyLogStore } from '../../../workers/agent/privacy/PrivacyLogStore'
 import { useDataWorker } from '../../../workers/agent/testing/dataWorker';
 import { useMockEndpoint } from '../../../workers/agent/testing/mockEndpoint';
 import { decodeIpc } from '../../../shared/arrowDecode';
-import { KNOWLEDGE_DICTIONARIES, KNOWLEDGE_FILES, KNOWLEDGE_ITEMS, KNOWLEDGE_RULES, knowledgeAnswerMatches, type KnowledgeItem } from './knowledge';
+import { AMBIGUOUS_ITEMS, KNOWLEDGE_DICTIONARIES, KNOWLEDGE_FILES, KNOWLEDGE_ITEMS, KNOWLEDGE_RULES, choiceRule, knowledgeAnswerMatches, type KnowledgeItem } from './knowledge';
 
 const mock = useMockEndpoint();
 const worker = useDataWorker({ text: KNOWLEDGE_FILES['survey.csv'], fileName: 'survey.csv', loadId: 's' });
@@ -104,6 +104,48 @@ describe('the knowledge gauntlet', { timeout: 240_000 }, () => {
     await store.deleteRule('rule-revenue');
     await store.deleteRule('rule-fiscal');
     expect((await score(store)).correct).toEqual(['k-completed', 'k-business-orders']);
+  });
+
+  it('asks one clarifying question on an ambiguous item, and not once the choice is a rule', async () => {
+    await loadRest();
+    const store = new KnowledgeStore({ dbName: 'kg-ambiguous' });
+    for (const d of KNOWLEDGE_DICTIONARIES) await store.putDictionary(d);
+    const run = async (item: (typeof AMBIGUOUS_ITEMS)[number]) => {
+      const events: AgentEvent[] = [];
+      const saver = new IdbSaver({ dbName: `kg-${n++}` });
+      const service = createAgentService({ data: worker.client, saver, library: new ExampleLibrary(), knowledge: store, emit: (e) => events.push(e), maxRetries: 0 });
+      await mock.reset();
+      await mock.script(
+        [
+          {
+            type: 'tool_calls',
+            calls: [{ name: 'ask_clarification', arguments: item.clarify }],
+            if_context: { contains: [choiceRule(item)], then: { type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql: item.sql } }] } },
+          },
+          { type: 'text', content: 'The query above gives the answer.' },
+          { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+        ],
+        { persona: 'reads-context' },
+      );
+      await service.start({ settings: settings(), thread_id: item.id, question: item.question, mode: 'agent' });
+      await service.idle();
+      await saver.destroy();
+      const final = events.find((e) => e.type === 'final');
+      const sql = events.filter((e) => e.type === 'tool_end' && e.tool === 'run_sql').at(-1);
+      return { final: final?.type === 'final' ? final.output : undefined, cell: sql?.type === 'tool_end' && sql.tool === 'run_sql' ? sql.output.rows[0]?.[0] : undefined, requests: (await mock.chatRequests()).length };
+    };
+    let clarified = 0;
+    let answered = 0;
+    for (const item of AMBIGUOUS_ITEMS) {
+      const first = await run(item);
+      // The question ends the run: one request, no validation, the question as the answer.
+      if (first.final?.clarification?.choices.length && first.final.answer === item.clarify.question && first.requests === 1) clarified++;
+      await store.putRule({ id: item.id, text: choiceRule(item), created_at: new Date().toISOString(), source: 'clarification' });
+      const again = await run(item);
+      if (!again.final?.clarification && knowledgeAnswerMatches({ ...(KNOWLEDGE_ITEMS[0] as KnowledgeItem), expected: item.expected }, again.cell)) answered++;
+    }
+    console.log(`knowledge gauntlet (ambiguous): clarified ${clarified}/${AMBIGUOUS_ITEMS.length}; answered after the choice became a rule ${answered}/${AMBIGUOUS_ITEMS.length}`);
+    expect([clarified, answered]).toEqual([AMBIGUOUS_ITEMS.length, AMBIGUOUS_ITEMS.length]);
   });
 
   it('drafts a dictionary with one data_dictionary call, logged in the privacy log', async () => {

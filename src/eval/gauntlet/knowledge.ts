@@ -134,3 +134,40 @@ export function knowledgeAnswerMatches(item: KnowledgeItem, cell: unknown): bool
   const n = typeof cell === 'bigint' ? Number(cell) : typeof cell === 'string' ? Number(cell) : cell;
   return typeof n === 'number' && Number.isFinite(n) && Math.abs(n - item.expected) <= Math.max(0.001, Math.abs(item.expected) * 0.0005);
 }
+
+/**
+ * Ambiguous on purpose (issue 24): neither the data nor the dictionary settles what is meant, so
+ * the right move is one clarifying question with choices; once the user's choice is saved as a
+ * rule ("<question> → <choice>"), the same question is answered without asking.
+ */
+export interface AmbiguousItem {
+  id: string;
+  question: string;
+  clarify: { question: string; choices: string[] };
+  /** The choice the user makes, and the SQL that answers the question with it. */
+  choice: string;
+  sql: string;
+  expected: number;
+}
+
+export const AMBIGUOUS_ITEMS: AmbiguousItem[] = [
+  {
+    id: 'k-ambiguous-year',
+    question: 'What was the revenue in 2025?',
+    clarify: { question: 'Which 2025 do you mean?', choices: ['Calendar year 2025', 'Fiscal year 2025 (July 2024 to June 2025)'] },
+    choice: 'Calendar year 2025',
+    sql: `SELECT sum(${REVENUE}) FROM orders WHERE status <> 'R' AND year(CAST(order_date AS DATE)) = 2025`,
+    expected: 57.5,
+  },
+  {
+    id: 'k-ambiguous-typical',
+    question: 'What is the typical income?',
+    clarify: { question: 'Which typical income do you mean?', choices: ['The mean', 'The median'] },
+    choice: 'The median',
+    sql: 'SELECT median(income) FROM survey WHERE income <> -9',
+    expected: 55,
+  },
+];
+
+/** The rule "Remember my choice" saves for an item's clarifying question. */
+export const choiceRule = (item: AmbiguousItem): string => `${item.clarify.question} → ${item.choice}`;

@@ -69,6 +69,7 @@ const DEFAULT_TIMEOUTS: Record<ToolName, number> = {
   validate_results: 60_000,
   search_examples: 15_000,
   describe_columns: 60_000,
+  ask_clarification: 5_000,
 };
 
 class ToolTimeout extends Error {}
@@ -150,6 +151,12 @@ async function produce(tool: ToolName, args: unknown, deps: ToolDeps, signal: Ab
       const r = await deps.describeColumns(p.args, signal);
       return r.ok ? { ok: true, result: { tool, output: r.value } } : r;
     }
+    case 'ask_clarification': {
+      // Nothing to run: the graph ends the run with the question (graph.ts, guard).
+      const p = parseToolArgs('ask_clarification', args);
+      if (!p.ok) return p;
+      return { ok: true, result: { tool, output: { question: p.args.question, choices: p.args.choices } } };
+    }
   }
 }
 
@@ -160,7 +167,7 @@ export async function executeTool(call: ToolCallInput, deps: ToolDeps, signal: A
     const text = toolErrorText(message);
     return { outcome: { callId: call.id, tool: call.name, args: call.args, ok: false, error: text }, modelText: text, elapsedMs: Date.now() - t0 };
   };
-  if (!isToolName(call.name)) return fail(`there is no tool named ${call.name}; the tools are profile_data, run_sql, run_python, create_chart, validate_results, search_examples, describe_columns`);
+  if (!isToolName(call.name)) return fail(`there is no tool named ${call.name}; the tools are profile_data, run_sql, run_python, create_chart, validate_results, search_examples, describe_columns, ask_clarification`);
   const raw = (call.args as Record<string, unknown> | null)?.[INVALID_ARGS_KEY];
   if (typeof raw === 'string') return fail(`the arguments of this ${call.name} call were not valid JSON (${raw.slice(0, 200)}). Send the call again with a valid JSON object.`);
   const tool = call.name;

@@ -22,5 +22,7 @@ export const FinalOutputSchema = z.object({
   reasoning_trace: z.array(z.string()),
   ungrounded_numbers: z.array(z.string()),
   failed_attempts: z.array(z.object({ code: z.string(), error: z.string() })),
+  /** Additive (issue 24): the run asked the user instead of answering; `answer` is the question. */
+  clarification: z.object({ question: z.string(), choices: z.array(z.string()) }).optional(),
 });
 export type FinalOutput = z.infer<typeof FinalOutputSchema>;

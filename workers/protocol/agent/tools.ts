@@ -17,6 +17,8 @@ export const TOOL_NAMES = [
   'search_examples',
   /** Additive (issue 24): the full meaning and profile of columns the prompt lists compactly. */
   'describe_columns',
+  /** Additive (issue 24): one clarifying question with choices; the run ends and waits for the user. */
+  'ask_clarification',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -79,6 +81,12 @@ export const DescribeColumnsArgsSchema = z.object({
 });
 export type DescribeColumnsArgs = z.infer<typeof DescribeColumnsArgsSchema>;
 
+export const AskClarificationArgsSchema = z.object({
+  question: z.string().min(1).describe('One short question for the user'),
+  choices: z.array(z.string().min(1)).min(2).max(5).describe('2 to 5 answers the user can pick from'),
+});
+export type AskClarificationArgs = z.infer<typeof AskClarificationArgsSchema>;
+
 export const TOOL_ARG_SCHEMAS = {
   profile_data: ProfileDataArgsSchema,
   run_sql: RunSqlArgsSchema,
@@ -87,6 +95,7 @@ export const TOOL_ARG_SCHEMAS = {
   validate_results: ValidateResultsArgsSchema,
   search_examples: SearchExamplesArgsSchema,
   describe_columns: DescribeColumnsArgsSchema,
+  ask_clarification: AskClarificationArgsSchema,
 } as const satisfies Record<ToolName, z.ZodType>;
 
 export interface ToolArgs {
@@ -97,6 +106,7 @@ export interface ToolArgs {
   validate_results: ValidateResultsArgs;
   search_examples: SearchExamplesArgs;
   describe_columns: DescribeColumnsArgs;
+  ask_clarification: AskClarificationArgs;
 }
 
 // Results: what each tool returns. Loose objects: a field added later still reaches the page.
@@ -195,6 +205,7 @@ export const TOOL_RESULT_SCHEMAS = {
   validate_results: ValidationReportSchema,
   search_examples: z.array(ExampleRecordSchema),
   describe_columns: DescribeColumnsResultSchema,
+  ask_clarification: z.looseObject({ question: z.string(), choices: z.array(z.string()) }),
 } as const satisfies Record<ToolName, z.ZodType>;
 
 export type ToolResults = { [K in ToolName]: z.infer<(typeof TOOL_RESULT_SCHEMAS)[K]> };

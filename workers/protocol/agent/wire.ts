@@ -213,6 +213,7 @@ const ToolEndSchema = z.discriminatedUnion('tool', [
   z.object({ ...RUN, type: z.literal('tool_end'), call_id: z.string(), elapsed_ms: z.number(), tool: z.literal('validate_results'), output: TOOL_RESULT_SCHEMAS.validate_results }),
   z.object({ ...RUN, type: z.literal('tool_end'), call_id: z.string(), elapsed_ms: z.number(), tool: z.literal('search_examples'), output: TOOL_RESULT_SCHEMAS.search_examples }),
   z.object({ ...RUN, type: z.literal('tool_end'), call_id: z.string(), elapsed_ms: z.number(), tool: z.literal('describe_columns'), output: TOOL_RESULT_SCHEMAS.describe_columns }),
+  z.object({ ...RUN, type: z.literal('tool_end'), call_id: z.string(), elapsed_ms: z.number(), tool: z.literal('ask_clarification'), output: TOOL_RESULT_SCHEMAS.ask_clarification }),
 ]);
 
 export const AgentEventSchema = z.discriminatedUnion('type', [
