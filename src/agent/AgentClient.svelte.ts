@@ -8,7 +8,7 @@
  */
 import { WorkerGoneError, type RpcClient } from '../../workers/protocol/rpcClient';
 import { WorkerSession, type ConnectPort } from '../../workers/protocol/workerSession';
-import { imageDataUrl, parseAgentEvent, type AgentEvent, type AgentRequests, type EndpointSettings, type ImageAttachment, type ModelListOutcome, type CapabilityReport, type StartRunRequest } from '../../workers/protocol/agent/wire';
+import { imageDataUrl, parseAgentEvent, type AgentEvent, type AgentRequests, type EndpointSettings, type ImageAttachment, type ModelListOutcome, type ModelContextView, type CapabilityReport, type StartRunRequest } from '../../workers/protocol/agent/wire';
 import type { AgentMode, FinalOutput } from '../../workers/protocol/agent/final';
 import type { DataDictionary } from '../../workers/protocol/agent/knowledge';
 import type { AgentThreadSummary, AnswerRating } from '../../workers/protocol/agent/threadView';
@@ -379,6 +379,12 @@ export class AgentClient {
   async draftDictionary(settings: EndpointSettings, dataset: string): Promise<DataDictionary> {
     const rpc = await this.start();
     return rpc.call('draftDictionary', { settings, dataset });
+  }
+
+  /** The datasets block and rules as the next run's prompt would carry them, with token counts. */
+  async modelContext(settings: EndpointSettings): Promise<ModelContextView> {
+    const rpc = await this.start();
+    return rpc.call('modelContext', { settings });
   }
 
   dispose(): void {

@@ -7,6 +7,7 @@
 import { getContext, setContext } from 'svelte';
 import type { DataDictionary, WorkspaceKnowledge, WorkspaceRule } from '../../workers/protocol/agent/knowledge';
 import type { DatasetInfo } from '../../workers/protocol/data';
+import type { ModelContextView } from '../../workers/protocol/agent/wire';
 import { KnowledgeStore } from '../../workers/agent/knowledge/store';
 import { messageOf } from '../../shared/errors';
 
@@ -14,6 +15,8 @@ export interface KnowledgeClientOptions {
   store?: KnowledgeStore;
   /** The model's draft for a dataset (AgentClient.draftDictionary with the current settings). */
   draft(dataset: string): Promise<DataDictionary>;
+  /** What the next run's prompt carries of the workspace (AgentClient.modelContext). */
+  preview?(): Promise<ModelContextView>;
   newId?: () => string;
 }
 
@@ -112,6 +115,16 @@ export class KnowledgeClient {
       this.#known.add(name);
       // Outside the caller's effect: the draft's own state changes must not re-run it.
       if (!this.dictionaries[name] && this.canDraft) queueMicrotask(() => void this.requestDraft(name));
+    }
+  }
+
+  /** What the model sees of the workspace, or why it could not be read. */
+  async preview(): Promise<ModelContextView | string> {
+    if (!this.#options.preview) return 'Not available here.';
+    try {
+      return await this.#options.preview();
+    } catch (e) {
+      return messageOf(e);
     }
   }
 

@@ -73,6 +73,7 @@ const handlers: Handlers<AgentRequests> = {
   privacyLog: (p) => need().privacyLog(p),
   checkCapabilities: (p) => need().checkCapabilities(p),
   draftDictionary: (p) => need().draftDictionary(p),
+  modelContext: (p) => need().modelContext(p),
 };
 
 const server = serve<AgentRequests, AgentEvent>(self as unknown as Endpoint, handlers);

@@ -39,6 +39,7 @@ import { KnowledgeStore } from './knowledge/store';
 import { describeColumns } from './knowledge/describe';
 import { draftDictionary } from './knowledge/draft';
 import { DATASETS_SHARE } from './knowledge/runContext';
+import { estimateTokens } from './prompts';
 import { dictionaryDraftThread } from '../protocol/agent/wire';
 import { transientLadder } from './llm/structured';
 
@@ -367,6 +368,14 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         .update(settings.baseUrl, settings.model, { capabilities: report, ...(report.structured !== 'none' ? { structuredRung: report.structured } : {}) })
         .catch(() => undefined);
       return { result: report };
+    },
+    modelContext: async ({ settings }) => {
+      await examplesReady;
+      const budget = contextBudget(settings.model, settings.contextTokens);
+      const share = Math.floor(budget * DATASETS_SHARE);
+      const ctx = await gatherRunContext({ data: deps.data, library: deps.library, samples: !settings.noRawRows, knowledge, datasetsBudget: share, topExamples: 0 }, '');
+      const text = ctx.datasetsText ?? '';
+      return { result: { text, tokens: estimateTokens(text), budget, share } };
     },
     draftDictionary: async ({ settings, dataset }) => {
       checkSettings(settings);

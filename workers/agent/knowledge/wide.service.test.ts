@@ -66,6 +66,12 @@ describe('a 500-column table and 50 datasets', { timeout: 240_000 }, () => {
     const tokens = requests.map((r) => Math.ceil(r.raw_body.length / 4));
     console.log(`wide workspace: request tokens ${tokens.join(', ')} (window ${WINDOW})`);
     for (const t of tokens) expect(t).toBeLessThanOrEqual(WINDOW);
+
+    // "What the model sees": the same block, counted against the same budget.
+    const seen = (await service.modelContext({ settings: { baseUrl: `${mock.url}/v1`, apiKey: 'k', model: 'mock-model', contextTokens: WINDOW } })).result;
+    expect(seen).toMatchObject({ budget: WINDOW, share: 3200 });
+    expect(seen.tokens).toBeLessThanOrEqual(seen.share);
+    expect(system).toContain(JSON.stringify(seen.text).slice(1, 200));
     await saver.destroy();
   });
 });

@@ -121,6 +121,14 @@ export interface StartRunRequest {
   run_id?: string;
 }
 
+export interface ModelContextView {
+  text: string;
+  tokens: number;
+  budget: number;
+  /** Tokens the datasets block may take before it is made compact. */
+  share: number;
+}
+
 /** The privacy log's thread for a dataset's dictionary drafts (they belong to no conversation). */
 export function dictionaryDraftThread(dataset: string): string {
   return `data-dictionary:${dataset}`;
@@ -186,6 +194,12 @@ export type AgentRequests = {
    * under the thread `dictionaryDraftThread(dataset)`; the page stores the draft.
    */
   draftDictionary: { req: { settings: EndpointSettings; dataset: string }; res: DataDictionary };
+  /**
+   * What the model sees of the workspace (additive, issue 24): the datasets block with the
+   * accepted dictionaries and the rules exactly as the next run's prompt would carry it, its
+   * estimated tokens, and the run's token budget it must fit (`budget`; the block may take `share`).
+   */
+  modelContext: { req: { settings: EndpointSettings }; res: ModelContextView };
 };
 
 // ---------------------------------------------------------------------------------------------
