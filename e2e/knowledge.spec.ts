@@ -94,3 +94,39 @@ test('a drafted dictionary is edited, accepted, kept over a reload and sent with
   await expect(page.getByRole('list', { name: 'Workspace rules' })).toContainText('Report money in euros');
   expect(app.pageErrors).toEqual([]);
 });
+
+test('an ambiguous question gets choices; the choice is asked and kept as a rule; the model view counts tokens', async ({ app, page }) => {
+  test.setTimeout(180_000);
+  await configureEndpoint(page, mock, { key: 'sk-e2e-knowledge-456', contextTokens: 8000 });
+  // No dictionary draft this time: an empty reply makes the draft fail, which the editor says.
+  await mock.script([{ type: 'error', status: 400, message: 'no draft', when: 'data_dictionary' }]);
+  await app.fileInput.setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(ORDERS) });
+  await app.expectDataset('orders');
+  await expect(page.getByRole('region', { name: 'Data dictionary' }).getByRole('alert')).toContainText('The draft could not be written', { timeout: 60_000 });
+
+  await mock.reset();
+  await mock.script([
+    { type: 'tool_calls', calls: [{ id: 'c1', name: 'ask_clarification', arguments: { question: 'Should refunds count?', choices: ['Include refunds', 'Exclude refunds'] } }] },
+    { type: 'tool_calls', calls: [{ id: 's1', name: 'run_sql', arguments: { sql: "SELECT sum(amount_cents) AS total FROM orders WHERE status <> 'R'" } }] },
+    { type: 'text', content: 'Without refunds the total is 3750 cents.' },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
+  await ask(page, 'What is the total amount?');
+  const c = chat(page);
+  await expect(c.answers.last()).toContainText('Should refunds count?', { timeout: 60_000 });
+  await expect(c.stop).toBeHidden({ timeout: 60_000 });
+  const choices = page.getByRole('group', { name: 'Choices for: Should refunds count?' });
+  await choices.getByRole('checkbox', { name: 'Remember my choice as a rule' }).check();
+  await choices.getByRole('button', { name: 'Exclude refunds' }).click();
+  await expect(c.answers.last()).toContainText('Without refunds the total is 3750 cents.', { timeout: 60_000 });
+  await expect(page.getByRole('list', { name: 'Workspace rules' })).toContainText('Should refunds count? → Exclude refunds');
+  const asked = (await mock.chatRequests()).filter((r) => r.raw_body.includes('Exclude refunds'));
+  expect(asked.length).toBeGreaterThan(0);
+
+  await page.getByText('What the model sees').click();
+  const seen = page.getByLabel('Datasets and rules as the model sees them');
+  await expect(seen).toContainText('### orders (3 rows, 4 columns)');
+  await expect(seen).toContainText('- Should refunds count? → Exclude refunds');
+  await expect(page.getByRole('status').filter({ hasText: 'tokens allowed' })).toContainText("of 3200 tokens allowed (the run's budget is 8000");
+  expect(app.pageErrors).toEqual([]);
+});
