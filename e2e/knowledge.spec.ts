@@ -125,8 +125,8 @@ test('an ambiguous question gets choices; the choice is asked and kept as a rule
 
   await page.getByText('What the model sees').click();
   const seen = page.getByLabel('Datasets and rules as the model sees them');
-  await expect(seen).toContainText('### orders (3 rows, 4 columns)');
-  await expect(seen).toContainText('- Should refunds count? → Exclude refunds');
+  await expect(seen).toHaveValue(/### orders \(3 rows, 4 columns\)/);
+  expect(await seen.inputValue()).toContain('- Should refunds count? → Exclude refunds');
   await expect(page.getByRole('status').filter({ hasText: 'tokens allowed' })).toContainText("of 3200 tokens allowed (the run's budget is 8000");
   expect(app.pageErrors).toEqual([]);
 });
