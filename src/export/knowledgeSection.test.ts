@@ -41,3 +41,12 @@ describe('knowledge in exports', () => {
     expect(back.dictionary.columns[1]).toEqual(penguinsDictionary().columns[1]);
   });
 });
+
+describe('an export without knowledge', () => {
+  it('is unchanged: no knowledge cell, no metadata', () => {
+    const plain = buildNotebook(buildExportThread(threads().sqlOnly));
+    const empty = buildNotebook(buildExportThread({ ...threads().sqlOnly, knowledge: { rules: [], dictionaries: [] } }));
+    expect(JSON.stringify({ ...empty, metadata: {} })).toBe(JSON.stringify({ ...plain, metadata: {} }));
+    expect('knowledge' in (empty.metadata.dataseer as object)).toBe(false);
+  });
+});

@@ -135,7 +135,10 @@ export function buildExportThread(input: ExportInput): ExportThread {
   const used = datasetsUsed(input.turns, input.datasets).map(exportDataset);
   const title = input.title?.trim() || defaultTitle(input.turns);
   const names = new Set(used.map((d) => d.name));
-  const knowledge = input.knowledge && { rules: input.knowledge.rules, dictionaries: input.knowledge.dictionaries.filter((d) => names.has(d.dataset)) };
+  const dictionaries = (input.knowledge?.dictionaries ?? []).filter((d) => names.has(d.dataset) && d.status === 'accepted');
+  const rules = input.knowledge?.rules ?? [];
+  // Nothing known: the export is exactly what it was before there was knowledge.
+  const knowledge = dictionaries.length > 0 || rules.length > 0 ? { rules, dictionaries } : undefined;
   const body = redact({ title, model: input.settings.model, datasets: used, turns: input.turns, ...(knowledge ? { knowledge } : {}) }, secrets);
   return { ...body, exportedAt: input.now ?? new Date() };
 }
