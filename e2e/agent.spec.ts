@@ -12,7 +12,7 @@ import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from 
 import { vega } from './support/paths';
 
 const KEY = 'sk-e2e-Zq8v3kWm';
-const TOOLS = ['profile_data', 'run_sql', 'run_python', 'create_chart', 'validate_results', 'search_examples'];
+const TOOLS = ['profile_data', 'run_sql', 'run_python', 'create_chart', 'validate_results', 'search_examples', 'describe_columns', 'ask_clarification'];
 
 interface Penguin {
   Species: string;

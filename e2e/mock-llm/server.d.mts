@@ -17,7 +17,17 @@ export type ScriptedReply = (
   | { type: 'structured'; value: unknown }
   | { type: 'error'; status: number; message?: string; code?: string; retry_after?: number }
   | { type: 'cut'; content: string; after_chunks?: number }
-) & { delay_ms?: number; chunk_delay_ms?: number; when?: string; reasoning?: string };
+) & {
+  delay_ms?: number;
+  chunk_delay_ms?: number;
+  when?: string;
+  reasoning?: string;
+  /** Persona `reads-context` (personas/knowledge.mjs): answer with `then` when the messages contain every `contains`. */
+  if_context?: {
+    contains: string | string[];
+    then: { type: 'text'; content: string } | { type: 'tool_calls'; calls: { id?: string; name: string; arguments: unknown }[]; content?: string };
+  };
+};
 
 /** Replies for the requests whose user messages contain `match` (see server.mjs). */
 export interface ScriptedRoute {

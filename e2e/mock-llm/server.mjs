@@ -19,7 +19,7 @@
  *
  * Reply (one per chat completion request, first-in first-out; a reply with `when` is used only
  * for the structured-output call of that name: `validation_report`, `execution_plan`,
- * `conversation_summary`, which the server reads from `response_format.json_schema.name` or
+ * `conversation_summary`, `data_dictionary`, which the server reads from `response_format.json_schema.name` or
  * from a forced `tool_choice`):
  *   { type: 'text', content, chunk_size? }
  *   { type: 'tool_calls', calls: [{ id?, name, arguments: object | string }], content? }
@@ -46,7 +46,7 @@ import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { PERSONAS } from './personas/index.mjs';
 
-const STRUCTURED_NAMES = new Set(['validation_report', 'execution_plan', 'conversation_summary']);
+const STRUCTURED_NAMES = new Set(['validation_report', 'execution_plan', 'conversation_summary', 'data_dictionary']);
 const DEFAULT_MODELS = ['mock-model', 'mock-model-mini'];
 const EMBEDDING_DIMS = 64;
 

@@ -8,8 +8,9 @@
  */
 import { WorkerGoneError, type RpcClient } from '../../workers/protocol/rpcClient';
 import { WorkerSession, type ConnectPort } from '../../workers/protocol/workerSession';
-import { imageDataUrl, parseAgentEvent, type AgentEvent, type AgentRequests, type EndpointSettings, type ImageAttachment, type ModelListOutcome, type CapabilityReport, type StartRunRequest } from '../../workers/protocol/agent/wire';
+import { imageDataUrl, parseAgentEvent, type AgentEvent, type AgentRequests, type EndpointSettings, type ImageAttachment, type ModelListOutcome, type ModelContextView, type CapabilityReport, type StartRunRequest } from '../../workers/protocol/agent/wire';
 import type { AgentMode, FinalOutput } from '../../workers/protocol/agent/final';
+import type { DataDictionary } from '../../workers/protocol/agent/knowledge';
 import type { AgentThreadSummary, AnswerRating } from '../../workers/protocol/agent/threadView';
 import { applyEvent, failTurn, newTurn, turnsFromThread, type ChatTurn } from '../conversation/turns';
 import { batchTokens } from './tokenBatch';
@@ -376,6 +377,18 @@ export class AgentClient {
   async checkCapabilities(settings: EndpointSettings, images = false): Promise<CapabilityReport> {
     const rpc = await this.start();
     return rpc.call('checkCapabilities', { settings, images });
+  }
+
+  /** One `data_dictionary` call drafting a dataset's dictionary (issue 24); the page stores it. */
+  async draftDictionary(settings: EndpointSettings, dataset: string): Promise<DataDictionary> {
+    const rpc = await this.start();
+    return rpc.call('draftDictionary', { settings, dataset });
+  }
+
+  /** The datasets block and rules as the next run's prompt would carry them, with token counts. */
+  async modelContext(settings: EndpointSettings): Promise<ModelContextView> {
+    const rpc = await this.start();
+    return rpc.call('modelContext', { settings });
   }
 
   dispose(): void {

@@ -57,6 +57,10 @@ function harness(over: Partial<Handlers<AgentRequests>> = {}): Harness {
     renameThread: (p) => record('renameThread', p, [{ thread_id: p.thread_id, title: p.title, mode: 'agent' as const, updated_at: '2026-01-01T00:00:00Z' }]),
     searchThreads: (p) => record('searchThreads', p, []),
     privacyLog: (p) => record('privacyLog', p, []),
+    modelContext: () => record('modelContext', {}, { text: '', tokens: 0, budget: 6000, share: 2400 }),
+    draftDictionary: (p) => {
+      throw new Error(`no draft for ${p.dataset} in this harness`);
+    },
     checkCapabilities: (p) =>
       record('checkCapabilities', p, { tools: true, structured: 'json_schema' as const, images: 'untested' as const, reasoning: 'none' as const, summary: 'Tools: yes', problems: [], checkedAt: 0 }),
     ...over,

@@ -4,6 +4,7 @@
  * any request but `data:` images, so it opens offline and nothing in it can call home or run.
  * Markdown (answers, notes) is turned into sanitised HTML by the renderer the caller passes in.
  */
+import { knowledgeMarkdown } from './knowledgeSection';
 import type { PlotlyFigure } from '../../shared/figure';
 import { answerMarkdown, figureLabel, outlineTurn, type OutlineItem, type OutlineTurn } from './outline';
 import { escapeHtml, htmlTable, tableFootnote } from './tables';
@@ -132,6 +133,7 @@ export function buildHtmlReport(thread: ExportThread, opts: HtmlReportOptions): 
 <h1>${escapeHtml(thread.title)}</h1>
 <p class="muted">Exported from Dataseer on ${date} UTC · model: ${escapeHtml(thread.model)}</p>
 ${datasetsHtml(thread)}
+${knowledgeMarkdown(thread.knowledge) ? `<section class="knowledge">${opts.renderMarkdown(knowledgeMarkdown(thread.knowledge))}</section>` : ''}
 </header>
 <main>
 ${turns.join('\n')}

@@ -6,6 +6,7 @@
 import { answerMarkdown, figureLabel, outlineTurn, questionQuote, type OutlineItem, type OutlineTurn, type TableData } from './outline';
 import { safeMarkdown } from './markdownText';
 import { escapeMarkdownCell, gfmTable, tableFootnote } from './tables';
+import { knowledgeMarkdown } from './knowledgeSection';
 import type { ExportThread } from './thread';
 
 /** A fenced block whose fence is longer than any backtick run inside the text. */
@@ -73,6 +74,8 @@ export function buildMarkdownReport(thread: ExportThread): string {
     });
     head.push(['| dataset | file | rows | columns |', '| --- | --- | --- | --- |', ...rows].join('\n'));
   }
+  const knowledge = knowledgeMarkdown(thread.knowledge);
+  if (knowledge) head.push(knowledge);
   // Written again from its tokens as a whole: pieces joined here cannot form an image either.
   return `${safeMarkdown([...head, ...thread.turns.map((t, i) => turnMd(outlineTurn(t), i + 1))].join('\n\n'))}\n`;
 }

@@ -4,6 +4,7 @@
  * text/plain + text/html, stdout as a stream, errors as error outputs, charts as Plotly JSON),
  * and the answer. Code is written to re-run in a plain Jupyter kernel (see notebookCode.ts).
  */
+import { knowledgeMarkdown } from './knowledgeSection';
 import { sanitiseFigure } from '../../shared/figureSafety';
 import type { PlotlyFigure } from '../../shared/figure';
 import { chartCellCode, pythonCellCode, setupCode, sqlCellCode } from './notebookCode';
@@ -143,6 +144,8 @@ export function buildNotebook(thread: ExportThread): Notebook {
   const hasCode = turns.some((t) => t.items.some((i) => i.kind !== 'note'));
   const hasPython = turns.some((t) => t.items.some((i) => i.kind === 'python'));
   markdown(titleMarkdown(thread));
+  const knowledge = knowledgeMarkdown(thread.knowledge);
+  if (knowledge) markdown(knowledge);
   if (hasCode) code(setupCode(thread.datasets, hasPython), []);
 
   turns.forEach((t, i) => {
@@ -171,7 +174,13 @@ export function buildNotebook(thread: ExportThread): Notebook {
     metadata: {
       kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' },
       language_info: { name: 'python' },
-      dataseer: { title: thread.title, exported_at: thread.exportedAt.toISOString(), model: thread.model },
+      dataseer: {
+        title: thread.title,
+        exported_at: thread.exportedAt.toISOString(),
+        model: thread.model,
+        // Machine-readable too: importDictionary reads each entry back.
+        ...(thread.knowledge ? { knowledge: thread.knowledge } : {}),
+      },
     },
     cells,
   };

@@ -7,6 +7,7 @@
 import type { DataFormat, DatasetInfo } from '../../workers/protocol/data';
 import type { EndpointSettings } from '../../workers/protocol/agent/wire';
 import type { ChatTurn } from '../conversation/turns';
+import type { ExportKnowledge } from './knowledgeSection';
 
 export interface ExportDataset {
   /** The SQL table name. */
@@ -27,6 +28,8 @@ export interface ExportThread {
   model: string;
   datasets: ExportDataset[];
   turns: ChatTurn[];
+  /** The used datasets' accepted dictionaries and the workspace rules (issue 24). */
+  knowledge?: ExportKnowledge;
 }
 
 export interface ExportInput {
@@ -37,6 +40,8 @@ export interface ExportInput {
   /** The loaded datasets; the export lists those the conversation used. */
   datasets: DatasetInfo[];
   now?: Date;
+  /** Dictionaries (of every dataset; the used ones are kept) and rules. */
+  knowledge?: ExportKnowledge;
 }
 
 export const REDACTED = '[redacted]';
@@ -129,6 +134,11 @@ export function buildExportThread(input: ExportInput): ExportThread {
   const secrets = secretsOf(input.settings);
   const used = datasetsUsed(input.turns, input.datasets).map(exportDataset);
   const title = input.title?.trim() || defaultTitle(input.turns);
-  const body = redact({ title, model: input.settings.model, datasets: used, turns: input.turns }, secrets);
+  const names = new Set(used.map((d) => d.name));
+  const dictionaries = (input.knowledge?.dictionaries ?? []).filter((d) => names.has(d.dataset) && d.status === 'accepted');
+  const rules = input.knowledge?.rules ?? [];
+  // Nothing known: the export is exactly what it was before there was knowledge.
+  const knowledge = dictionaries.length > 0 || rules.length > 0 ? { rules, dictionaries } : undefined;
+  const body = redact({ title, model: input.settings.model, datasets: used, turns: input.turns, ...(knowledge ? { knowledge } : {}) }, secrets);
   return { ...body, exportedAt: input.now ?? new Date() };
 }

@@ -72,6 +72,8 @@ const handlers: Handlers<AgentRequests> = {
   searchThreads: (p) => need().searchThreads(p),
   privacyLog: (p) => need().privacyLog(p),
   checkCapabilities: (p) => need().checkCapabilities(p),
+  draftDictionary: (p) => need().draftDictionary(p),
+  modelContext: (p) => need().modelContext(p),
 };
 
 const server = serve<AgentRequests, AgentEvent>(self as unknown as Endpoint, handlers);

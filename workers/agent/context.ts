@@ -10,6 +10,7 @@ import type { RunContext } from './graph';
 import type { DatasetContext } from './prompts';
 import { decodeIpc } from '../../shared/arrowDecode';
 import { timeZoneSentence, type LoadReport } from '../protocol/loadReport';
+import { knowledgeContext, type KnowledgeSource } from './knowledge/runContext';
 
 export interface ContextSources {
   data: DataClient;
@@ -25,6 +26,10 @@ export interface ContextSources {
   samples?: boolean;
   /** The user's chosen time zone, for the model's idea of local time (absent: this worker's own). */
   timeZone?: string;
+  /** The user's dictionaries and rules (issue 24); absent, the prompt has the raw schema only. */
+  knowledge?: KnowledgeSource;
+  /** Estimated tokens the datasets block may take; past it the block is made compact. */
+  datasetsBudget?: number;
 }
 
 /** What the model must know about how a dataset was read: time zones stored as UTC, the load report's findings. */
@@ -62,5 +67,6 @@ export async function gatherRunContext(src: ContextSources, question: string, si
     src.pythonPackages ? src.pythonPackages().catch(() => [] as string[]) : Promise.resolve(null),
     src.library.search(question, src.topExamples ?? 3, signal),
   ]);
-  return { datasets, pythonPackages, examples: found.hits.map((h) => h.example), ...(src.timeZone ? { timeZone: src.timeZone } : {}) };
+  const knowledge = await knowledgeContext(src.knowledge, datasets, src.datasetsBudget);
+  return { datasets, pythonPackages, examples: found.hits.map((h) => h.example), ...(src.timeZone ? { timeZone: src.timeZone } : {}), ...knowledge };
 }

@@ -110,7 +110,7 @@ describe('agent graph', () => {
 
     const reqs = await chatRequests();
     expect(reqs).toHaveLength(3);
-    expect(reqs[0]?.tools?.map((t) => t.function.name).sort()).toEqual(['create_chart', 'profile_data', 'run_python', 'run_sql', 'search_examples', 'validate_results']);
+    expect(reqs[0]?.tools?.map((t) => t.function.name).sort()).toEqual(['ask_clarification', 'create_chart', 'describe_columns', 'profile_data', 'run_python', 'run_sql', 'search_examples', 'validate_results']);
     const system = String(reqs[0]?.messages[0]?.content);
     expect(reqs[0]?.messages[0]?.role).toBe('system');
     for (const s of ['weather', 'temp_max DOUBLE', '2026-11-22', 'pandas is NOT available']) expect(system).toContain(s);

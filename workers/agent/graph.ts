@@ -11,7 +11,7 @@ import { tool as defineTool } from '@langchain/core/tools';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import { Annotation, END, MessagesAnnotation, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
-import { TOOL_ARG_SCHEMAS, TOOL_NAMES, type ExampleRecord, type ValidateResultsArgs } from '../protocol/agent/tools';
+import { AskClarificationArgsSchema, TOOL_ARG_SCHEMAS, TOOL_NAMES, type ExampleRecord, type ValidateResultsArgs } from '../protocol/agent/tools';
 import { ValidationReportSchema, type ExecutionPlan, type ValidationReport } from '../protocol/agent/structured';
 import type { RunEvent } from '../protocol/agent/wire';
 import type { AgentMode, FinalOutput } from '../protocol/agent/final';
@@ -51,6 +51,8 @@ export interface RunContext {
   examples: ExampleRecord[];
   /** The user's time zone, when they chose one. */
   timeZone?: string;
+  /** The datasets block with the workspace's knowledge, fitted to the window (knowledge/prompt.ts). */
+  datasetsText?: string;
 }
 
 export interface AgentGraphDeps {
@@ -105,6 +107,8 @@ export const AgentState = Annotation.Root({
   summary: Annotation<string | undefined>,
   /** How many leading messages `summary` replaces in what the model is sent. */
   summarizedThrough: Annotation<number | undefined>,
+  /** The clarifying question this run ends with, if the model asked one (ask_clarification). */
+  clarification: Annotation<{ question: string; choices: string[] } | undefined>,
 });
 export type AgentStateType = typeof AgentState.State;
 export type Update = typeof AgentState.Update;
@@ -165,7 +169,7 @@ export function createShared(deps: AgentGraphDeps) {
     const human = [...state.messages].reverse().find((m) => m.getType() === 'human' && m.additional_kwargs?.[INTERNAL_FLAG] !== true);
     const question = human?.text ?? '';
     const ctx = await deps.context(question, config.signal ?? new AbortController().signal);
-    datasetsText = buildDatasetsContext(ctx.datasets);
+    datasetsText = ctx.datasetsText ?? buildDatasetsContext(ctx.datasets);
     const pythonText = buildPythonContext(ctx.pythonPackages);
     const systemPrompt = buildAgentSystemPrompt({
       systemContext: buildSystemContext((deps.now ?? (() => new Date()))(), ctx.timeZone),
@@ -191,6 +195,7 @@ export function createShared(deps: AgentGraphDeps) {
       lastResult: undefined,
       final: undefined,
       executionPlan: undefined,
+      clarification: undefined,
       failed: false,
       mode: config.configurable?.mode === 'pipeline' ? 'pipeline' : 'agent',
     };
@@ -253,7 +258,7 @@ export function createShared(deps: AgentGraphDeps) {
     const last = lastAi(state.messages);
     const finish = last?.response_metadata?.finish_reason;
     const output = buildFinalOutput({
-      answer: last?.text ?? '',
+      answer: state.clarification?.question ?? last?.text ?? '',
       // The guard routed through `answer` because the step budget ran out: what was found so far.
       partial: state.route === 'answer',
       ...(typeof finish === 'string' ? { finishReason: finish } : {}),
@@ -266,6 +271,10 @@ export function createShared(deps: AgentGraphDeps) {
       caveats: state.caveats,
       failed: state.failed,
     });
+    if (state.clarification) {
+      output.clarification = state.clarification;
+      output.output_type = 'explanation';
+    }
     emit(config, { type: 'final', output });
     return { final: output, finals: [output] };
   }
@@ -287,6 +296,17 @@ export function createShared(deps: AgentGraphDeps) {
   }
 
   return { ladder, toolDeps, ingress, summarize, modelView, runToolCalls, forcedValidation, finalize };
+}
+
+/** The question of a successful ask_clarification call in the model's last tool calls. */
+function clarificationOf(ai: AIMessage | undefined, outcomes: readonly ToolOutcome[]): { question: string; choices: string[] } | undefined {
+  for (const call of ai?.tool_calls ?? []) {
+    if (call.name !== 'ask_clarification') continue;
+    if (!outcomes.some((o) => o.callId === call.id && o.ok)) continue;
+    const p = AskClarificationArgsSchema.safeParse(call.args);
+    if (p.success) return p.data;
+  }
+  return undefined;
 }
 
 export function createAgentGraph(deps: AgentGraphDeps) {
@@ -335,6 +355,9 @@ export function createAgentGraph(deps: AgentGraphDeps) {
     emitNode(config, 'guard');
     const ai = lastAi(state.messages);
     const wantsToAnswer = state.messages[state.messages.length - 1] === ai && (ai?.tool_calls?.length ?? 0) === 0;
+    const asked = clarificationOf(ai, state.outcomes);
+    // A clarifying question ends the run at once: nothing to validate, the user answers next.
+    if (asked && state.messages[state.messages.length - 1] !== ai) return { route: 'finalize', clarification: asked };
     let outcomes = state.outcomes;
     const extra: ToolOutcome[] = [];
     const facts = () => ({ outcomes, iterations: state.iterations, budget: state.budget, wantsToAnswer, loopWarnings: state.loopWarnings, revisions: state.revisions });

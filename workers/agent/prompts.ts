@@ -225,4 +225,8 @@ export const TOOL_DESCRIPTIONS = {
   validate_results:
     'Have a critic check your results against the question before answering: method, code and plausibility. Required after code has produced results.',
   search_examples: 'Find solved example analyses similar to a question, with their approach and a code pattern.',
+  describe_columns:
+    "Describe a dataset's columns from the user's data dictionary and profile: meaning, unit, codes, missing-value placeholders, nulls, distinct values, range and top values. Without `columns` it lists every column with its type and one-line description; `search` finds columns by words. Use it for tables the prompt lists compactly.",
+  ask_clarification:
+    "Ask the user one clarifying question with 2 to 5 choices, instead of guessing, when the question is ambiguous in a way neither the data nor the user's rules and dictionary settle (which of two date columns, which definition of a term). The run stops and the user's choice comes back as their next message. Not for things a query can find out.",
 } as const;

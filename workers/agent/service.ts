@@ -39,6 +39,13 @@ import { ToolOutputStore } from './threads/ToolOutputStore';
 import { createWorkerHost, type DataClient, type PythonClient, type PythonOutput } from './tools/workerHost';
 import { rowPolicyOf } from './tools/withholdRows';
 import { messageOf } from '../../shared/errors';
+import { KnowledgeStore } from './knowledge/store';
+import { describeColumns } from './knowledge/describe';
+import { draftDictionary } from './knowledge/draft';
+import { DATASETS_SHARE } from './knowledge/runContext';
+import { estimateTokens } from './prompts';
+import { dictionaryDraftThread } from '../protocol/agent/wire';
+import { transientLadder } from './llm/structured';
 
 export interface AgentServiceDeps {
   data: DataClient;
@@ -62,6 +69,8 @@ export interface AgentServiceDeps {
   /** What was learned per endpoint + model (refused parameters, structured-output rung; default: IndexedDB). */
   profiles?: EndpointProfileStore;
   newId?: () => string;
+  /** The workspace's data dictionaries and rules (default: IndexedDB). */
+  knowledge?: KnowledgeStore;
 }
 
 export type AgentService = Omit<Handlers<AgentRequests>, 'connectData' | 'connectPython'> & {
@@ -95,6 +104,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   const secrets = deps.secrets ?? new SecretScrubber();
   const toolOutputs = deps.toolOutputs ?? new ToolOutputStore(undefined, (v) => secrets.scrubValue(v));
   const profiles = deps.profiles ?? new IdbEndpointProfileStore();
+  const knowledge = deps.knowledge ?? new KnowledgeStore();
   // Errors and status details can quote an endpoint's reply, which may echo the key.
   const emit = (e: AgentEvent): void => {
     if (e.type === 'error') deps.emit({ ...e, message: secrets.scrub(e.message) });
@@ -154,10 +164,11 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
           status('retrying', `The endpoint answered ${r.status ?? 'with an error'}; retry ${r.attempt}${r.retryAfterMs !== undefined ? ` after ${Math.ceil(r.retryAfterMs / 1000)} s` : ''}.`),
       });
       const graphOf = mode === 'pipeline' ? createPipelineGraph : createAgentGraph;
+      const budget = contextBudget(settings.model, settings.contextTokens ?? (profile?.contextWindow ? Math.floor(profile.contextWindow * 0.75) : undefined));
       return graphOf({
         model,
         // A learned window also sets when older turns are summarised (the rest is fitted on the wire).
-        contextBudget: contextBudget(settings.model, settings.contextTokens ?? (profile?.contextWindow ? Math.floor(profile.contextWindow * 0.75) : undefined)),
+        contextBudget: budget,
         checkpointer: deps.saver,
         ladder: {
           rung: () => rung,
@@ -174,6 +185,10 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
             await examplesReady;
             return (await deps.library.search(q, k, signal)).hits.map((h) => h.example);
           },
+          describeColumns: (args) => describeColumns({ data: deps.data, dictionary: async (name) => {
+            const d = await knowledge.dictionary(name);
+            return d?.status === 'accepted' ? d : undefined;
+          }, rawValues: !settings.noRawRows }, args),
         },
         context: async (q, signal) => {
           await examplesReady;
@@ -184,6 +199,8 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
               pythonPackages: python ? () => python.packages() : undefined,
               samples: !settings.noRawRows,
               ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
+              knowledge,
+              datasetsBudget: Math.floor(budget * DATASETS_SHARE),
             },
             q,
             signal,
@@ -378,6 +395,36 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         .update(settings.baseUrl, settings.model, { capabilities: report, ...(report.structured !== 'none' ? { structuredRung: report.structured } : {}) })
         .catch(() => undefined);
       return { result: report };
+    },
+    modelContext: async ({ settings }) => {
+      await examplesReady;
+      const budget = contextBudget(settings.model, settings.contextTokens);
+      const share = Math.floor(budget * DATASETS_SHARE);
+      const ctx = await gatherRunContext({ data: deps.data, library: deps.library, samples: !settings.noRawRows, knowledge, datasetsBudget: share, topExamples: 0 }, '');
+      const text = ctx.datasetsText ?? '';
+      return { result: { text, tokens: estimateTokens(text), budget, share } };
+    },
+    draftDictionary: async ({ settings, dataset }) => {
+      checkSettings(settings);
+      secrets.addEndpoint(settings);
+      const profile = await profiles.get(settings.baseUrl, settings.model).catch(() => undefined);
+      const refused = new Set(profile?.refusedParams ?? []);
+      const ladder = transientLadder();
+      const rung = profile?.structuredRung;
+      if (rung) ladder.remember(rung);
+      const model = createChatModel(settings, {
+        maxRetries: deps.maxRetries ?? 2,
+        // Sent like everything else: logged exactly as sent, under the dataset's draft thread.
+        fetch: createRecordingFetch(deps.fetch ?? ((input, init) => fetch(input, init)), privacyLog.sink(dictionaryDraftThread(dataset))),
+        memory: {
+          refused,
+          remember: (param) => {
+            refused.add(param);
+            void profiles.update(settings.baseUrl, settings.model, { refusedParams: [param] }).catch(() => undefined);
+          },
+        },
+      });
+      return { result: await draftDictionary({ data: deps.data, model, ladder, rawValues: !settings.noRawRows }, dataset) };
     },
     idle: async () => {
       await current?.done;

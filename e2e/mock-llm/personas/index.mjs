@@ -19,5 +19,6 @@ import { basePersonas } from './base.mjs';
 import { providerPersonas } from './providers.mjs';
 import { roundTripPersonas } from './roundTrip.mjs';
 import { capabilityPersonas } from './capabilities.mjs';
+import { knowledgePersonas } from './knowledge.mjs';
 
-export const PERSONAS = { ...basePersonas, ...providerPersonas, ...roundTripPersonas, ...capabilityPersonas };
+export const PERSONAS = { ...basePersonas, ...providerPersonas, ...roundTripPersonas, ...capabilityPersonas, ...knowledgePersonas };

@@ -3,7 +3,7 @@
  * and returns everything the graph needs: the outcome for the guard, the text for the model
  * (truncated, `Error: …` on failure), the full output for the UI and grounding, and figures.
  */
-import { parseToolArgs, type CreateChartResult, type ExampleRecord, type ProfileDataArgs, type ProfileDataResult, type RunPythonResult, type RunSqlResult, type ToolName, type ToolOutput, type ValidateResultsArgs, isToolName } from '../../protocol/agent/tools';
+import { parseToolArgs, type CreateChartResult, type DescribeColumnsArgs, type DescribeColumnsResult, type ExampleRecord, type ProfileDataArgs, type ProfileDataResult, type RunPythonResult, type RunSqlResult, type ToolName, type ToolOutput, type ValidateResultsArgs, isToolName } from '../../protocol/agent/tools';
 import type { PlotlyFigure } from '../../../shared/figure';
 import type { ValidationReport } from '../../protocol/agent/structured';
 import type { ToolOutcome } from '../guard';
@@ -30,6 +30,8 @@ export interface ToolDeps {
   /** The critic call behind validate_results (`validation_report`). */
   validate(args: ValidateResultsArgs, signal: AbortSignal): Promise<ValidationReport>;
   searchExamples(query: string, topK: number, signal: AbortSignal): Promise<ExampleRecord[]>;
+  /** describe_columns (issue 24): the dictionary and profile of columns; absent, the tool says it is unavailable. */
+  describeColumns?(args: DescribeColumnsArgs, signal: AbortSignal): Promise<HostResult<DescribeColumnsResult>>;
   /** Per-tool timeout in ms (default 30 s; run_python 60 s). */
   timeoutMs?: Partial<Record<ToolName, number>>;
   /** Characters of output the model sees (default 6000). */
@@ -66,6 +68,8 @@ const DEFAULT_TIMEOUTS: Record<ToolName, number> = {
   create_chart: 30_000,
   validate_results: 60_000,
   search_examples: 15_000,
+  describe_columns: 60_000,
+  ask_clarification: 5_000,
 };
 
 class ToolTimeout extends Error {}
@@ -140,6 +144,19 @@ async function produce(tool: ToolName, args: unknown, deps: ToolDeps, signal: Ab
       if (!p.ok) return p;
       return { ok: true, result: { tool, output: await deps.searchExamples(p.args.query, p.args.top_k ?? 3, signal) } };
     }
+    case 'describe_columns': {
+      const p = parseToolArgs('describe_columns', args);
+      if (!p.ok) return p;
+      if (!deps.describeColumns) return { ok: false, message: 'describe_columns is not available here; use profile_data' };
+      const r = await deps.describeColumns(p.args, signal);
+      return r.ok ? { ok: true, result: { tool, output: r.value } } : r;
+    }
+    case 'ask_clarification': {
+      // Nothing to run: the graph ends the run with the question (graph.ts, guard).
+      const p = parseToolArgs('ask_clarification', args);
+      if (!p.ok) return p;
+      return { ok: true, result: { tool, output: { question: p.args.question, choices: p.args.choices } } };
+    }
   }
 }
 
@@ -150,7 +167,7 @@ export async function executeTool(call: ToolCallInput, deps: ToolDeps, signal: A
     const text = toolErrorText(message);
     return { outcome: { callId: call.id, tool: call.name, args: call.args, ok: false, error: text }, modelText: text, elapsedMs: Date.now() - t0 };
   };
-  if (!isToolName(call.name)) return fail(`there is no tool named ${call.name}; the tools are profile_data, run_sql, run_python, create_chart, validate_results, search_examples`);
+  if (!isToolName(call.name)) return fail(`there is no tool named ${call.name}; the tools are profile_data, run_sql, run_python, create_chart, validate_results, search_examples, describe_columns, ask_clarification`);
   const raw = (call.args as Record<string, unknown> | null)?.[INVALID_ARGS_KEY];
   if (typeof raw === 'string') return fail(`the arguments of this ${call.name} call were not valid JSON (${raw.slice(0, 200)}). Send the call again with a valid JSON object.`);
   const tool = call.name;

@@ -72,7 +72,8 @@ const WITHHELD_LINES = /^… \[(\d+) more lines withheld: No raw rows\]$/;
 /** The output as the model may see it under `policy` (unchanged without one). */
 export function withholdRows(tool: string | undefined, output: unknown, policy: RowPolicy | undefined): unknown {
   if (!policy) return output;
-  if (tool === 'validate_results' || tool === 'search_examples') return output;
+  // describe_columns leaves out top values itself under No raw rows (knowledge/describe.ts).
+  if (tool === 'validate_results' || tool === 'search_examples' || tool === 'describe_columns') return output;
   if (tool === 'profile_data' && isRecord(output) && isRecord(output.quality)) return shapeProfile(output as unknown as ProfileDataResult);
   const max = policy.maxRows;
   const cut: Cut = { lists: 0 };

@@ -24,5 +24,7 @@ export const FinalOutputSchema = z.object({
   failed_attempts: z.array(z.object({ code: z.string(), error: z.string() })),
   /** (additive) The run stopped before the analysis was complete (e.g. its step budget ran out): the answer is what was found so far. */
   partial: z.boolean().optional(),
+  /** Additive (issue 24): the run asked the user instead of answering; `answer` is the question. */
+  clarification: z.object({ question: z.string(), choices: z.array(z.string()) }).optional(),
 });
 export type FinalOutput = z.infer<typeof FinalOutputSchema>;

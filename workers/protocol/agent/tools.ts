@@ -15,6 +15,10 @@ export const TOOL_NAMES = [
   'create_chart',
   'validate_results',
   'search_examples',
+  /** Additive (issue 24): the full meaning and profile of columns the prompt lists compactly. */
+  'describe_columns',
+  /** Additive (issue 24): one clarifying question with choices; the run ends and waits for the user. */
+  'ask_clarification',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -70,6 +74,19 @@ export const SearchExamplesArgsSchema = z.object({
 });
 export type SearchExamplesArgs = z.infer<typeof SearchExamplesArgsSchema>;
 
+export const DescribeColumnsArgsSchema = z.object({
+  dataset: z.string().describe('Table name of the dataset'),
+  columns: z.array(z.string()).optional().describe('Columns to describe in full (default: list every column with its type and one-line description)'),
+  search: z.string().optional().describe('Words to look for in column names and descriptions, to find columns in a wide table'),
+});
+export type DescribeColumnsArgs = z.infer<typeof DescribeColumnsArgsSchema>;
+
+export const AskClarificationArgsSchema = z.object({
+  question: z.string().min(1).describe('One short question for the user'),
+  choices: z.array(z.string().min(1)).min(2).max(5).describe('2 to 5 answers the user can pick from'),
+});
+export type AskClarificationArgs = z.infer<typeof AskClarificationArgsSchema>;
+
 export const TOOL_ARG_SCHEMAS = {
   profile_data: ProfileDataArgsSchema,
   run_sql: RunSqlArgsSchema,
@@ -77,6 +94,8 @@ export const TOOL_ARG_SCHEMAS = {
   create_chart: CreateChartArgsSchema,
   validate_results: ValidateResultsArgsSchema,
   search_examples: SearchExamplesArgsSchema,
+  describe_columns: DescribeColumnsArgsSchema,
+  ask_clarification: AskClarificationArgsSchema,
 } as const satisfies Record<ToolName, z.ZodType>;
 
 export interface ToolArgs {
@@ -86,6 +105,8 @@ export interface ToolArgs {
   create_chart: CreateChartArgs;
   validate_results: ValidateResultsArgs;
   search_examples: SearchExamplesArgs;
+  describe_columns: DescribeColumnsArgs;
+  ask_clarification: AskClarificationArgs;
 }
 
 // Results: what each tool returns. Loose objects: a field added later still reaches the page.
@@ -146,6 +167,36 @@ export const ExampleRecordSchema = z.looseObject({
 });
 export type ExampleRecord = z.infer<typeof ExampleRecordSchema>;
 
+export const DescribedColumnSchema = z.looseObject({
+  name: z.string(),
+  type: z.string(),
+  description: z.string().optional(),
+  unit: z.string().optional(),
+  role: z.string().optional(),
+  codes: z.array(z.object({ code: z.string(), meaning: z.string() })).optional(),
+  missing: z.array(z.string()).optional(),
+  nulls: z.number().optional(),
+  distinct: z.number().optional(),
+  min: z.union([z.number(), z.string()]).optional(),
+  max: z.union([z.number(), z.string()]).optional(),
+  mean: z.number().optional(),
+  top: z.array(z.object({ value: z.string(), count: z.number() })).optional(),
+});
+export type DescribedColumn = z.infer<typeof DescribedColumnSchema>;
+
+export const DescribeColumnsResultSchema = z.looseObject({
+  dataset: z.string(),
+  row_count: z.number(),
+  total_columns: z.number(),
+  columns: z.array(DescribedColumnSchema),
+  columns_missing: z.array(z.string()),
+  /** More columns matched than were returned (ask for fewer, or search). */
+  truncated: z.boolean(),
+  /** The dataset's own notes from its dictionary: what a row is, grain, caveats, joins. */
+  notes: z.array(z.string()),
+});
+export type DescribeColumnsResult = z.infer<typeof DescribeColumnsResultSchema>;
+
 export const TOOL_RESULT_SCHEMAS = {
   profile_data: ProfileDataResultSchema,
   run_sql: RunSqlResultSchema,
@@ -153,6 +204,8 @@ export const TOOL_RESULT_SCHEMAS = {
   create_chart: CreateChartResultSchema,
   validate_results: ValidationReportSchema,
   search_examples: z.array(ExampleRecordSchema),
+  describe_columns: DescribeColumnsResultSchema,
+  ask_clarification: z.looseObject({ question: z.string(), choices: z.array(z.string()) }),
 } as const satisfies Record<ToolName, z.ZodType>;
 
 export type ToolResults = { [K in ToolName]: z.infer<(typeof TOOL_RESULT_SCHEMAS)[K]> };

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { AGENT_MODES, FinalOutputSchema, type AgentMode } from './final';
 import type { AgentThreadSummary, RateAnswerRequest, ThreadView } from './threadView';
 import { TOOL_RESULT_SCHEMAS } from './tools';
+import type { DataDictionary } from './knowledge';
 
 // ---------------------------------------------------------------------------------------------
 // Endpoint settings and run requests
@@ -122,6 +123,19 @@ export interface StartRunRequest {
   run_id?: string;
 }
 
+export interface ModelContextView {
+  text: string;
+  tokens: number;
+  budget: number;
+  /** Tokens the datasets block may take before it is made compact. */
+  share: number;
+}
+
+/** The privacy log's thread for a dataset's dictionary drafts (they belong to no conversation). */
+export function dictionaryDraftThread(dataset: string): string {
+  return `data-dictionary:${dataset}`;
+}
+
 export type ModelListOutcome = { ok: true; models: string[] } | { ok: false; status?: number; message: string };
 
 /** What `Test connection` found the chosen model can do (stored per endpoint + model). */
@@ -181,6 +195,18 @@ export type AgentRequests = {
    * and what they showed; stored so runs start from it (additive).
    */
   checkCapabilities: { req: { settings: EndpointSettings; images?: boolean }; res: CapabilityReport };
+  /**
+   * Drafts a dataset's data dictionary with one `data_dictionary` call (additive, issue 24): from
+   * its profile and a few sample values (none under "No raw rows"). Logged in the privacy log
+   * under the thread `dictionaryDraftThread(dataset)`; the page stores the draft.
+   */
+  draftDictionary: { req: { settings: EndpointSettings; dataset: string }; res: DataDictionary };
+  /**
+   * What the model sees of the workspace (additive, issue 24): the datasets block with the
+   * accepted dictionaries and the rules exactly as the next run's prompt would carry it, its
+   * estimated tokens, and the run's token budget it must fit (`budget`; the block may take `share`).
+   */
+  modelContext: { req: { settings: EndpointSettings }; res: ModelContextView };
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -207,6 +233,8 @@ const ToolEndSchema = z.discriminatedUnion('tool', [
   z.object({ ...RUN, type: z.literal('tool_end'), call_id: z.string(), elapsed_ms: z.number(), tool: z.literal('create_chart'), output: TOOL_RESULT_SCHEMAS.create_chart }),
   z.object({ ...RUN, type: z.literal('tool_end'), call_id: z.string(), elapsed_ms: z.number(), tool: z.literal('validate_results'), output: TOOL_RESULT_SCHEMAS.validate_results }),
   z.object({ ...RUN, type: z.literal('tool_end'), call_id: z.string(), elapsed_ms: z.number(), tool: z.literal('search_examples'), output: TOOL_RESULT_SCHEMAS.search_examples }),
+  z.object({ ...RUN, type: z.literal('tool_end'), call_id: z.string(), elapsed_ms: z.number(), tool: z.literal('describe_columns'), output: TOOL_RESULT_SCHEMAS.describe_columns }),
+  z.object({ ...RUN, type: z.literal('tool_end'), call_id: z.string(), elapsed_ms: z.number(), tool: z.literal('ask_clarification'), output: TOOL_RESULT_SCHEMAS.ask_clarification }),
 ]);
 
 export const AgentEventSchema = z.discriminatedUnion('type', [

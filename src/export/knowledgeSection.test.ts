@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { buildMarkdownReport } from './markdownReport';
+import { buildNotebook } from './notebook';
+import { threads } from './testing/threads';
+import { buildExportThread } from './thread';
+import { emptyDictionary, type DataDictionary } from '../../workers/protocol/agent/knowledge';
+import { importDictionary } from '../../workers/agent/knowledge/import';
+
+function penguinsDictionary(status: DataDictionary['status'] = 'accepted'): DataDictionary {
+  const d = emptyDictionary('penguins', ['Species', 'Body Mass (g)']);
+  d.status = status;
+  d.row_meaning = 'one penguin';
+  d.columns[1] = { name: 'Body Mass (g)', description: 'Body mass | weighed at capture', unit: 'g', role: 'measure', codes: [], missing: ['NA'] };
+  return d;
+}
+
+describe('knowledge in exports', () => {
+  const input = () => ({
+    ...threads().sqlOnly,
+    knowledge: { rules: ['Answer in grams'], dictionaries: [penguinsDictionary(), { ...emptyDictionary('unused', ['x']), status: 'accepted' as const }] },
+  });
+
+  it("puts the rules and the used datasets' accepted dictionaries in the Markdown report", () => {
+    const text = buildMarkdownReport(buildExportThread(input()));
+    expect(text).toContain('## Workspace rules\n\nEvery answer was given these rules:\n\n- Answer in grams');
+    expect(text).toContain('### Data dictionary: penguins');
+    expect(text).toContain('- One row: one penguin');
+    expect(text).toContain('| Body Mass (g) | Body mass \\| weighed at capture | g | measure |  | NA |');
+    expect(text).not.toContain('Data dictionary: unused');
+    const drafts = buildMarkdownReport(buildExportThread({ ...input(), knowledge: { rules: [], dictionaries: [penguinsDictionary('draft')] } }));
+    expect(drafts).not.toContain('Data dictionar');
+  });
+
+  it('puts them in the notebook as a cell and as metadata that imports back', () => {
+    const nb = buildNotebook(buildExportThread(input()));
+    expect(nb.cells[1]?.cell_type).toBe('markdown');
+    expect((nb.cells[1]?.source as string[]).join('')).toContain('### Data dictionary: penguins');
+    const meta = (nb.metadata.dataseer as { knowledge: { dictionaries: DataDictionary[] } }).knowledge;
+    expect(meta.dictionaries.map((d) => d.dataset)).toEqual(['penguins']);
+    const back = importDictionary(JSON.stringify(meta.dictionaries[0]), 'nb.json', 'penguins', ['Species', 'Body Mass (g)']);
+    expect(back.dictionary.columns[1]).toEqual(penguinsDictionary().columns[1]);
+  });
+});
+
+describe('an export without knowledge', () => {
+  it('is unchanged: no knowledge cell, no metadata', () => {
+    const plain = buildNotebook(buildExportThread(threads().sqlOnly));
+    const empty = buildNotebook(buildExportThread({ ...threads().sqlOnly, knowledge: { rules: [], dictionaries: [] } }));
+    expect(JSON.stringify({ ...empty, metadata: {} })).toBe(JSON.stringify({ ...plain, metadata: {} }));
+    expect('knowledge' in (empty.metadata.dataseer as object)).toBe(false);
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * Reading a data dictionary the user brings: CSV (one row per column), JSON or YAML (this app's
+ * own export, a list of columns, or a `{ column: description }` map) and dbt's `schema.yml`
+ * (`models[]` / `sources[].tables[]` with `columns[]`, `meta`, and `accepted_values` tests). YAML
+ * and JSON go through a real parser (`yaml` reads both); CSV through an RFC 4180 reader. What
+ * is read is fitted to the dataset's real columns; names it does not have are reported.
+ */
+import { parse as parseYaml } from 'yaml';
+import { COLUMN_ROLES, type ColumnEntry, type ColumnRole, type DataDictionary, type JoinKey } from '../../protocol/agent/knowledge';
+
+export interface ImportResult {
+  dictionary: DataDictionary;
+  /** What could not be used (columns the dataset does not have, a model for another table). */
+  warnings: string[];
+}
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
+const strList = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter(Boolean) : typeof v === 'string' ? splitList(v) : []);
+
+/** "., -9, N/A" or "." — a cell listing placeholders. */
+function splitList(s: string): string[] {
+  return s.split(/[;,|]/).map((x) => x.trim()).filter(Boolean);
+}
+
+/** "1=male; 2=female" (also "1: male"), a map, or a list of { code, meaning }. */
+function codesOf(v: unknown): { code: string; meaning: string }[] {
+  if (Array.isArray(v)) {
+    return v.flatMap((c) => (isRec(c) && str(c.code ?? c.value) ? [{ code: str(c.code ?? c.value), meaning: str(c.meaning ?? c.label ?? c.description) }] : []));
+  }
+  if (isRec(v)) return Object.entries(v).map(([code, meaning]) => ({ code, meaning: str(meaning) }));
+  if (typeof v === 'string' && v.trim()) {
+    return v.split(/;|\n/).flatMap((part) => {
+      const m = /^\s*([^=:]+?)\s*[=:]\s*(.+?)\s*$/.exec(part);
+      return m?.[1] && m[2] ? [{ code: m[1], meaning: m[2] }] : [];
+    });
+  }
+  return [];
+}
+
+function roleOf(v: unknown): ColumnRole {
+  const s = str(v).toLowerCase();
+  return (COLUMN_ROLES as readonly string[]).includes(s) ? (s as ColumnRole) : 'other';
+}
+
+function entryOf(name: string, v: unknown): ColumnEntry {
+  if (!isRec(v)) return { name, description: str(v), unit: '', role: 'other', codes: [], missing: [] };
+  const meta = isRec(v.meta) ? v.meta : {};
+  // dbt: `accepted_values` tests list the codes a column may take (meanings unknown).
+  const tests = [...(Array.isArray(v.tests) ? v.tests : []), ...(Array.isArray(v.data_tests) ? v.data_tests : [])];
+  const accepted = tests.flatMap((t) => (isRec(t) && isRec(t.accepted_values) ? strList(t.accepted_values.values) : []));
+  const codes = codesOf(v.codes ?? meta.codes);
+  return {
+    name,
+    description: str(v.description ?? v.desc ?? v.label),
+    unit: str(v.unit ?? meta.unit ?? v.units),
+    role: roleOf(v.role ?? meta.role),
+    codes: codes.length ? codes : accepted.map((code) => ({ code, meaning: '' })),
+    missing: strList(v.missing ?? meta.missing ?? v.missing_values ?? meta.missing_values),
+  };
+}
+
+interface Read {
+  row_meaning: string;
+  grain: string;
+  caveats: string[];
+  joins: JoinKey[];
+  columns: ColumnEntry[];
+}
+
+function joinsOf(v: unknown): JoinKey[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((j) => (isRec(j) && str(j.column) && str(j.other_dataset) && str(j.other_column) ? [{ column: str(j.column), other_dataset: str(j.other_dataset), other_column: str(j.other_column) }] : []));
+}
+
+function columnsOf(v: unknown): ColumnEntry[] {
+  if (Array.isArray(v)) return v.flatMap((c) => (isRec(c) && str(c.name ?? c.column) ? [entryOf(str(c.name ?? c.column), c)] : []));
+  if (isRec(v)) return Object.entries(v).map(([name, c]) => entryOf(name, c));
+  return [];
+}
+
+/** One table's dictionary out of a parsed document; `dataset` picks the dbt model / table. */
+function fromDocument(doc: unknown, dataset: string, warnings: string[]): Read {
+  const empty: Read = { row_meaning: '', grain: '', caveats: [], joins: [], columns: [] };
+  if (Array.isArray(doc)) return { ...empty, columns: columnsOf(doc) };
+  if (!isRec(doc)) return empty;
+  const dbtTables = [
+    ...(Array.isArray(doc.models) ? doc.models : []),
+    ...(Array.isArray(doc.sources) ? doc.sources.flatMap((s) => (isRec(s) && Array.isArray(s.tables) ? s.tables : [])) : []),
+  ].filter(isRec);
+  if (dbtTables.length > 0) {
+    const lower = dataset.toLowerCase();
+    const table = dbtTables.find((t) => str(t.name).toLowerCase() === lower) ?? (dbtTables.length === 1 ? dbtTables[0] : undefined);
+    if (!table) {
+      warnings.push(`None of the file's models (${dbtTables.map((t) => str(t.name)).join(', ')}) is named ${dataset}.`);
+      return empty;
+    }
+    if (str(table.name).toLowerCase() !== lower) warnings.push(`Read the file's only model, ${str(table.name)}, for ${dataset}.`);
+    return { ...empty, row_meaning: str(table.description), columns: columnsOf(table.columns) };
+  }
+  if ('columns' in doc) {
+    return {
+      row_meaning: str(doc.row_meaning ?? doc.description),
+      grain: str(doc.grain),
+      caveats: strList(doc.caveats),
+      joins: joinsOf(doc.joins),
+      columns: columnsOf(doc.columns),
+    };
+  }
+  // `{ column: description }`
+  return { ...empty, columns: columnsOf(doc) };
+}
+
+/** RFC 4180: quoted fields with doubled quotes, commas and newlines inside quotes. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  const t = text.replace(/^\uFEFF/, '');
+  for (let i = 0; i < t.length; i++) {
+    const ch = t[i];
+    if (quoted) {
+      if (ch === '"' && t[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"' && field === '') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && t[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += ch;
+  }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows.filter((r) => r.some((c) => c.trim() !== ''));
+}
+
+const CSV_NAME_HEADERS = ['column', 'name', 'column_name', 'field', 'variable'];
+
+function fromCsv(text: string, warnings: string[]): Read {
+  const [header, ...rows] = parseCsv(text);
+  if (!header) return { row_meaning: '', grain: '', caveats: [], joins: [], columns: [] };
+  const keys = header.map((h) => h.trim().toLowerCase().replace(/\s+/g, '_'));
+  const nameAt = keys.findIndex((k) => CSV_NAME_HEADERS.includes(k));
+  if (nameAt < 0) {
+    warnings.push(`The CSV needs a column named one of ${CSV_NAME_HEADERS.join(', ')}.`);
+    return { row_meaning: '', grain: '', caveats: [], joins: [], columns: [] };
+  }
+  const columns = rows.map((r) => {
+    const rec: Rec = {};
+    keys.forEach((k, i) => (rec[k] = r[i] ?? ''));
+    return entryOf(str(r[nameAt]), rec);
+  });
+  return { row_meaning: '', grain: '', caveats: [], joins: [], columns };
+}
+
+/** Reads `text` (named `fileName`) as `dataset`'s dictionary, fitted to `columns`. */
+export function importDictionary(text: string, fileName: string, dataset: string, columns: readonly string[]): ImportResult {
+  const warnings: string[] = [];
+  const lower = fileName.toLowerCase();
+  let read: Read;
+  if (lower.endsWith('.csv')) read = fromCsv(text, warnings);
+  else {
+    let doc: unknown;
+    try {
+      doc = parseYaml(text); // JSON is YAML too
+    } catch (e) {
+      throw new Error(`${fileName} could not be read as ${lower.endsWith('.json') ? 'JSON' : 'YAML'}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+    read = fromDocument(doc, dataset, warnings);
+  }
+  const byName = new Map(read.columns.map((c) => [c.name, c]));
+  // A column named with other case still matches (dbt lower-cases; files keep their headers).
+  const byLower = new Map(read.columns.map((c) => [c.name.toLowerCase(), c]));
+  const unknown = read.columns.filter((c) => !columns.includes(c.name) && !columns.some((n) => n.toLowerCase() === c.name.toLowerCase()));
+  if (unknown.length) warnings.push(`Not in ${dataset}: ${unknown.map((c) => c.name).slice(0, 20).join(', ')}${unknown.length > 20 ? ` and ${unknown.length - 20} more` : ''}.`);
+  const matched = columns.filter((n) => byName.has(n) || byLower.has(n.toLowerCase())).length;
+  if (matched === 0) throw new Error(`${fileName} describes none of ${dataset}'s columns.${warnings.length ? ` ${warnings.join(' ')}` : ''}`);
+  return {
+    dictionary: {
+      dataset,
+      status: 'draft',
+      source: fileName,
+      updated_at: new Date().toISOString(),
+      row_meaning: read.row_meaning,
+      grain: read.grain,
+      caveats: read.caveats,
+      joins: read.joins,
+      columns: columns.map((n) => {
+        const e = byName.get(n) ?? byLower.get(n.toLowerCase());
+        return e ? { ...e, name: n } : { name: n, description: '', unit: '', role: 'other', codes: [], missing: [] };
+      }),
+    },
+    warnings,
+  };
+}
+
+/** The dictionary as JSON, in the shape `importDictionary` reads back. */
+export function dictionaryToJson(d: DataDictionary): string {
+  const { status: _s, source: _src, updated_at: _u, ...rest } = d;
+  return JSON.stringify(rest, null, 2);
+}
