@@ -28,7 +28,7 @@ async function loadRest(): Promise<void> {
   const names = (await worker.client.call('list', {})).map((d) => d.name);
   for (const file of ['orders.csv', 'customers.csv'] as const) {
     if (names.includes(file.replace('.csv', ''))) continue;
-    const out = await worker.client.call('load', { source: { kind: 'text', text: KNOWLEDGE_FILES[file], fileName: file }, options: { loadId: file } });
+    const out = await worker.loadText(KNOWLEDGE_FILES[file], file);
     if (!out.ok) throw new Error(out.message);
   }
 }

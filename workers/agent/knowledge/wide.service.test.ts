@@ -28,7 +28,7 @@ describe('a 500-column table and 50 datasets', { timeout: 240_000 }, () => {
     for (let t = 0; t < 50; t++) {
       const cols = Array.from({ length: 10 }, (_, i) => `attribute_${i}`);
       const text = `${cols.join(',')}\n${Array.from({ length: 5 }, (_, r) => cols.map((_, i) => (i % 2 ? `label_${r}` : String(r * i))).join(',')).join('\n')}\n`;
-      const out = await worker.client.call('load', { source: { kind: 'text', text, fileName: `table_${t}.csv` }, options: { loadId: `t${t}` } });
+      const out = await worker.loadText(text, `table_${t}.csv`);
       expect(out.ok).toBe(true);
     }
     const knowledge = new KnowledgeStore({ dbName: 'wide-knowledge' });

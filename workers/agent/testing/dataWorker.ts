@@ -4,7 +4,7 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll } from 'vitest';
-import type { DataEvent, DataRequests } from '../../protocol/data';
+import type { DataEvent, DataRequests, LoadOutcome } from '../../protocol/data';
 import { RpcClient } from '../../protocol/rpcClient';
 import { serve } from '../../protocol/rpcServer';
 import { DataHost } from '../../data/host';
@@ -14,6 +14,8 @@ import { NodeEngine } from '../../data/testing/nodeEngine';
 
 export interface DataWorker {
   client: RpcClient<DataRequests, DataEvent>;
+  /** Loads another CSV as the page does (the agent's port may not load). */
+  loadText(text: string, fileName: string): Promise<LoadOutcome>;
   /** Fails whatever is still pending and closes the channel. */
   close(): void;
 }
@@ -40,6 +42,7 @@ export async function startDataWorker(file: { text: string; fileName: string; lo
   const client = new RpcClient<DataRequests, DataEvent>(channel.port2 as unknown as ConstructorParameters<typeof RpcClient>[0]);
   return {
     client,
+    loadText: async (text, fileName) => (await page.load({ source: { kind: 'text', text, fileName }, options: { loadId: fileName } })).result,
     close() {
       client.failAll(new Error('done'));
       channel.port1.close();
@@ -49,7 +52,7 @@ export async function startDataWorker(file: { text: string; fileName: string; lo
 }
 
 /** Starts the data worker before this file's tests and closes it after; `client` is valid inside tests. */
-export function useDataWorker(file: { text: string; fileName: string; loadId: string }): { readonly client: RpcClient<DataRequests, DataEvent> } {
+export function useDataWorker(file: { text: string; fileName: string; loadId: string }): Pick<DataWorker, 'client' | 'loadText'> {
   let worker: DataWorker | undefined;
   beforeAll(async () => {
     worker = await startDataWorker(file);
@@ -57,10 +60,14 @@ export function useDataWorker(file: { text: string; fileName: string; loadId: st
   afterAll(() => {
     worker?.close();
   });
+  const started = (): DataWorker => {
+    if (!worker) throw new Error('the data worker did not start');
+    return worker;
+  };
   return {
     get client() {
-      if (!worker) throw new Error('the data worker did not start');
-      return worker.client;
+      return started().client;
     },
+    loadText: (text, fileName) => started().loadText(text, fileName),
   };
 }
