@@ -6,6 +6,7 @@
  * replaces (messages are append-only, so the index stays valid).
  */
 import { structuredOutput, transientLadder, type LadderMemory } from './llm/structured';
+import { SUMMARY_HEADING } from './llm/contextWindow';
 import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph/web';
@@ -94,7 +95,7 @@ export const SUMMARY_INSTRUCTIONS =
 
 /** The system text the model gets: the run's prompt plus the summary of the compacted turns. */
 export function withSummary(systemPrompt: string, summary: string | undefined): string {
-  return summary ? `${systemPrompt}\n\n## Earlier in this conversation (summary)\n${summary}` : systemPrompt;
+  return summary ? `${systemPrompt}\n\n${SUMMARY_HEADING}\n${summary}` : systemPrompt;
 }
 
 export interface SummaryState {

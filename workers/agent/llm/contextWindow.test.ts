@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildAgentSystemPrompt, buildDatasetsContext, buildExamplesContext, EXAMPLES_HEADING } from '../prompts';
 import { TEXT_PROTOCOL_HEADING, toTextProtocol } from './textTools';
-import { estimateRequestTokens, fitToWindow, windowFromModelEntry, windowRefusal } from './contextWindow';
+import { estimateRequestTokens, fitToWindow, SUMMARY_HEADING, windowFromModelEntry, windowRefusal } from './contextWindow';
+import { withSummary } from '../summarize';
 
 describe('refusals of an over-long prompt', () => {
   it("reads llama-server's exceed_context_size_error, as 400 and as the older 500 (https://github.com/oobabooga/textgen/issues/7257, https://github.com/ggml-org/llama.cpp/pull/15780)", () => {
@@ -106,5 +107,17 @@ describe('fitting a request to the window', () => {
     expect(changes).toContain('system prompt shortened');
     expect(sys).toContain(`${TEXT_PROTOCOL_HEADING}\n`);
     expect(sys).toContain('- run_sql: Runs SQL.');
+  });
+
+  it('keeps the summary of earlier turns whole when the system prompt must be clipped (it stands for turns no longer sent)', () => {
+    const base = conversation();
+    const messages = base.messages as { role: string; content: string }[];
+    const summary = `SUMMARY-KEPT: ${'the user asked which datasets exist and none were loaded; '.repeat(8)}`;
+    const system = withSummary(messages[0]?.content ?? '', summary);
+    const body = { ...base, messages: [{ role: 'system', content: system }, ...messages.slice(1)] };
+    const { body: fitted, changes } = fitToWindow(body, 700);
+    const sys = (fitted.messages as { content: string }[])[0]?.content ?? '';
+    expect(changes).toContain('system prompt shortened');
+    expect(sys).toContain(`${SUMMARY_HEADING}\n${summary}`);
   });
 });

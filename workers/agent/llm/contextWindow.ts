@@ -86,6 +86,15 @@ export function completionReserve(window: number): number {
 
 const text = (m: Json): string => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : '')).join('') : '');
 
+/** Where the summary of compacted turns starts in the system text (summarize.ts writes it). */
+export const SUMMARY_HEADING = '## Earlier in this conversation (summary)';
+
+/** The first section of the system text that fitting must keep whole, or -1. */
+function firstProtected(system: string): number {
+  const found = [TEXT_PROTOCOL_HEADING, SUMMARY_HEADING].map((h) => system.indexOf(h)).filter((i) => i >= 0);
+  return found.length ? Math.min(...found) : -1;
+}
+
 function clip(s: string, max: number): string {
   if (s.length <= max) return s;
   const head = Math.floor(max * 0.75);
@@ -173,9 +182,10 @@ export function fitToWindow(body: Json, window: number): Fitted {
     const m = messages[sys];
     if (m) {
       const over = (size() - budget) * 3 + 200;
-      // The text tool protocol's section stays whole: without it the model cannot call a tool.
+      // The text tool protocol's section stays whole (without it the model cannot call a tool), and
+      // so does the summary of earlier turns (it stands for turns no longer sent at all).
       const whole = text(m);
-      const at = whole.indexOf(TEXT_PROTOCOL_HEADING);
+      const at = firstProtected(whole);
       const head = at >= 0 ? whole.slice(0, at) : whole;
       const keep = Math.max(400, head.length - over);
       if (keep < head.length) {
