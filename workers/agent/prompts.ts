@@ -30,7 +30,8 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-function formatSample(v: unknown, maxChars: number): string {
+/** One sample value as the prompt shows it: short, and quoted only when it could be misread. */
+export function formatSample(v: unknown, maxChars = 24): string {
   let s: string;
   if (v === null || v === undefined) s = 'NULL';
   else if (typeof v === 'number') s = Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));

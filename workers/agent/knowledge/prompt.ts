@@ -7,7 +7,7 @@
  * `describe_columns`, so a 500-column table or 50 datasets still fit a small window.
  */
 import type { DataDictionary, ColumnEntry } from '../../protocol/agent/knowledge';
-import { estimateTokens, type DatasetContext } from '../prompts';
+import { estimateTokens, formatSample, type DatasetContext } from '../prompts';
 
 export type DetailLevel = 'full' | 'no_samples' | 'index' | 'names' | 'table';
 const LEVELS: readonly DetailLevel[] = ['full', 'no_samples', 'index', 'names', 'table'];
@@ -27,17 +27,6 @@ export interface WorkspaceContext {
   levels: Record<string, DetailLevel>;
   /** Sections and their estimated tokens, for the budget view. */
   parts: { label: string; tokens: number }[];
-}
-
-function formatSample(v: unknown, maxChars = 24): string {
-  let s: string;
-  if (v === null || v === undefined) s = 'NULL';
-  else if (typeof v === 'number') s = Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
-  else if (typeof v === 'bigint' || typeof v === 'boolean') s = String(v);
-  else if (v instanceof Date) s = v.toISOString().replace('T00:00:00.000Z', '');
-  else s = typeof v === 'string' ? v : JSON.stringify(v);
-  if (s.length > maxChars) s = `${s.slice(0, maxChars - 1)}…`;
-  return /[,\n]|^\s|\s$/.test(s) || s === '' ? JSON.stringify(s) : s;
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
