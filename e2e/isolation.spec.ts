@@ -76,6 +76,8 @@ test('the service worker isolates the app on a plain host and serves it offline'
     expect(await isolated(offline)).toBe(true);
     // The engine starts from the cache and a precached sample loads with no network at all.
     await expect(status(offline)).toContainText(/DuckDB .*ready/, { timeout: 90_000 });
+    // Samples are in the Add data menu, as a user finds them.
+    await offline.getByRole('button', { name: 'Add data', exact: true }).click();
     await offline.getByRole('button', { name: 'Load sample penguins', exact: true }).click();
     await expect(offline.getByRole('list', { name: 'Datasets', exact: true }).getByRole('button', { name: 'Remove penguins', exact: true })).toBeVisible({ timeout: 60_000 });
     // And a direct network fetch really is off, so the above came from the worker's caches.
