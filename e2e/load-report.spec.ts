@@ -26,6 +26,8 @@ test('day/month dates: the report names the unparsed column, the fix reads both 
   expectSameRows((await app.runSql(sql)).rows, native.rows);
   expect(native.rows[0]?.[3]).toBe('DATE');
 
+  // The SQL view took the pane; the report is in the Data view, one tab away.
+  await app.openView('Data');
   await report.getByRole('button', { name: 'Read as first detected' }).click();
   await expect(report.getByRole('button', { name: 'Read as first detected' })).toHaveCount(0, { timeout: 60_000 });
   expect(await app.scalar('SELECT typeof("End Date") FROM report_dates LIMIT 1')).toBe('VARCHAR');
