@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { TIMEZONE_CSV } from '../scripts/loadReportCases.mjs';
 import { expect, test } from './fixtures';
 import { expectSameRows } from './support/compare';
-import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
+import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { nativeQuery } from './support/native';
 import { bad } from './support/paths';
 
@@ -61,13 +61,15 @@ test('a scripted agent answers a date question on a TIMESTAMPTZ file, and the mo
   expect(want.rows.map((r) => r[1])).toEqual(['2', '2']);
   await mock.script([
     { type: 'tool_calls', calls: [{ id: 'c1', name: 'run_sql', arguments: { sql } }] },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
     { type: 'text', content: 'There were 2 events on each of 10 and 11 March 2024 (UTC).', chunk_size: 12 },
   ]);
   const c = chat(page);
   await ask(page, 'How many events per day, in UTC?');
   await expect(c.answers.last()).toContainText('2 events on each of 10 and 11 March', { timeout: 60_000 });
   await expectIdle(page);
-  const steps = c.log.getByRole('list', { name: 'Steps' });
+  // The steps sit collapsed under the answer (How I got this).
+  const steps = await openSteps(page);
   const step = steps.getByRole('listitem').filter({ hasText: 'run_sql' });
   await step.getByText('run_sql').click();
   const table = step.getByRole('table');
