@@ -264,7 +264,13 @@ export class DataApp {
     await this.sqlEditor.click();
     await this.sqlEditor.fill(sql);
     if (via === 'keyboard') await this.sqlEditor.press('Control+Enter');
-    else await this.runButton.click();
+    else {
+      // The completion list the last word opens (a moment after typing) can lie over the button;
+      // moving focus to the button closes it, as it does for a keyboard user.
+      await this.runButton.focus();
+      await expect(this.page.getByRole('listbox', { name: 'Completions' })).toHaveCount(0);
+      await this.runButton.click();
+    }
   }
 
   /**

@@ -15,6 +15,7 @@ test.describe('paste and URL', () => {
     const app = shared();
     const page = app.page;
     const before = await app.datasetNames();
+    await app.openAddData();
     await page.getByRole('textbox', { name: 'Paste CSV', exact: true }).fill('fruit,kg\napple,3\npear,4.5\nplum,0.25\n');
     await page.getByRole('button', { name: 'Load pasted data', exact: true }).click();
     await expect.poll(async () => (await app.datasetNames()).length, { timeout: 60_000 }).toBe(before.length + 1);
@@ -33,6 +34,7 @@ test.describe('paste and URL', () => {
     const app = shared();
     const page = app.page;
     const url = new URL('samples/seattle-weather.csv', page.url()).href;
+    await app.openAddData();
     await page.getByRole('textbox', { name: 'Data URL', exact: true }).fill(url);
     await page.getByRole('button', { name: 'Load URL', exact: true }).click();
     await app.expectDataset('seattle_weather');
@@ -75,6 +77,7 @@ test.describe('paste and URL', () => {
     test('a CSV served with CORS headers loads and matches native DuckDB', async () => {
       const app = shared();
       const page = app.page;
+      await app.openAddData();
       await page.getByRole('textbox', { name: 'Data URL', exact: true }).fill(`${origin}/data/remote-squares.csv`);
       await page.getByRole('button', { name: 'Load URL', exact: true }).click();
       await app.expectDataset('remote_squares');
@@ -87,6 +90,7 @@ test.describe('paste and URL', () => {
     test('a 404 shows an alert naming the file', async () => {
       const app = shared();
       const page = app.page;
+      await app.openAddData();
       await page.getByRole('textbox', { name: 'Data URL', exact: true }).fill(`${origin}/data/missing-file.csv`);
       await page.getByRole('button', { name: 'Load URL', exact: true }).click();
       await expect(app.loadError('missing-file.csv')).toHaveCount(1, { timeout: 60_000 });
