@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { ScriptedReply } from './mock-llm/server.mjs';
 import { expect, sharedApp, test } from './fixtures';
-import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
+import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { vega } from './support/paths';
 
 const KEY = 'sk-e2e-capabilities-5Qm8';
@@ -59,8 +59,9 @@ async function expectValidatedAnswer(page: Page, species: string): Promise<void>
   await expect(card).not.toContainText('could not be validated');
   await expect(card).not.toContainText('tool_call');
   await expect(card).not.toContainText('"name"');
-  // The SQL step itself (a model's words before its call are a step of their own).
-  await expect(steps(page).getByRole('group').filter({ hasText: 'run_sql' }).last()).toContainText('done');
+  // The SQL step itself, under How I got this (a model's words before its call are a step of their own).
+  await openSteps(page);
+  await expect(steps(page).getByRole('listitem').filter({ hasText: 'run_sql' }).last()).toContainText(/Ran a query.*\d+ rows?/);
 }
 
 type Body = { tools?: unknown[]; tool_choice?: unknown; messages: { role: string }[] };
