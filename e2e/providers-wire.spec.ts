@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { ScriptedReply } from './mock-llm/server.mjs';
 import { expect, sharedApp, test } from './fixtures';
-import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
+import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { vega } from './support/paths';
 
 const KEY = 'sk-e2e-wire-5Kq8';
@@ -61,7 +61,8 @@ async function expectValidatedAnswer(page: Page, species: string): Promise<void>
   await expect(card).toContainText('Confidence 91%');
   await expect(card).not.toContainText('could not be validated');
   await expect(card).not.toContainText('Write it up');
-  await expect(c.log.getByRole('list', { name: 'Steps' }).last().getByRole('listitem').filter({ hasText: 'run_sql' })).toContainText('done');
+  await openSteps(page);
+  await expect(c.log.getByRole('list', { name: 'Steps' }).last().getByRole('listitem').filter({ hasText: 'run_sql' })).toContainText(/Ran a query.*\d+ rows?/);
 }
 
 const steps = (page: Page) => chat(page).log.getByRole('list', { name: 'Steps' }).last();
