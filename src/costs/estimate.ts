@@ -39,8 +39,10 @@ export function gauntletEstimate(
     input: list.reduce((s, i) => s + i.tokens_in, 0) / list.length,
     output: list.reduce((s, i) => s + i.tokens_out, 0) / list.length,
   });
-  const same = runs.filter((r) => r.model === endpoint.model).flatMap((r) => r.items);
-  const any = runs.flatMap((r) => r.items);
+  // An item the endpoint refused reports no tokens; it says nothing about an item's size.
+  const measured = (list: readonly MeasuredItem[]) => list.filter((i) => i.tokens_in > 0);
+  const same = measured(runs.filter((r) => r.model === endpoint.model).flatMap((r) => r.items));
+  const any = measured(runs.flatMap((r) => r.items));
   const [perItem, basis]: [{ input: number; output: number }, GauntletEstimate['basis']] =
     same.length > 0 ? [mean(same), 'this model'] : any.length > 0 ? [mean(any), 'other models'] : [{ ...TYPICAL_ITEM_TOKENS }, 'typical'];
   const input = Math.round(items * perItem.input);

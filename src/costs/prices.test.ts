@@ -100,7 +100,7 @@ describe('gauntletEstimate', () => {
   it("prefers this model's measured items, then any model's", () => {
     const runs = [
       { model: 'other', items: [{ tokens_in: 100, tokens_out: 10 }] },
-      { model: 'm', items: [{ tokens_in: 2_000, tokens_out: 100 }, { tokens_in: 4_000, tokens_out: 300 }] },
+      { model: 'm', items: [{ tokens_in: 2_000, tokens_out: 100 }, { tokens_in: 4_000, tokens_out: 300 }, { tokens_in: 0, tokens_out: 0 }] },
     ];
     expect(gauntletEstimate(10, runs, endpoint, table)).toMatchObject({ basis: 'this model', perItem: { input: 3_000, output: 200 }, input: 30_000, output: 2_000, cost: 0.05 });
     expect(gauntletEstimate(10, runs.slice(0, 1), endpoint, table)).toMatchObject({ basis: 'other models', input: 1_000, output: 100 });
