@@ -39,6 +39,9 @@ describe('priceFor', () => {
       expect(priceFor(DEFAULT_PRICES, url, 'gpt-4o')).toEqual({ input: 0, output: 0, local: true });
     }
     expect(isLocalEndpoint('https://api.groq.com/openai/v1')).toBe(false);
+    // Unless the user priced it (a paid gateway on the network).
+    const priced = [{ preset: 'Custom', model: 'gw', input: 1, output: 2 }];
+    expect(priceFor(priced, 'http://10.0.0.5:4000/v1', 'gw-large')).toMatchObject({ input: 1, output: 2, local: false });
     expect(isLocalEndpoint('http://172.32.0.1/v1')).toBe(false);
   });
 });

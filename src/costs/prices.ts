@@ -107,15 +107,18 @@ function longestMatch(rows: readonly PriceRow[], model: string): PriceRow | unde
   return best;
 }
 
-/** The price a run on `baseUrl` with `model` is estimated at; null when the table has none. */
+/**
+ * The price a run on `baseUrl` with `model` is estimated at; null when the table has none. A
+ * local server costs nothing unless the user entered a price for it (a paid gateway on the LAN).
+ */
 export function priceFor(table: readonly PriceRow[], baseUrl: string, model: string): PriceMatch | null {
-  if (isLocalEndpoint(baseUrl)) return { input: 0, output: 0, local: true };
   const preset = pricePreset(baseUrl);
   const own = longestMatch(
     table.filter((r) => r.preset === preset),
     model,
   );
   if (own) return { input: own.input, output: own.output, local: false, row: own };
+  if (isLocalEndpoint(baseUrl)) return { input: 0, output: 0, local: true };
   const borrowed = BORROWS[preset];
   if (!borrowed) return null;
   // OpenRouter names models `vendor/model`; the vendor's own rows price them.
