@@ -12,17 +12,18 @@ const mock = useMockLlm();
 const ANSWER = 'Nothing to compute here: this is a plain answer.';
 
 /** The mock's usage (e2e/mock-llm/server.mjs): a quarter of the messages' JSON and of the reply. */
-async function expectedTokens(): Promise<number> {
+async function expectedTokens(): Promise<{ input: number; output: number }> {
   const reqs = await mock.chatRequests();
   expect(reqs.length).toBeGreaterThan(0);
-  let total = 0;
+  const t = { input: 0, output: 0 };
   for (const r of reqs) {
     const body = r.body as { messages: unknown[]; stream_options?: { include_usage?: boolean } };
     // The app asks for the usage chunk on every streamed request.
     expect(body.stream_options?.include_usage).toBe(true);
-    total += Math.ceil(JSON.stringify(body.messages).length / 4) + Math.ceil(ANSWER.length / 4);
+    t.input += Math.ceil(JSON.stringify(body.messages).length / 4);
+    t.output += Math.ceil(ANSWER.length / 4);
   }
-  return total;
+  return t;
 }
 
 async function setPrice(page: Page, input: string, output: string) {
@@ -44,23 +45,23 @@ test('each answer shows its tokens and cost, repriced from Settings and kept aft
   await expect(c.answers).toContainText(ANSWER, { timeout: 60_000 });
   await expectIdle(page);
 
-  const tokens = (await expectedTokens()).toLocaleString('en-US');
+  const counted = await expectedTokens();
+  const tokens = (counted.input + counted.output).toLocaleString('en-US');
   const total = page.getByRole('note', { name: 'Conversation cost' });
   // The mock listens on 127.0.0.1: a local server costs nothing until it is given a price.
   await expect(c.answers).toContainText(`${tokens} tokens · $0 (local)`);
   await expect(total).toContainText(`This conversation: ${tokens} tokens · $0 (local)`);
 
-  // $1,000 / $2,000 per million tokens make the few hundred tokens cost cents.
-  await setPrice(page, '1000', '2000');
-  await expect(c.answers).toContainText(new RegExp(`${tokens} tokens · est\\. \\$0\\.\\d{4}`));
-  const priced = (await c.answers.textContent())?.match(/est\. \$0\.\d{4}/)?.[0];
-  expect(priced).toBeTruthy();
-  await expect(total).toContainText(priced as string);
+  // $10 / $20 per million tokens make the thousand-odd tokens cost about a cent.
+  await setPrice(page, '10', '20');
+  const priced = `est. $${((counted.input * 10 + counted.output * 20) / 1e6).toFixed(4)}`;
+  await expect(c.answers).toContainText(`${tokens} tokens · ${priced} (${counted.input.toLocaleString('en-US')} in, ${counted.output.toLocaleString('en-US')} out over`);
+  await expect(total).toContainText(`This conversation: ${tokens} tokens · ${priced}`);
 
   await app.reload();
   await expect(chat(page).answers).toContainText(ANSWER, { timeout: 60_000 });
-  await expect(chat(page).answers).toContainText(`${tokens} tokens · ${priced as string}`);
-  await expect(page.getByRole('note', { name: 'Conversation cost' })).toContainText(priced as string);
+  await expect(chat(page).answers).toContainText(`${tokens} tokens · ${priced}`);
+  await expect(page.getByRole('note', { name: 'Conversation cost' })).toContainText(priced);
   expect(app.pageErrors).toEqual([]);
 });
 
