@@ -163,3 +163,37 @@ describe('turnsFromThread ids and ratings', () => {
   });
 });
 
+
+describe('usage on turns', () => {
+  const usage = { input_tokens: 900, output_tokens: 40, requests: 2, estimated: false, model: 'm', base_url: 'https://x/v1' };
+
+  it('takes the usage run_end carries, and adds a retried run to the same turn', () => {
+    const turn = play([
+      { type: 'run_start', thread_id: 'th', run_id: 'r1', mode: 'agent' },
+      { type: 'error', message: 'HTTP 500', retryable: true },
+      { type: 'run_end', thread_id: 'th', run_id: 'r1', usage: { ...usage, output_tokens: 0, requests: 1 } },
+      { type: 'run_start', thread_id: 'th', run_id: 'r2', mode: 'agent' },
+      { type: 'final', output: final('A') },
+      { type: 'run_end', thread_id: 'th', run_id: 'r2', usage: { ...usage, estimated: true } },
+    ]);
+    expect(turn.usage).toEqual({ ...usage, input_tokens: 1800, requests: 3, estimated: true });
+    expect(play([{ type: 'run_end', thread_id: 'th', run_id: 'r' }]).usage).toBeUndefined();
+  });
+
+  it('restores each question its stored usage', () => {
+    const turns = turnsFromThread({
+      thread_id: 'th',
+      mode: 'agent',
+      interrupted: false,
+      finals: [final('A'), final('B')],
+      usage: { q2: usage },
+      messages: [
+        { role: 'user', content: 'One?', id: 'q1' },
+        { role: 'assistant', content: 'A' },
+        { role: 'user', content: 'Two?', id: 'q2' },
+        { role: 'assistant', content: 'B' },
+      ],
+    });
+    expect(turns.map((t) => t.usage)).toEqual([undefined, usage]);
+  });
+});

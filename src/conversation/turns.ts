@@ -6,6 +6,7 @@
 import type { RunEvent, ErrorKind, StatusKind } from '../../workers/protocol/agent/wire';
 import type { AnswerRating, ThreadView } from '../../workers/protocol/agent/threadView';
 import type { FinalOutput } from '../../workers/protocol/agent/final';
+import { addUsage, type RunUsage } from '../../workers/protocol/agent/usage';
 
 export interface ToolStep {
   kind: 'tool';
@@ -61,6 +62,8 @@ export interface ChatTurn {
   state: TurnState;
   /** The user's rating of the answer, as stored. */
   rating?: AnswerRating;
+  /** Tokens its runs spent (a retried turn adds up its runs), when the worker reported them. */
+  usage?: RunUsage;
 }
 
 /** Nodes whose tokens are the visible answer; each new one starts the answer text afresh. */
@@ -149,6 +152,7 @@ export function applyEvent(turn: ChatTurn, event: RunEvent): void {
       turn.state = event.kind === 'aborted' ? 'stopped' : 'failed';
       break;
     case 'run_end':
+      if (event.usage) turn.usage = addUsage(turn.usage, event.usage);
       if (turn.state === 'running') turn.state = turn.final || turn.text ? 'done' : 'failed';
       break;
   }
@@ -164,7 +168,8 @@ export function turnsFromThread(view: ThreadView, idPrefix = view.thread_id): Ch
   for (const m of view.messages) {
     if (m.role === 'user') {
       const rating = m.id === undefined ? undefined : view.ratings?.[m.id];
-      turns.push({ ...newTurn(m.id ?? `${idPrefix}:${turns.length}`, m.content, m.images), state: 'done', ...(rating ? { rating } : {}) });
+      const usage = m.id === undefined ? undefined : view.usage?.[m.id];
+      turns.push({ ...newTurn(m.id ?? `${idPrefix}:${turns.length}`, m.content, m.images), state: 'done', ...(rating ? { rating } : {}), ...(usage ? { usage } : {}) });
       continue;
     }
     const turn = turns.at(-1);

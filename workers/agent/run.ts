@@ -12,6 +12,7 @@ import { buildHumanMessage } from './humanMessage';
 import type { AgentGraph } from './graph';
 import type { PipelineGraph } from './pipeline';
 import { classifyLlmError, type LlmFailure } from './llm/chatModel';
+import type { RunUsage } from '../protocol/agent/usage';
 
 export interface TurnRequest {
   thread_id: string;
@@ -32,6 +33,8 @@ export interface TurnOptions {
   recursionLimit?: number;
   /** Added to a network failure's message: what to do for this provider (e.g. CORS). */
   networkAdvice?: string;
+  /** The run's token usage, asked for once the run is over and carried on `run_end`. */
+  usage?: () => Promise<RunUsage | undefined>;
 }
 
 export interface TurnResult {
@@ -82,7 +85,8 @@ export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnReques
       ...(failure.status !== undefined ? { status: failure.status } : {}),
     });
   } finally {
-    options.onEvent({ type: 'run_end', thread_id: req.thread_id, run_id: req.run_id });
+    const usage = options.usage ? await options.usage().catch(() => undefined) : undefined;
+    options.onEvent({ type: 'run_end', thread_id: req.thread_id, run_id: req.run_id, ...(usage ? { usage } : {}) });
   }
   return result;
 }

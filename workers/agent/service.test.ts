@@ -39,13 +39,19 @@ describe('agent service', { timeout: 60_000 }, () => {
       { type: 'text', content: 'There were 641 rainy days.' },
       { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.95 } },
     ]);
-    const { result } = await service.start({ settings: settings(), thread_id: 'th1', question: 'How many rainy days were there?', mode: 'agent' });
+    const { result } = await service.start({ settings: settings(), thread_id: 'th1', question: 'How many rainy days were there?', mode: 'agent', question_id: 'q-rain' });
     expect(result.run_id).toBe('run-1');
     await service.idle();
 
     const final = events.find((e) => e.type === 'final');
     expect(final?.type === 'final' && final.output).toMatchObject({ answer: 'There were 641 rainy days.', ungrounded_numbers: [], confidence: 0.95 });
-    expect(events.at(-1)).toEqual({ type: 'run_end', thread_id: 'th1', run_id: 'run-1' });
+    // run_end carries what every request of the run cost: three requests (two agent turns, the
+    // validator), each with the usage chunk the scripted endpoint sends for include_usage.
+    const end = events.at(-1);
+    expect(end).toMatchObject({ type: 'run_end', thread_id: 'th1', run_id: 'run-1', usage: { requests: 3, estimated: false, model: 'mock-model', base_url: `${mock.url}/v1` } });
+    const usage = end?.type === 'run_end' ? end.usage : undefined;
+    expect(usage?.input_tokens).toBeGreaterThan(0);
+    expect(usage?.output_tokens).toBeGreaterThan(0);
 
     const reqs = (await mock.recorded()).filter((r) => r.path === '/v1/chat/completions');
     const system = JSON.stringify((reqs[0]?.body as { messages: unknown[] }).messages[0]);
@@ -61,6 +67,8 @@ describe('agent service', { timeout: 60_000 }, () => {
     const view = (await service.loadThread({ thread_id: 'th1' })).result;
     expect(view?.interrupted).toBe(false);
     expect(view?.finals).toHaveLength(1);
+    // Kept with the question it answered, so a reopened conversation shows it again.
+    expect(view?.usage).toEqual({ 'q-rain': usage });
     expect(view?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(JSON.stringify(await saver.getTuple({ configurable: { thread_id: 'th1' } }))).not.toContain('sk-service-key');
     await saver.destroy();
@@ -112,7 +120,7 @@ describe('agent service', { timeout: 60_000 }, () => {
     const t0 = Date.now();
     await service.idle();
     expect(Date.now() - t0).toBeLessThan(2000);
-    expect(events.at(-1)).toEqual({ type: 'run_end', thread_id: 't3', run_id: result.run_id });
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', thread_id: 't3', run_id: result.run_id, usage: { requests: 1, input_tokens: 0, output_tokens: 0 } });
     expect((await service.abort({ run_id: result.run_id })).result.aborted).toBe(false);
     await saver.destroy();
   });

@@ -21,6 +21,8 @@ import { baseUrlProblem, createChatModel, normaliseBaseUrl } from './llm/chatMod
 import { readErrorBody } from './llm/wire/errorBody';
 import { PrivacyLogStore } from './privacy/PrivacyLogStore';
 import { createRecordingFetch } from './privacy/recordingFetch';
+import { UsageMeter } from './usage/usageMeter';
+import { addUsage, type RunUsage } from '../protocol/agent/usage';
 import { networkAdvice, providerRequest } from '../protocol/endpointPresets';
 import { checkCapabilities } from './llm/capabilities';
 import { profileAdaptMemory } from './llm/adaptFetch';
@@ -125,7 +127,15 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     };
   }
 
-  const catalog = createThreadCatalog({ threads: () => deps.saver.listThreads(), load: stored, meta: deps.threadMeta ?? new ThreadMetaStore() });
+  const threadMeta = deps.threadMeta ?? new ThreadMetaStore();
+  const catalog = createThreadCatalog({ threads: () => deps.saver.listThreads(), load: stored, meta: threadMeta });
+
+  /** Adds a run's usage to the question it answered (a resumed run continues the last question). */
+  async function recordUsage(threadId: string, questionId: string | undefined, usage: RunUsage): Promise<void> {
+    const id = questionId ?? (await stored(threadId))?.messages.filter((m) => m.getType() === 'human' && m.additional_kwargs?.[INTERNAL_FLAG] !== true).at(-1)?.id;
+    if (!id) return;
+    await threadMeta.update(threadId, (row) => ({ ...row, usage: { ...row.usage, [id]: addUsage(row.usage?.[id], usage) } }));
+  }
   const listThreads = (): Promise<AgentThreadSummary[]> => catalog.list();
 
   /** `question`: the new question's message; undefined resumes the thread from its last checkpoint. */
@@ -139,6 +149,14 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     const rowPolicy = rowPolicyOf(settings, DEFAULT_ROWS_PER_TOOL_OUTPUT);
     const status = (kind: 'provider_adjusted' | 'retrying', detail: string) => emit({ type: 'status', kind, detail, run_id: runId });
     const adapt = (detail: string) => status('provider_adjusted', detail);
+    const meter = new UsageMeter();
+    const usage = async (): Promise<RunUsage | undefined> => {
+      // The last stream's usage chunk is read from a tee just after the SDK finished with it.
+      await meter.settled(2000);
+      const total = meter.total(settings.model, normaliseBaseUrl(settings.baseUrl));
+      if (total) await recordUsage(threadId, question?.id, total).catch(() => undefined);
+      return total;
+    };
     const build = async () => {
       // What this endpoint + model refused before is left out from the first request on.
       const profile = await profiles.get(settings.baseUrl, settings.model).catch(() => undefined);
@@ -148,7 +166,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       const model = createChatModel(settings, {
         maxRetries: deps.maxRetries ?? 2,
         // Every request of the run is logged for the thread, exactly as sent (never its headers).
-        fetch: createRecordingFetch(deps.fetch ?? ((input, init) => fetch(input, init)), privacyLog.sink(threadId)),
+        fetch: createRecordingFetch(deps.fetch ?? ((input, init) => fetch(input, init)), meter.wrap(privacyLog.sink(threadId))),
         // Outputs stored before "No raw rows" was turned on are shaped too.
         ...(rowPolicy ? { prepareMessages: (messages: BaseMessage[]) => withholdHistory(messages, rowPolicy) } : {}),
         memory: {
@@ -217,6 +235,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
             emit(e);
           },
           networkAdvice: networkAdvice(settings.baseUrl),
+          usage,
         }),
       )
       .then(() => undefined)
@@ -298,6 +317,8 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         ...(s.summary ? { summary: s.summary } : {}),
         ...(Object.keys(ratings).length > 0 ? { ratings } : {}),
       };
+      const usage = (await threadMeta.get(thread_id).catch(() => undefined))?.usage;
+      if (usage && Object.keys(usage).length > 0) view.usage = usage;
       const outputs = await toolOutputs.forThread(thread_id).catch(() => ({}));
       if (Object.keys(outputs).length > 0) view.tool_outputs = outputs;
       return { result: view };

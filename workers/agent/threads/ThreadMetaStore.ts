@@ -7,6 +7,7 @@
  */
 import { openDB, deleteDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { AgentMode } from '../../protocol/agent/final';
+import type { RunUsage } from '../../protocol/agent/usage';
 
 export type StoredRating = 'up' | 'down';
 
@@ -16,6 +17,8 @@ export interface ThreadMeta {
   name?: string;
   /** Ratings by the id of the question answered. */
   ratings: Record<string, StoredRating>;
+  /** Tokens spent per question answered (additive, issue 26), by the question's id. */
+  usage?: Record<string, RunUsage>;
   /** The index: title from the first question, mode, and the checkpoint time it was built for. */
   title?: string;
   mode?: AgentMode;

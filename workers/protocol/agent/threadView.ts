@@ -3,6 +3,7 @@
  * storage view, apart from the wire of a live run (./wire.ts).
  */
 import type { AgentMode, FinalOutput } from './final';
+import type { RunUsage } from './usage';
 
 /** A conversation in the `Conversations` list. */
 export interface AgentThreadSummary {
@@ -55,6 +56,8 @@ export interface ThreadView {
    * conversation looks the same. Calls missing here fall back to the message text.
    */
   tool_outputs?: Record<string, StoredToolOutput>;
+  /** Tokens each question's runs spent, by the question's id (additive, issue 26). */
+  usage?: Record<string, RunUsage>;
 }
 
 export type AnswerRating = 'up' | 'down' | 'none';

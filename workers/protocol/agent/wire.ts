@@ -10,6 +10,7 @@ import { AGENT_MODES, FinalOutputSchema, type AgentMode } from './final';
 import type { AgentThreadSummary, RateAnswerRequest, ThreadView } from './threadView';
 import { TOOL_RESULT_SCHEMAS } from './tools';
 import type { DataDictionary } from './knowledge';
+import { RunUsageSchema } from './usage';
 
 // ---------------------------------------------------------------------------------------------
 // Endpoint settings and run requests
@@ -265,7 +266,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
     kind: z.enum(ERROR_KINDS).optional(),
     status: z.number().optional(),
   }),
-  z.object({ type: z.literal('run_end'), thread_id: z.string(), run_id: z.string() }),
+  /** `usage` (additive, issue 26): the tokens every request of this run sent and received. */
+  z.object({ type: z.literal('run_end'), thread_id: z.string(), run_id: z.string(), usage: RunUsageSchema.optional() }),
 ]);
 export type AgentEvent = z.infer<typeof AgentEventSchema>;
 
