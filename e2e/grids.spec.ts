@@ -61,19 +61,19 @@ test('on a phone, grid cells and Markdown table cells keep numbers whole: the ta
     range.selectNodeContents(el);
     return new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size;
   };
-  await app.runSql(`SELECT '7/3' AS ratio, 1234567890.125::DOUBLE AS big, 'a fairly long label that goes on' AS label, 9876543210 AS id_number`);
+  await app.runSql(`SELECT '7/3' AS ratio, 12345678.5::DOUBLE AS big, 'a fairly long label that goes on' AS label, 9876543210 AS id_number`);
   const grid = app.results;
-  for (const text of ['7/3', '1234567890.125', '9876543210']) expect(await grid.getByRole('gridcell', { name: text, exact: true }).evaluate(lines)).toBe(1);
+  for (const text of ['7/3', '12345678.5', '9876543210']) expect(await grid.getByRole('gridcell', { name: text, exact: true }).evaluate(lines)).toBe(1);
   expect(await grid.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
 
   await app.openView('Notebook');
   await page.getByRole('button', { name: 'Add Markdown cell', exact: true }).click();
   await page.getByRole('textbox', { name: 'Markdown cell 1', exact: true }).fill(
-    '| ratio | big | label | another |\n|---|---|---|---|\n| 7/3 | 1234567890.125 | a fairly long label that goes on | 9876543210 |',
+    '| ratio | big | label | another |\n|---|---|---|---|\n| 7/3 | 12345678.5 | a fairly long label that goes on | 9876543210 |',
   );
   const table = page.getByRole('table').filter({ hasText: 'ratio' });
   await expect(table).toBeVisible();
-  for (const text of ['7/3', '1234567890.125', '9876543210']) expect(await table.getByRole('cell', { name: text, exact: true }).evaluate(lines)).toBe(1);
+  for (const text of ['7/3', '12345678.5', '9876543210']) expect(await table.getByRole('cell', { name: text, exact: true }).evaluate(lines)).toBe(1);
   expect(await table.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
   expect(app.pageErrors).toEqual([]);
 });
