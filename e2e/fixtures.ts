@@ -30,6 +30,8 @@ export type SampleName = 'penguins' | 'seattle_weather' | 'cars';
 export async function readGrid(grid: Locator): Promise<GridData> {
   return grid.evaluate((el) => {
     const text = (cell: Element): string => (cell.textContent ?? '').replace(/\s+/g, ' ').trim();
+    // A header with a summary under its name reads as the name (the data grids mark it).
+    const headText = (cell: Element): string => text(cell.querySelector('[data-column-name]') ?? cell);
     const rows = Array.from(el.querySelectorAll('[role="row"]'));
     let headers: string[] = [];
     let hasRowHeader = false;
@@ -39,7 +41,7 @@ export async function readGrid(grid: Locator): Promise<GridData> {
       const cells = Array.from(row.querySelectorAll('[role="gridcell"], [role="cell"]'));
       if (row.querySelector('[role="rowheader"]')) hasRowHeader = true;
       if (heads.length > 0 && cells.length === 0) {
-        if (headers.length === 0) headers = heads.map(text);
+        if (headers.length === 0) headers = heads.map(headText);
         continue;
       }
       if (cells.length > 0) data.push(cells.map(text));

@@ -152,7 +152,8 @@ test('grids format numbers by type, show a full value on click, sort by a header
   await app.runSql('SELECT * FROM (VALUES (3, NULL), (1, \'b\'), (2, \'a\')) t(n, s)');
   const cellsOf = () => grid.getByRole('row').evaluateAll((rows) => rows.slice(1).map((r) => r.querySelector('[aria-colindex="2"]')?.textContent?.trim()));
   expect(await cellsOf()).toEqual(['3', '1', '2']);
-  const header = grid.getByRole('columnheader', { name: 'n' });
+  // The header's name starts with the column's; its summary follows (type, missing, range).
+  const header = grid.getByRole('columnheader', { name: /^n\s*INTEGER/ });
   await header.getByRole('button').click();
   await expect(header).toHaveAttribute('aria-sort', 'ascending');
   await expect.poll(cellsOf).toEqual(['1', '2', '3']);

@@ -411,6 +411,19 @@ export class DataClient {
   }
 
   /**
+   * Rows of a dataset by SQL the page builds (a preview grid's filter), on the console's query
+   * path, decoded as `page` decodes them; DuckDB's error is thrown.
+   */
+  async datasetRows(name: string, sql: string, maxRows: number): Promise<DecodedRows> {
+    const rpc = await this.#client();
+    const outcome = await rpc.call('query', { sql, maxRows });
+    if (!outcome.ok) throw new Error(outcome.message);
+    const { decodeResult } = await import('../../shared/arrowDecode');
+    const utcColumns = this.datasets.find((d) => d.name === name)?.report?.timeZones.filter((t) => t.stored === 'utc').map((t) => t.column) ?? [];
+    return decodeResult(outcome.result, { timeZone: timeZoneSetting.effective, utcColumns });
+  }
+
+  /**
    * A dataset's profile, asked of the worker once per state of the dataset: the rail's column
    * summaries and the Profile tab share it, and a change (an SQL edit, a reload of the file)
    * makes the next call profile again.

@@ -1,6 +1,9 @@
 import type { CellValue } from '../../shared/arrowDecode';
 import { protectFormula } from '../files/csv';
 
+/** A capped result sorted whole by its owner (in DuckDB): the first rows in the new order. */
+export type SortAllOutcome = { ok: true; rows: CellValue[][] } | { ok: false; message: string };
+
 /** Row order for a sort by one column: numbers by value, text by locale, NULLs last either way. */
 export function sortOrder(rows: readonly (readonly CellValue[])[], column: number, descending: boolean): number[] {
   const order = rows.map((_, i) => i);

@@ -1,0 +1,79 @@
+/**
+ * Grids a data person expects (issue 26, item 6): each column header summarises its column, every
+ * grid has a `Filter rows` box (a dataset preview filters in DuckDB, a result its held rows), and a
+ * console result capped at 10,000 rows sorts whole in DuckDB rather than sorting the rows it holds.
+ */
+import { expect, test } from './fixtures';
+
+test('a preview summarises its columns in the headers and filters every row in DuckDB', async ({ app }) => {
+  await app.loadSample('penguins');
+  const gentoo = Number(await app.scalar(`SELECT count(*) FROM penguins WHERE "Species" = 'Gentoo'`));
+  const total = Number(await app.scalar('SELECT count(*) FROM penguins'));
+  await app.selectDataset('penguins');
+  const panel = await app.openTab('Preview');
+  const grid = panel.getByRole('grid', { name: 'Preview of penguins', exact: true });
+  await expect(grid).toBeVisible();
+  // From the dataset's profile: the text column's top value, a numeric column's range.
+  await expect(grid.getByRole('columnheader', { name: /^Species\s*VARCHAR · .*top Adelie/ })).toBeVisible({ timeout: 60_000 });
+  await expect(grid.getByRole('columnheader', { name: /^Body Mass \(g\)\s*\w+ · (none|\d+) missing · [\d,.]+ – [\d,.]+$/ })).toBeVisible();
+
+  const filter = panel.getByRole('searchbox', { name: 'Filter rows', exact: true });
+  await filter.fill('gENTOO');
+  await expect(panel.getByRole('status').filter({ hasText: 'rows match' })).toHaveText(`${gentoo} of ${total} rows match.`, { timeout: 30_000 });
+  await expect(grid).toHaveAttribute('aria-rowcount', String(gentoo + 1));
+  await expect(grid.getByRole('gridcell', { name: 'Gentoo', exact: true }).first()).toBeVisible();
+  await expect(grid.getByRole('gridcell', { name: 'Adelie', exact: true })).toHaveCount(0);
+
+  // The text is a value, never SQL: a quote matches nothing and breaks nothing.
+  await filter.fill("x' OR 1=1 --");
+  await expect(panel.getByRole('status').filter({ hasText: 'rows match' })).toHaveText(`0 of ${total} rows match.`, { timeout: 30_000 });
+  await expect(panel.getByRole('alert')).toHaveCount(0);
+  await filter.press('Escape');
+  await expect(grid).toHaveAttribute('aria-rowcount', String(total + 1), { timeout: 30_000 });
+  expect(app.pageErrors).toEqual([]);
+});
+
+test('a capped console result sorts whole in DuckDB, and its filter searches the rows it holds', async ({ app }) => {
+  const shown = await app.runSql('SELECT range AS v, range % 7 AS r FROM range(25000)');
+  expect(shown.columns).toEqual(['v', 'r']);
+  expect(shown.rows[0]?.[0]).toBe('0');
+  const grid = app.results;
+  const sortV = grid.getByRole('button', { name: 'v', exact: true });
+  await expect(grid.getByRole('columnheader', { name: /^v\s*BIGINT · none missing · 0 – 9999$/ })).toBeVisible();
+  await sortV.click(); // ascending
+  await sortV.click(); // descending: the whole result's largest, not the held rows' 9,999
+  const note = app.page.getByRole('status').filter({ hasText: 'Sorted the whole result in DuckDB' });
+  await expect(note).toBeVisible({ timeout: 60_000 });
+  await expect(grid.getByRole('row').nth(1).getByRole('gridcell').first()).toHaveText('24,999');
+  await expect(grid.getByRole('columnheader', { name: /^v\s*BIGINT/ })).toHaveAttribute('aria-sort', 'descending');
+
+  const filter = app.page.getByRole('searchbox', { name: 'Filter rows', exact: true });
+  await filter.fill('2499');
+  await expect(app.page.getByRole('status').filter({ hasText: 'rows match' })).toHaveText('11 of the first 10,000 rows match.');
+  expect(app.pageErrors).toEqual([]);
+});
+
+test('on a phone, grid cells and Markdown table cells keep numbers whole: the tables scroll sideways', async ({ app, page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  /** How many lines the element's text takes (one when nothing broke it). */
+  const lines = (el: Element) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size;
+  };
+  await app.runSql(`SELECT '7/3' AS ratio, 12345678.5::DOUBLE AS big, 'a fairly long label that goes on' AS label, 9876543210 AS id_number`);
+  const grid = app.results;
+  for (const text of ['7/3', '12345678.5', '9876543210']) expect(await grid.getByRole('gridcell', { name: text, exact: true }).evaluate(lines)).toBe(1);
+  expect(await grid.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+
+  await app.openView('Notebook');
+  await page.getByRole('button', { name: 'Add Markdown cell', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Markdown cell 1', exact: true }).fill(
+    '| ratio | big | label | another |\n|---|---|---|---|\n| 7/3 | 12345678.5 | a fairly long label that goes on | 9876543210 |',
+  );
+  const table = page.getByRole('table').filter({ hasText: 'ratio' });
+  await expect(table).toBeVisible();
+  for (const text of ['7/3', '12345678.5', '9876543210']) expect(await table.getByRole('cell', { name: text, exact: true }).evaluate(lines)).toBe(1);
+  expect(await table.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  expect(app.pageErrors).toEqual([]);
+});
