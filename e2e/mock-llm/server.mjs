@@ -20,7 +20,8 @@
  * Reply (one per chat completion request, first-in first-out; a reply with `when` is used only
  * for the structured-output call of that name: `validation_report`, `execution_plan`,
  * `conversation_summary`, `data_dictionary`, which the server reads from `response_format.json_schema.name` or
- * from a forced `tool_choice`):
+ * from a forced `tool_choice`; a `data_dictionary` call — made by the app itself when a dataset is
+ * added — takes only a reply scripted with that `when`, else it gets the empty-queue 500):
  *   { type: 'text', content, chunk_size? }
  *   { type: 'tool_calls', calls: [{ id?, name, arguments: object | string }], content? }
  *   { type: 'malformed_tool_call', name, arguments_text }     arguments that are not JSON
@@ -113,9 +114,13 @@ export function structuredNameOf(body) {
   return undefined;
 }
 
+/** Calls the app makes on its own (a dictionary draft when a dataset is added) take only replies scripted for them. */
+const BACKGROUND_NAMES = new Set(['data_dictionary']);
+
 function takeFrom(queue, name) {
   let i = name ? queue.findIndex((r) => r.when === name) : -1;
-  if (i < 0) i = queue.findIndex((r) => r.when === undefined);
+  // A background call must not take the reply a script meant for the question asked next.
+  if (i < 0 && !BACKGROUND_NAMES.has(name)) i = queue.findIndex((r) => r.when === undefined);
   if (i < 0) return undefined;
   return queue.splice(i, 1)[0];
 }
