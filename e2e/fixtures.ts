@@ -267,10 +267,13 @@ export class DataApp {
     await this.sqlEditor.fill(sql);
     if (via === 'keyboard') await this.sqlEditor.press('Control+Enter');
     else {
-      // The completion list the last word opens (a moment after typing) can lie over the button;
-      // moving focus to the button closes it, as it does for a keyboard user.
-      await this.runButton.focus();
-      await expect(this.page.getByRole('listbox', { name: 'Completions' })).toHaveCount(0);
+      // The completion list the last word opens (a moment after typing) can lie over the button:
+      // Escape closes it, as a user would, until the button itself takes the click.
+      const completions = this.page.getByRole('listbox', { name: 'Completions' });
+      await expect(async () => {
+        if ((await completions.count()) > 0) await this.sqlEditor.press('Escape');
+        await this.runButton.click({ trial: true, timeout: 500 });
+      }).toPass({ timeout: 15_000 });
       await this.runButton.click();
     }
   }
