@@ -270,11 +270,11 @@ export class DataApp {
       // The completion list the last word opens (a moment after typing) can lie over the button:
       // Escape closes it, as a user would, until the button itself takes the click.
       const completions = this.page.getByRole('listbox', { name: 'Completions' });
+      // A click the list blocked did not happen, so it is tried again; one that lands ends the loop.
       await expect(async () => {
         if ((await completions.count()) > 0) await this.sqlEditor.press('Escape');
-        await this.runButton.click({ trial: true, timeout: 500 });
-      }).toPass({ timeout: 15_000 });
-      await this.runButton.click();
+        await this.runButton.click({ timeout: 1_000 });
+      }).toPass({ timeout: 30_000 });
     }
   }
 
