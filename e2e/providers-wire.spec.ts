@@ -6,24 +6,14 @@
  * the fix named. Each gives the true figure with validation served and a clean answer, or a clear
  * message naming the cause and the fix.
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { ScriptedReply } from './mock-llm/server.mjs';
 import { expect, sharedApp, test } from './fixtures';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
-import { vega } from './support/paths';
+import { meanMass } from './support/penguins';
 
 const KEY = 'sk-e2e-wire-5Kq8';
 
-interface Penguin {
-  Species: string;
-  'Body Mass (g)': number | null;
-}
-const penguins = JSON.parse(readFileSync(vega('penguins.json'), 'utf8')) as Penguin[];
-function meanMass(species: string): string {
-  const masses = penguins.filter((p) => p.Species === species && p['Body Mass (g)'] !== null).map((p) => p['Body Mass (g)'] as number);
-  return (masses.reduce((a, b) => a + b, 0) / masses.length).toFixed(2);
-}
 
 const mock = useMockLlm();
 const shared = sharedApp(async (app) => {
