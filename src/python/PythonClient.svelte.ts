@@ -7,7 +7,7 @@ import { version as pyodideVersion } from 'pyodide/package.json';
 import type { RpcClient } from '../../workers/protocol/rpcClient';
 import { WorkerSession, type ConnectPort } from '../../workers/protocol/workerSession';
 import type { PackageReport, PythonEvent, PythonRequests, RunOutcome, SqlPolicy } from '../../workers/protocol/python';
-import { explainRestart, haltedOutcome, type HaltReason } from './halt';
+import { explainRestart, graceVerdict, haltedOutcome, type HaltReason } from './halt';
 import { messageOf } from '../../shared/errors';
 
 export const DEFAULT_PACKAGE_BASE_URL = `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`;
@@ -321,7 +321,9 @@ export class PythonClient {
       if (interrupt) Atomics.store(interrupt, 0, 2);
       // Not honoured in time (a C loop, a swallowed KeyboardInterrupt) or no interrupt at all:
       // the worker goes, and the pending call rejects.
-      grace = setTimeout(() => this.#kill(`run halted (${reason})`), interrupt ? INTERRUPT_GRACE_MS : 0);
+      grace = setTimeout(() => {
+        grace = graceVerdict(interrupt, () => this.#kill(`run halted (${reason})`));
+      }, interrupt ? INTERRUPT_GRACE_MS : 0);
     };
     this.#halt = halt;
     this.#runningId = runId;

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunOutcome } from '../../workers/protocol/python';
-import { explainRestart, haltedOutcome } from './halt';
+import { explainRestart, graceVerdict, haltedOutcome } from './halt';
 
 const interruptedRun: RunOutcome = {
   ok: false,
@@ -47,5 +47,36 @@ describe('explainRestart', () => {
     const out = explainRestart({ ok: false, error: { type: 'MemoryError', message: '', traceback: '' }, elapsedMs: 1, restarted: true });
     if (out.ok) throw new Error('expected a failure');
     expect(out.error.message).toMatch(/ran out of memory.*restarted/);
+  });
+});
+
+describe('graceVerdict', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('kills at once when Python never took the interrupt (the flag is still set)', () => {
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    Atomics.store(flag, 0, 2);
+    let killed = 0;
+    expect(graceVerdict(flag, () => killed++)).toBeNull();
+    expect(killed).toBe(1);
+  });
+
+  it('asks again and waits a little longer when Python took it but has not finished', () => {
+    vi.useFakeTimers();
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    let killed = 0;
+    const timer = graceVerdict(flag, () => killed++, 1000);
+    expect(timer).not.toBeNull();
+    expect(Atomics.load(flag, 0)).toBe(2);
+    vi.advanceTimersByTime(999);
+    expect(killed).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(killed).toBe(1);
+  });
+
+  it('kills at once when there is no interrupt to ask with', () => {
+    let killed = 0;
+    graceVerdict(null, () => killed++);
+    expect(killed).toBe(1);
   });
 });

@@ -45,3 +45,22 @@ export function explainRestart(outcome: RunOutcome): RunOutcome {
   }
   return outcome;
 }
+
+/** How much longer an interrupt Python has already taken may take to unwind. */
+export const UNWIND_GRACE_MS = 3_000;
+
+/**
+ * Decides at the end of the interrupt's grace period. Python clears the shared flag when its
+ * eval loop takes the interrupt, so a cleared flag means the interpreter is alive and unwinding
+ * (a traceback being formatted on a busy machine) or swallowed it (`except KeyboardInterrupt`):
+ * it is asked once more and given a little longer. A flag still set means the interrupt was
+ * never seen (a C loop): the worker goes at once. Returns the timer of the second chance, if any.
+ */
+export function graceVerdict(interrupt: Int32Array | null, kill: () => void, unwindMs = UNWIND_GRACE_MS): ReturnType<typeof setTimeout> | null {
+  if (!interrupt || Atomics.load(interrupt, 0) !== 0) {
+    kill();
+    return null;
+  }
+  Atomics.store(interrupt, 0, 2);
+  return setTimeout(kill, unwindMs);
+}

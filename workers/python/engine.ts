@@ -229,6 +229,10 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     // erase that halt and leave the loop running until the worker is terminated.
     const halted = haltedEarly(rt, started);
     if (halted) return halted;
+    // The switch that makes the eval loop look at the buffer is a byte in the wasm heap; set it
+    // again where the run starts, so nothing since the start (a snapshot restore, a package's
+    // own set-up) can have left the loop deaf to the time limit.
+    if (rt.interrupt) rt.pyodide.setInterruptBuffer(rt.interrupt);
     let report: string;
     try {
       report = String(await rt.runner.run.callPromising(code, names, session ?? null));
