@@ -1,6 +1,6 @@
 // Whole-app rows for `npm run bench`: how soon a cold visit becomes usable (composer, DuckDB,
 // Pyodide), how big the shell is, and what streaming a long answer costs the main thread.
-// The model is the scripted endpoint from e2e/mock-llm (a test tool; the app cannot tell it
+// The model is the scripted endpoint from testing/mock-llm (a test tool; the app cannot tell it
 // from a real provider), so the figures measure our rendering, not a network.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { launchOptions } from '../scripts/browser.mjs';
-import { startMockLlm } from '../e2e/mock-llm/server.mjs';
+import { startMockLlm } from '../testing/mock-llm/server.mjs';
 import { median } from './workload.mjs';
 
 const COLD_RUNS = 3;

@@ -1,7 +1,7 @@
 /**
  * axe-core on every view of the app, in light and dark, at desktop width and at 375 px: no
  * serious or critical violation (WCAG 2.x A/AA rules). The views are reached the way a user
- * reaches them; the conversation is played by the scripted endpoint (e2e/mock-llm).
+ * reaches them; the conversation is played by the scripted endpoint (testing/mock-llm).
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';

@@ -1,7 +1,7 @@
 /**
  * Conversation controls end to end: Regenerate, Edit question (a fork that continues in
  * place), Rename, Search, Delete and ratings, in the real app against the scripted endpoint
- * (e2e/mock-llm). What the endpoint received after a fork proves the dropped turn is no longer
+ * (testing/mock-llm). What the endpoint received after a fork proves the dropped turn is no longer
  * part of what the model sees.
  */
 import type { Page } from '@playwright/test';

@@ -11,7 +11,7 @@ import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/
 const mock = useMockLlm();
 const ANSWER = 'Nothing to compute here: this is a plain answer.';
 
-/** The mock's usage (e2e/mock-llm/server.mjs): a quarter of the messages' JSON and of the reply. */
+/** The mock's usage (testing/mock-llm/server.mjs): a quarter of the messages' JSON and of the reply. */
 async function expectedTokens(): Promise<{ input: number; output: number }> {
   const reqs = await mock.chatRequests();
   expect(reqs.length).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 /**
  * Export end to end: a conversation with a run_sql and a create_chart step (scripted endpoint,
- * e2e/mock-llm) saved as a notebook (validated against the vendored nbformat 4.5 schema), an
+ * testing/mock-llm) saved as a notebook (validated against the vendored nbformat 4.5 schema), an
  * HTML report (opened offline: it must make no request) and a Markdown report; a result table
  * saved as CSV and compared with figures computed here from the source file. The key must not
  * be in any file.

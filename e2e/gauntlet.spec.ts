@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Download, Page } from '@playwright/test';
-import type { ScriptedReply, ScriptedRoute } from './mock-llm/server.mjs';
+import type { ScriptedReply, ScriptedRoute } from '../testing/mock-llm/server.mjs';
 import { expect, test } from './fixtures';
 import { configureEndpoint, useMockLlm } from './support/mockLlm';
 import { nativeQuery, read } from './support/native';

@@ -1,11 +1,11 @@
 /**
  * The privacy log and "No raw rows", end to end: the real app and agent worker against the
- * scripted endpoint (e2e/mock-llm), which records the raw bytes of every request it receives.
+ * scripted endpoint (testing/mock-llm), which records the raw bytes of every request it receives.
  * The log must match those bytes, in order, and never show the key; with "No raw rows" no row
  * value beyond N rows per tool output may reach the endpoint at all.
  */
 import type { Locator, Page } from '@playwright/test';
-import type { RecordedRequest, ScriptedReply } from './mock-llm/server.mjs';
+import type { RecordedRequest, ScriptedReply } from '../testing/mock-llm/server.mjs';
 import { expect, test, type DataApp } from './fixtures';
 import { ask, configureEndpoint, useMockLlm } from './support/mockLlm';
 

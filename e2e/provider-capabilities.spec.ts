@@ -1,12 +1,12 @@
 /**
  * The real app against servers that lack a capability (issue #22): vLLM without automatic tool
  * choice, an Ollama model without tools, a llama-server with a 4k context (personas in
- * e2e/mock-llm/personas/capabilities.mjs, each citing its source). Each must give the true
+ * testing/mock-llm/personas/capabilities.mjs, each citing its source). Each must give the true
  * figure with validation served and clean answer text, say once what it adjusted, and — the
  * endpoint profile remembering — not pay for the refusal again on the next question.
  */
 import type { Page } from '@playwright/test';
-import type { ScriptedReply } from './mock-llm/server.mjs';
+import type { ScriptedReply } from '../testing/mock-llm/server.mjs';
 import { expect, sharedApp, test } from './fixtures';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { meanMass } from './support/penguins';

@@ -1,5 +1,5 @@
 /**
- * The real app against provider behaviours of issue #22 (e2e/mock-llm/personas/roundTrip.mjs,
+ * The real app against provider behaviours of issue #22 (testing/mock-llm/personas/roundTrip.mjs,
  * each citing its source): fields the provider requires back exactly (Gemini 3's thought
  * signatures, OpenRouter's reasoning_details) — live, after a reload and after Regenerate —, an
  * error in the middle of a stream retried on its own, and a refused key that fails at once with
@@ -7,7 +7,7 @@
  * message naming the cause and the fix.
  */
 import type { Page } from '@playwright/test';
-import type { ScriptedReply } from './mock-llm/server.mjs';
+import type { ScriptedReply } from '../testing/mock-llm/server.mjs';
 import { expect, sharedApp, test } from './fixtures';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { meanMass } from './support/penguins';

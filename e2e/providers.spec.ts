@@ -1,12 +1,12 @@
 /**
  * The real app against providers' documented wire behaviour (issue #10): one persona of the
- * scripted endpoint per behaviour (e2e/mock-llm/personas/providers.mjs, each citing its source).
+ * scripted endpoint per behaviour (testing/mock-llm/personas/providers.mjs, each citing its source).
  * With each, a data question on a real file must give the true figure, validation actually
  * served, no reasoning text in the answer and the status steps that say what was adjusted.
  * One page for the walk: DuckDB's start-up dominates on a busy machine.
  */
 import type { Page } from '@playwright/test';
-import type { ScriptedReply } from './mock-llm/server.mjs';
+import type { ScriptedReply } from '../testing/mock-llm/server.mjs';
 import { expect, sharedApp, test } from './fixtures';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { meanMass } from './support/penguins';

@@ -1,10 +1,10 @@
 /**
- * The scripted endpoint (e2e/mock-llm) as a spec uses it: one server per spec file, emptied
+ * The scripted endpoint (testing/mock-llm) as a spec uses it: one server per spec file, emptied
  * before each test, plus the app's side of talking to it (Settings, the chat controls).
  */
 import type { Locator, Page } from '@playwright/test';
-import { mockEndpointClient, startedOrigin, type MockEndpoint } from '../mock-llm/client';
-import { startMockLlm, type MockLlm } from '../mock-llm/server.mjs';
+import { mockEndpointClient, startedOrigin, type MockEndpoint } from '../../testing/mock-llm/client';
+import { startMockLlm, type MockLlm } from '../../testing/mock-llm/server.mjs';
 import { expect, test } from '../fixtures';
 
 /** Registers the hooks that start, reset and stop the endpoint for this spec file. */

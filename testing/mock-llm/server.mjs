@@ -5,7 +5,7 @@
  * `GET /v1/models` and `POST /v1/embeddings`, allows browser CORS the way a real provider does,
  * and records every request (headers and body) for assertions at `GET /__requests`.
  *
- * Run: `node e2e/mock-llm/server.mjs [port]` (or MOCK_LLM_PORT); it listens on 127.0.0.1 only
+ * Run: `node testing/mock-llm/server.mjs [port]` (or MOCK_LLM_PORT); it listens on 127.0.0.1 only
  * and prints `mock-llm listening on http://127.0.0.1:<port>`. Port 0 picks a free port.
  * Import: `startMockLlm({ port })` → `{ url, port, state, close }`.
  *
