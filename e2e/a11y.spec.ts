@@ -5,7 +5,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test, type DataApp } from './fixtures';
+import { expect, test, type DataApp } from './support/fixtures';
 import { ask, configureEndpoint, openSteps, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import type { ScriptedReply } from '../testing/mock-llm/server.mjs';
-import { expect, test, type DataApp } from './fixtures';
+import { expect, test, type DataApp } from './support/fixtures';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { vega } from './support/paths';
 

@@ -5,7 +5,7 @@
  * part of what the model sees.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();

@@ -5,7 +5,7 @@
  * gauntlet run before it starts.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv-draft-04';
 import type { Download, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { ask, configureEndpoint, openSteps, useMockLlm } from './support/mockLlm';
 import { REPO_ROOT, vega } from './support/paths';
 import { parseCsv } from '../src/export/testing/csv';

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Download, Page } from '@playwright/test';
 import type { ScriptedReply, ScriptedRoute } from '../testing/mock-llm/server.mjs';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { configureEndpoint, useMockLlm } from './support/mockLlm';
 import { nativeQuery, read } from './support/native';
 import { vega } from './support/paths';

@@ -3,7 +3,7 @@
  * grid has a `Filter rows` box (a dataset preview filters in DuckDB, a result its held rows), and a
  * console result capped at 10,000 rows sorts whole in DuckDB rather than sorting the rows it holds.
  */
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 
 test('a preview summarises its columns in the headers and filters every row in DuckDB', async ({ app }) => {
   await app.loadSample('penguins');

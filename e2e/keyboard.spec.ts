@@ -4,7 +4,7 @@
  * scripted endpoint (testing/mock-llm).
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();

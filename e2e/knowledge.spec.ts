@@ -5,7 +5,7 @@
  * together with a workspace rule; "Remember this" under an answer adds another rule.
  */
 import type { ScriptedReply } from '../testing/mock-llm/server.mjs';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();

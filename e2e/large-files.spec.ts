@@ -3,7 +3,7 @@
  * locally use `npx playwright test --grep-invert @large`. No timing assertions here: speed is
  * the benchmark's job.
  */
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { expectSameRows, parseDisplayedNumber } from './support/compare';
 import { nativeQuery, read } from './support/native';
 import { vega } from './support/paths';

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv-draft-04';
 import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { REPO_ROOT } from './support/paths';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 

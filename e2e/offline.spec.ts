@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 import { startPlainStaticServer, type PlainStaticServer } from './support/plain-static-server';
 import { cachedPaths, openIsolatedApp, plainPort, runPython, waitIsolated } from './support/pwa';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchOptions } from '../scripts/browser.mjs';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { startPlainStaticServer, type PlainStaticServer } from './support/plain-static-server';
 import { openIsolatedApp, plainPort, runPython, waitIsolated } from './support/pwa';
 

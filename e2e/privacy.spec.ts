@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import type { RecordedRequest, ScriptedReply } from '../testing/mock-llm/server.mjs';
-import { expect, test, type DataApp } from './fixtures';
+import { expect, test, type DataApp } from './support/fixtures';
 import { ask, configureEndpoint, useMockLlm } from './support/mockLlm';
 
 const KEY = 'sk-e2e-privacy-Vb4nT9';

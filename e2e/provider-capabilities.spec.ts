@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import type { ScriptedReply } from '../testing/mock-llm/server.mjs';
-import { expect, sharedApp, test } from './fixtures';
+import { expect, sharedApp, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { meanMass } from './support/penguins';
 

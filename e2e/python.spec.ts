@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { pythonConsole } from './support/pythonConsole';
 
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, test, type DataApp, type ViewName } from './fixtures';
+import { expect, test, type DataApp, type ViewName } from './support/fixtures';
 import { expectWindowStill, snap } from './support/frame';
 import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 

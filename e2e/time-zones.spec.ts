@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { TIMEZONE_CSV } from '../scripts/loadReportCases.mjs';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { expectSameRows } from './support/compare';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { nativeQuery } from './support/native';

@@ -11,7 +11,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { rewriteServiceWorker } from '../src/sw/swPlugin';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { startPlainStaticServer, type PlainStaticServer } from './support/plain-static-server';
 import { controllerBuildId, openIsolatedApp, plainPort, updateNotice } from './support/pwa';
 

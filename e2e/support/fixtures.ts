@@ -3,7 +3,7 @@
  * accessible name (AGENT-CONTRACT.md), exposed to specs as the `app` fixture.
  */
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
-import { parseDisplayedNumber } from './support/compare';
+import { parseDisplayedNumber } from './compare';
 
 export interface GridData {
   columns: string[];

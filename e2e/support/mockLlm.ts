@@ -5,7 +5,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { mockEndpointClient, startedOrigin, type MockEndpoint } from '../../testing/mock-llm/client';
 import { startMockLlm, type MockLlm } from '../../testing/mock-llm/server.mjs';
-import { expect, test } from '../fixtures';
+import { expect, test } from './fixtures';
 
 /** Registers the hooks that start, reset and stop the endpoint for this spec file. */
 export function useMockLlm(): MockEndpoint {

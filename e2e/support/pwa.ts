@@ -3,7 +3,7 @@
  * waiting for the service worker's isolation reload, reading its caches, asking it its build.
  */
 import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { DataApp } from '../fixtures';
+import { DataApp } from './fixtures';
 
 /**
  * The plain servers' ports: PLAIN_PORT (default 14208) plus a fixed offset per spec, so specs

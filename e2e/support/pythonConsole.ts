@@ -1,6 +1,6 @@
 /** The Python console by its accessible names, for specs that run code in it. */
 import type { Locator, Page } from '@playwright/test';
-import { expect } from '../fixtures';
+import { expect } from './fixtures';
 
 const RUN_TIMEOUT = 90_000;
 
