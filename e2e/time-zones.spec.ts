@@ -19,7 +19,7 @@ const native = { [TABLE]: `(SELECT * REPLACE (timezone('UTC', event_time) AS eve
 
 const mock = useMockLlm();
 
-async function loadTz(app: import('./fixtures').DataApp): Promise<void> {
+async function loadTz(app: import('./support/fixtures').DataApp): Promise<void> {
   await app.addFiles(path);
   expect(await app.waitForLoad(TIMEZONE_CSV.file, TABLE)).toEqual({ kind: 'loaded', name: TABLE });
 }
