@@ -6,11 +6,11 @@
  * no dataset may change without the user's confirmation, the key must be in no storage, and the
  * app must keep working afterwards.
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page, Request } from '@playwright/test';
 import { marked, type Token } from 'marked';
+import { exportAs, type ExportItem } from './support/downloads';
 import { expect, sharedApp, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { pythonConsole } from './support/pythonConsole';
@@ -323,12 +323,7 @@ fig = {
     await expectIdle(page);
     await expect(chat(page).answers.last()).toContainText('Five forms');
 
-    const exported = async (item: string) => {
-      await page.getByRole('button', { name: 'Export', exact: true }).click();
-      const menu = page.getByRole('menu');
-      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), menu.getByRole('menuitem', { name: item }).click()]);
-      return readFileSync(await download.path(), 'utf8');
-    };
+    const exported = async (item: ExportItem) => (await exportAs(page, item)).text;
     const markdown = await exported('Markdown report');
     const notebook = JSON.parse(await exported('Notebook (.ipynb)')) as { cells: { cell_type: string; source: string[]; outputs?: { data?: Record<string, unknown> }[] }[] };
     const html = await exported('HTML report');

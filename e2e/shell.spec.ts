@@ -4,9 +4,9 @@
  * got this"; follow-up buttons that ask; the setup card before a model is set; starter questions
  * for a sample. SCREENSHOTS_DIR=… saves a picture of each view.
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test, type DataApp, type ViewName } from './support/fixtures';
+import { exportAs } from './support/downloads';
 import { expectWindowStill, snap } from './support/frame';
 import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 
@@ -185,9 +185,7 @@ test("a chart's type and title change from its controls, and stay so after a rel
   await expect(chat(page).answers.first().getByRole('figure', { name: 'Species counts: scatter chart with 1 trace' })).toBeVisible({ timeout: 60_000 });
 
   // The export carries the chart as changed: its notebook cell draws a line chart with the new title.
-  await page.getByRole('button', { name: 'Export', exact: true }).click();
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('menu').getByRole('menuitem', { name: 'Notebook (.ipynb)' }).click()]);
-  const nb = readFileSync(await download.path(), 'utf8');
+  const nb = (await exportAs(page, 'Notebook (.ipynb)')).text;
   expect(nb).toContain('px.line(');
   expect(nb).toContain('Species counts');
   expect(nb).not.toContain('px.bar(');
