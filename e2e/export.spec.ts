@@ -11,30 +11,12 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { download, exportAs } from './support/downloads';
 import { ask, configureEndpoint, openSteps, useMockLlm } from './support/mockLlm';
-import { REPO_ROOT, vega } from './support/paths';
+import { REPO_ROOT } from './support/paths';
+import { meanMassBySpecies } from './support/penguins';
 import { parseCsv } from '../src/export/testing/csv';
 
 const KEY = 'sk-e2e-export-Hq72LmZp';
 const SQL = `SELECT "Species", round(avg("Body Mass (g)"), 2) AS mean_mass FROM penguins GROUP BY "Species" ORDER BY "Species"`;
-
-interface Penguin {
-  Species: string;
-  'Body Mass (g)': number | null;
-}
-
-/** The reference table, computed here from the sample's source file. */
-function meanMassBySpecies(): [string, number][] {
-  const penguins = JSON.parse(readFileSync(vega('penguins.json'), 'utf8')) as Penguin[];
-  const groups = new Map<string, number[]>();
-  for (const p of penguins) {
-    const list = groups.get(p.Species) ?? [];
-    if (p['Body Mass (g)'] !== null) list.push(p['Body Mass (g)']);
-    groups.set(p.Species, list);
-  }
-  return [...groups]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([s, m]) => [s, Math.round((m.reduce((a, b) => a + b, 0) / m.length) * 100) / 100]);
-}
 
 const mock = useMockLlm();
 const configure = (page: Page) => configureEndpoint(page, mock, { key: KEY });

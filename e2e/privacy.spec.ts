@@ -7,7 +7,7 @@
 import type { Locator, Page } from '@playwright/test';
 import type { RecordedRequest, ScriptedReply } from '../testing/mock-llm/server.mjs';
 import { expect, test, type DataApp } from './support/fixtures';
-import { ask, configureEndpoint, useMockLlm } from './support/mockLlm';
+import { askAndWait, configureEndpoint, useMockLlm } from './support/mockLlm';
 
 const KEY = 'sk-e2e-privacy-Vb4nT9';
 /** Only row 2 holds it: it is among the sample values, and in the full query result at row 49. */
@@ -48,12 +48,6 @@ async function openSettings(page: Page): Promise<Locator> {
 
 const configure = (page: Page) => configureEndpoint(page, mock, { key: KEY });
 
-async function askAndWait(page: Page, question: string): Promise<void> {
-  await ask(page, question);
-  await expect(page.getByRole('log', { name: 'Conversation' })).toContainText('There are 50 people', { timeout: 60_000 });
-  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeHidden({ timeout: 60_000 });
-}
-
 /**
  * Opens the log and checks it against what the endpoint received: one entry per request, in
  * order, each `Copy body` giving exactly the received bytes; the key nowhere in the dialog.
@@ -87,7 +81,7 @@ test('the privacy log shows every request byte for byte as the endpoint received
   await loadPeople(app);
   await configure(page);
   await mock.script(runReplies());
-  await askAndWait(page, 'How many people are there?');
+  await askAndWait(page, 'How many people are there?', 'There are 50 people');
 
   const got = await received();
   // agent → tools → agent → tools → agent → forced validation
@@ -122,7 +116,7 @@ test('with No raw rows, at most N rows per tool output and no sample values reac
   await expect(settings).toBeHidden();
 
   await mock.script(runReplies());
-  await askAndWait(page, 'How many people are there?');
+  await askAndWait(page, 'How many people are there?', 'There are 50 people');
 
   const got = await received();
   expect(got).toHaveLength(4);

@@ -6,16 +6,9 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
+import { askAndWait, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();
-
-async function askAndWait(page: Page, question: string, answer: string): Promise<void> {
-  await mock.script([{ type: 'text', content: answer }]);
-  await ask(page, question);
-  await expect(chat(page).answers.filter({ hasText: answer })).toBeVisible({ timeout: 60_000 });
-  await expect(chat(page).stop).toBeHidden({ timeout: 60_000 });
-}
 
 const views = (page: Page) => page.getByRole('tablist', { name: 'Views', exact: true });
 
@@ -50,12 +43,12 @@ test('reload, back/forward and a copied link return to the conversation, view an
   await configureEndpoint(page, mock, { key: 'sk-e2e-workbench' });
   await app.loadSample('penguins');
   await app.loadSample('cars');
-  await askAndWait(page, 'First conversation?', 'ANSWER-ONE');
+  await askAndWait(page, 'First conversation?', 'ANSWER-ONE', mock);
   await expect(page).toHaveURL(/#view=[a-z]+&c=[^&]+/);
   const first = new URL(page.url()).hash;
 
   await page.getByRole('button', { name: 'New conversation', exact: true }).click();
-  await askAndWait(page, 'Second conversation?', 'ANSWER-TWO');
+  await askAndWait(page, 'Second conversation?', 'ANSWER-TWO', mock);
   await app.datasets.getByRole('button', { name: /^penguins\b/ }).first().click();
   await views(page).getByRole('tab', { name: 'SQL', exact: true }).click();
   await expect(page).toHaveURL(/view=sql/);

@@ -76,6 +76,18 @@ export async function ask(page: Page, question: string): Promise<void> {
   await c.send.click();
 }
 
+/**
+ * Asks `question` and waits until an answer containing `answer` is shown and the run has ended.
+ * With `mock`, the endpoint is first scripted to reply with exactly that text.
+ */
+export async function askAndWait(page: Page, question: string, answer: string, mock?: Pick<MockEndpoint, 'script'>): Promise<void> {
+  const c = chat(page);
+  if (mock) await mock.script([{ type: 'text', content: answer }]);
+  await ask(page, question);
+  await expect(c.answers.filter({ hasText: answer })).toBeVisible({ timeout: 60_000 });
+  await expect(c.stop).toBeHidden({ timeout: 60_000 });
+}
+
 /** The run has ended: Stop is gone and Send can be used again. */
 export async function expectIdle(page: Page): Promise<void> {
   const c = chat(page);
