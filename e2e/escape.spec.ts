@@ -13,7 +13,7 @@ import { marked, type Token } from 'marked';
 import { exportAs, type ExportItem } from './support/downloads';
 import { expect, sharedApp, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
-import { pythonConsole } from './support/pythonConsole';
+import { ATTEMPT_PY, pythonConsole } from './support/pythonConsole';
 
 const KEY = 'sk-escape-suite-4Kd81Qz';
 let server: Server;
@@ -114,13 +114,7 @@ test.describe('escape', () => {
     const py = await pythonConsole(app.page);
     await py.exec(`
 URL = ${JSON.stringify(url)}
-out = {}
-def attempt(name, f):
-    try:
-        f()
-        out[name] = "ran"
-    except BaseException as e:
-        out[name] = "blocked: " + type(e).__name__
+${ATTEMPT_PY}
 def ctypes_run_script():
     import ctypes
     ctypes.CDLL(None).emscripten_run_script(("import('" + URL + "/ctypes')").encode())

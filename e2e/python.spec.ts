@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from './support/fixtures';
-import { pythonConsole } from './support/pythonConsole';
+import { ATTEMPT_PY, pythonConsole } from './support/pythonConsole';
 
 
 test('sums, statistics, stdout and a dict result', async ({ app }) => {
@@ -149,13 +149,7 @@ test.describe('sandbox', () => {
     const code = `
 import js
 URL = ${JSON.stringify(url)}
-out = {}
-def attempt(name, f):
-    try:
-        f()
-        out[name] = "ran"
-    except BaseException as e:
-        out[name] = "blocked: " + type(e).__name__
+${ATTEMPT_PY}
 def via_js(name):
     def f():
         obj = getattr(js, name)
@@ -209,13 +203,7 @@ result = out
     const py = await pythonConsole(app.page);
     const code = `
 import js
-out = {}
-def attempt(name, f):
-    try:
-        f()
-        out[name] = "ran"
-    except BaseException as e:
-        out[name] = "blocked: " + type(e).__name__
+${ATTEMPT_PY}
 attempt("js.indexedDB", lambda: js.indexedDB.open("dataseer"))
 attempt("js.caches", lambda: js.caches.keys())
 attempt("navigator.storage", lambda: js.navigator.storage.getDirectory())

@@ -4,6 +4,16 @@ import { expect } from './fixtures';
 
 const RUN_TIMEOUT = 90_000;
 
+/** Python that runs `attempt(name, f)`: records in the dict `out` whether `f()` ran or which exception blocked it. */
+export const ATTEMPT_PY = `out = {}
+def attempt(name, f):
+    try:
+        f()
+        out[name] = "ran"
+    except BaseException as e:
+        out[name] = "blocked: " + type(e).__name__
+`;
+
 export class PythonConsole {
   readonly code: Locator;
   readonly run: Locator;
