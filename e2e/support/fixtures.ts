@@ -340,10 +340,13 @@ export class DataApp {
 /**
  * One page for every test of the calling describe block (a walk), opened once in beforeAll.
  * DuckDB start-up dominates a test's cost on a busy machine, so specs whose tests do not need
- * isolation share it. After a failure Playwright starts a new worker, which re-runs beforeAll,
- * so later tests still get a working page.
+ * isolation share it. A walk's tests build on each other's page, so they run in order in one
+ * worker while other files run in parallel ('default' mode, not 'serial': after a failure
+ * Playwright starts a new worker, which re-runs beforeAll, so later tests still get a working
+ * page and still run).
  */
 export function sharedApp(setup?: (app: DataApp) => Promise<void>): () => DataApp {
+  test.describe.configure({ mode: 'default' });
   let app: DataApp | undefined;
   test.beforeAll(async ({ browser }, testInfo) => {
     const page = await browser.newPage({ baseURL: testInfo.project.use.baseURL });

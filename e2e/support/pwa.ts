@@ -5,14 +5,6 @@
 import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { DataApp } from './fixtures';
 
-/**
- * The plain servers' ports: PLAIN_PORT (default 14208) plus a fixed offset per spec, so specs
- * never share an origin (and its service worker) and parallel checkouts can move them all.
- */
-export function plainPort(offset: number): number {
-  return Number(process.env.PLAIN_PORT ?? 14208) + offset;
-}
-
 /** crossOriginIsolated of whatever document is current; false while a reload is under way. */
 export async function isolated(page: Page): Promise<boolean> {
   try {
