@@ -281,6 +281,7 @@ async function writeGoodFormats(con) {
   });
   writeFileSync(g('fmt-arrow.arrow'), tableToIPC(arrowTable, 'file'));
 
+  /** @type {(string | number | boolean)[][]} */
   const sales = [['id', 'region', 'amount', 'flagged']];
   for (const r of rows.slice(0, XLSX_SALES_ROWS)) sales.push([Number(r.id), String(r.region), Number(r.amount), Boolean(r.flagged)]);
   writeFileSync(g('fmt-book.xlsx'), xlsxBytes([

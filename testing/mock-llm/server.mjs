@@ -51,6 +51,8 @@ const STRUCTURED_NAMES = new Set(['validation_report', 'execution_plan', 'conver
 const DEFAULT_MODELS = ['mock-model', 'mock-model-mini'];
 const EMBEDDING_DIMS = 64;
 
+/** @typedef {{ data: object } | { raw: string } | { done: true }} StreamEvent */
+
 /** Fresh mutable state; one per server. */
 function freshState() {
   return { replies: [], routes: [], requests: [], models: [...DEFAULT_MODELS], embeddings: true, requireKey: undefined, seq: 0, persona: undefined, memo: {} };
@@ -218,6 +220,7 @@ async function streamReply(req, res, state, body, reply, out) {
   });
   // Events are `{ data: object }` (one SSE data line), `{ raw: string }` (sent as is, e.g. an SSE
   // comment) or the final `{ done: true }`; a persona may rewrite the list before it is sent.
+  /** @type {(delta: object, finish?: string | null, extra?: object) => StreamEvent} */
   const chunk = (delta, finish = null, extra = {}) => ({
     data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra },
   });
@@ -440,10 +443,10 @@ export function startMockLlm({ port = 0, host = '127.0.0.1' } = {}) {
         port: actual,
         state,
         close: () =>
-          new Promise((r) => {
+          /** @type {Promise<void>} */ (new Promise((r) => {
             server.closeAllConnections?.();
             server.close(() => r());
-          }),
+          })),
       });
     });
   });
