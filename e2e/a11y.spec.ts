@@ -128,7 +128,7 @@ test('axe with the dark theme chosen in the switch on a light system: no serious
 
 test('axe at 375 px wide: no serious or critical violations, and nothing scrolls sideways', async ({ app, page }) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 375, height: 800 });
+  await app.resize(375, 800);
   const findings = await walk(app, page);
   expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -54,7 +54,7 @@ test('a capped console result sorts whole in DuckDB, and its filter searches the
 });
 
 test('on a phone, grid cells and Markdown table cells keep numbers whole: the tables scroll sideways', async ({ app, page }) => {
-  await page.setViewportSize({ width: 375, height: 812 });
+  await app.resize(375, 812);
   /** How many lines the element's text takes (one when nothing broke it). */
   const lines = (el: Element) => {
     const range = document.createRange();

@@ -27,6 +27,8 @@ async function addCell(page: Page, kind: 'SQL' | 'Python' | 'Markdown', name: st
 }
 
 test('five cells run, reorder, survive a reload, run all again and export to a valid .ipynb', async ({ app, page }) => {
+  // Python starts twice (before and after the reload): the budget of the suite's other two-start tests.
+  test.setTimeout(240_000);
   await app.loadSample('penguins');
   await app.openView('Notebook');
   await addCell(page, 'Markdown', 'Markdown cell 1', '# Penguins by species');

@@ -52,7 +52,7 @@ for (const [width, height] of [
 ] as const) {
   test(`at ${width}×${height} the window never scrolls, one work view shows at a time, and the answer comes first`, async ({ app, page }) => {
     test.setTimeout(240_000);
-    await page.setViewportSize({ width, height });
+    await app.resize(width, height);
     const size = `${width}`;
     await snap(page, `${size}-setup`);
     await app.loadSample('penguins');
@@ -98,7 +98,7 @@ for (const [width, height] of [
 }
 
 test('the work pane maximises and collapses, and a tab brings it back', async ({ app, page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await app.resize(1280, 800);
   await app.openView('SQL');
   const conversation = page.locator('#ask');
   await page.getByRole('button', { name: 'Maximise work pane', exact: true }).click();
@@ -139,7 +139,7 @@ test('before a model is set the conversation shows a setup card; a sample brings
 });
 
 test('at 375×812: one column, the chat fills the screen, the bottom bar switches views, the window never scrolls', async ({ app, page }) => {
-  await page.setViewportSize({ width: 375, height: 812 });
+  await app.resize(375, 812);
   const bar = page.getByRole('tablist', { name: 'Views', exact: true });
   const box = await bar.boundingBox();
   expect(box && box.y + box.height >= 811, 'the tab bar is at the bottom').toBe(true);
@@ -201,7 +201,7 @@ test("a chart's type and title change from its controls, and stay so after a rel
 });
 
 test('at 1024×768 the rail stays beside one view at a time, Ask among the tabs', async ({ app, page }) => {
-  await page.setViewportSize({ width: 1024, height: 768 });
+  await app.resize(1024, 768);
   await expect(app.datasets.or(page.getByRole('heading', { name: 'Datasets' }))).not.toHaveCount(0);
   await expect(chat(page).log).toBeVisible();
   await app.openView('SQL');

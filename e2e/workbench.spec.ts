@@ -13,7 +13,7 @@ const mock = useMockLlm();
 const views = (page: Page) => page.getByRole('tablist', { name: 'Views', exact: true });
 
 test('at 1280 px the conversation and the data views are side by side, and the split resizes', async ({ app, page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await app.resize(1280, 800);
   await app.loadSample('penguins');
   const question = chat(page).question;
   const sql = app.sqlEditor;
@@ -94,7 +94,7 @@ test('a link to a conversation this browser does not have says so and opens a ne
 });
 
 test('at 375 px: one column, a bottom tab bar, and a view a tab opens is not under a header', async ({ app, page }) => {
-  await page.setViewportSize({ width: 375, height: 740 });
+  await app.resize(375, 740);
   await app.loadSample('penguins');
   const bar = views(page);
   const box = await bar.boundingBox();

@@ -91,6 +91,16 @@ export class DataApp {
     await expect(this.runButton.or(this.viewTab('SQL'))).not.toHaveCount(0);
   }
 
+  /**
+   * Resizes the window and waits until the layout has followed: below the wide layout (1200 px,
+   * App.svelte) `Ask` is a tab, above it the conversation sits beside the views. Acting before
+   * that lands on the old layout, which a busy machine keeps on screen for a while.
+   */
+  async resize(width: number, height: number): Promise<void> {
+    await this.page.setViewportSize({ width, height });
+    await expect(this.viewTab('Ask')).toHaveCount(width < 1200 ? 1 : 0);
+  }
+
   /** A view's tab in the `Views` tab list. */
   viewTab(name: ViewName): Locator {
     return this.page.getByRole('tablist', { name: 'Views', exact: true }).getByRole('tab', { name, exact: true });
