@@ -40,6 +40,9 @@ test('at 1280 px the conversation and the data views are side by side, and the s
 });
 
 test('reload, back/forward and a copied link return to the conversation, view and dataset', async ({ app, page, context }) => {
+  // Two samples, two answered questions, a reload and a second tab: near the default budget even
+  // on one worker, so it gets the 240 s of the suite's other long walks.
+  test.setTimeout(240_000);
   await configureEndpoint(page, mock, { key: 'sk-e2e-workbench' });
   await app.loadSample('penguins');
   await app.loadSample('cars');
