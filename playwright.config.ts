@@ -11,8 +11,11 @@ export default defineConfig({
   outputDir: process.env.PW_OUTPUT_DIR ?? 'test-results',
   timeout: 120_000,
   expect: { timeout: 30_000 },
-  fullyParallel: false,
-  workers: 1,
+  // Every test has its own browser context and every server a spec starts takes a free port, so
+  // tests run in parallel workers; a walk that shares one page (sharedApp) keeps its tests in
+  // order in one worker. E2E_WORKERS (or --workers) overrides the default.
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
   use: {

@@ -1,6 +1,6 @@
 // Whole-app rows for `npm run bench`: how soon a cold visit becomes usable (composer, DuckDB,
 // Pyodide), how big the shell is, and what streaming a long answer costs the main thread.
-// The model is the scripted endpoint from e2e/mock-llm (a test tool; the app cannot tell it
+// The model is the scripted endpoint from testing/mock-llm (a test tool; the app cannot tell it
 // from a real provider), so the figures measure our rendering, not a network.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { launchOptions } from '../scripts/browser.mjs';
-import { startMockLlm } from '../e2e/mock-llm/server.mjs';
+import { startMockLlm } from '../testing/mock-llm/server.mjs';
 import { median } from './workload.mjs';
 
 const COLD_RUNS = 3;
@@ -17,7 +17,7 @@ const STREAM_TOKENS = 10_000;
 const CHARS_PER_TOKEN = 4;
 
 export function collectLongTasks() {
-  const w = /** @type {Window & { __benchLongTasks: {start: number, duration: number}[] }} */ (window);
+  const w = window;
   w.__benchLongTasks = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.__benchLongTasks.push({ start: e.startTime, duration: e.duration });
@@ -47,6 +47,7 @@ async function coldVisit(browser, baseURL) {
     await page.goto(baseURL);
     const composer = await page.waitForFunction(
       () => {
+        /** @type {HTMLTextAreaElement | HTMLInputElement | null} */
         const box = document.querySelector('textarea[aria-label="Ask a question"], input[aria-label="Ask a question"]');
         return box && !box.disabled && box.getClientRects().length > 0 ? performance.now() : false;
       },
@@ -138,7 +139,7 @@ export async function repeatVisits(baseURL) {
         try {
           const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('engine-cache');
           for await (const [name, handle] of dir.entries()) {
-            if (name.startsWith('pyodide-') && !name.endsWith('.partial') && handle.kind === 'file' && (await handle.getFile()).size > 0) return true;
+            if (name.startsWith('pyodide-') && !name.endsWith('.partial') && handle.kind === 'file' && (await /** @type {FileSystemFileHandle} */ (handle).getFile()).size > 0) return true;
           }
         } catch {
           // No directory yet.
@@ -188,6 +189,11 @@ export function longAnswer(tokens) {
 }
 
 /** Streams a ~10,000-token answer through the real app and reads the long tasks meanwhile. */
+/**
+ * @param {import('@playwright/test').Browser} browser
+ * @param {string} baseURL
+ * @param {{ tracePath?: string }} [options]
+ */
 export async function streamingCost(browser, baseURL, { tracePath } = {}) {
   const mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
   const context = await browser.newContext();
@@ -245,7 +251,7 @@ async function restoreMs(page) {
   await page.reload();
   await page.waitForFunction(() => performance.getEntriesByName('dataseer:restore').length > 0, undefined, { timeout: 180_000, polling: 50 });
   return page.evaluate(() => {
-    const e = performance.getEntriesByName('dataseer:restore')[0];
+    const e = /** @type {PerformanceMark} */ (performance.getEntriesByName('dataseer:restore')[0]);
     return { total: e.startTime + e.duration, restore: e.detail?.restoreMs ?? NaN };
   });
 }

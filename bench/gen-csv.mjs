@@ -64,9 +64,9 @@ export async function ensureCsv({ rows = CSV_ROWS, fileName = FILE_NAME } = {}) 
   for (let start = 0; start < rows; start += CHUNK) {
     let buf = '';
     for (let i = start; i < Math.min(start + CHUNK, rows); i++) buf += line(i, rnd);
-    if (!out.write(buf)) await new Promise((resolve) => out.once('drain', resolve));
+    if (!out.write(buf)) await new Promise((resolve) => out.once('drain', () => resolve(undefined)));
   }
-  await new Promise((resolve, reject) => out.end((err) => (err ? reject(err) : resolve())));
+  await /** @type {Promise<void>} */ (new Promise((resolve, reject) => out.end((/** @type {Error | null | undefined} */ err) => (err ? reject(err) : resolve()))));
   writeFileSync(stamp, expected);
   const mb = statSync(path).size / 1e6;
   console.log(`generated ${path} (${mb.toFixed(1)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

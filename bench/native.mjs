@@ -43,6 +43,7 @@ export function nativeMedians(passes) {
  * @returns {Promise<NativePass>} raw timings in ms
  */
 export async function runNative(csvPath) {
+  /** @type {NativeSamples} */
   const samples = { startup: [], csvIngest: [], groupBy: [], parquetLoad: [], parquetAggregate: [], csvIngest1: [], groupBy1: [], parquetLoad1: [], parquetAggregate1: [] };
   let threads = '';
   let version = '';

@@ -1,9 +1,9 @@
 // Provider rows for `npm run bench` (issue #10): extra requests each provider persona of the
 // scripted endpoint costs per question, first and second question of a thread (goal: at most
 // one per learned refusal on the first, zero after). Runs the app's TypeScript through Vite's
-// SSR loader against e2e/mock-llm; no browser.
+// SSR loader against testing/mock-llm; no browser.
 import { createServer } from 'vite';
-import { startMockLlm } from '../e2e/mock-llm/server.mjs';
+import { startMockLlm } from '../testing/mock-llm/server.mjs';
 
 export async function providerRows() {
   const mock = await startMockLlm({ port: 0 });

@@ -5,7 +5,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMockLlm } from '../e2e/mock-llm/server.mjs';
+import { startMockLlm } from '../testing/mock-llm/server.mjs';
 import { collectLongTasks, longAnswer, streamingCost } from './app.mjs';
 
 /**

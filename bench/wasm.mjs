@@ -14,7 +14,7 @@ const QUERY_REPEATS = 5;
 // and timestamps the data worker's progress events (read off its messages, not changed) so a
 // load's time can be split by phase.
 function instrumentPage() {
-  const w = /** @type {Window & { __benchLongTasks: object[], __benchPhases: object[] }} */ (window);
+  const w = window;
   w.__benchLongTasks = [];
   w.__benchPhases = [];
   new PerformanceObserver((list) => {
@@ -117,7 +117,7 @@ export async function quiet(page, snapshotsBefore) {
       for await (const [name, handle] of dir.entries()) {
         if (!name.startsWith('snap_') || handle.kind !== 'file') continue;
         count++;
-        bytes += (await handle.getFile()).size;
+        bytes += (await /** @type {FileSystemFileHandle} */ (handle).getFile()).size;
       }
       return { count, bytes };
     });

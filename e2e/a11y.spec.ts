@@ -1,11 +1,11 @@
 /**
  * axe-core on every view of the app, in light and dark, at desktop width and at 375 px: no
  * serious or critical violation (WCAG 2.x A/AA rules). The views are reached the way a user
- * reaches them; the conversation is played by the scripted endpoint (e2e/mock-llm).
+ * reaches them; the conversation is played by the scripted endpoint (testing/mock-llm).
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test, type DataApp } from './fixtures';
+import { expect, test, type DataApp } from './support/fixtures';
 import { ask, configureEndpoint, openSteps, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();
@@ -128,7 +128,7 @@ test('axe with the dark theme chosen in the switch on a light system: no serious
 
 test('axe at 375 px wide: no serious or critical violations, and nothing scrolls sideways', async ({ app, page }) => {
   test.setTimeout(240_000);
-  await page.setViewportSize({ width: 375, height: 800 });
+  await app.resize(375, 800);
   const findings = await walk(app, page);
   expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -1,13 +1,13 @@
 /**
  * The agent end to end: the real app, the real agent worker and `@langchain/openai` client,
- * against the scripted OpenAI-compatible endpoint (e2e/mock-llm) started here on a free port.
+ * against the scripted OpenAI-compatible endpoint (testing/mock-llm) started here on a free port.
  * Everything is found by the contract's accessible names (AGENT-CONTRACT.md).
  */
 import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
-import type { ScriptedReply } from './mock-llm/server.mjs';
-import { expect, test, type DataApp } from './fixtures';
+import type { ScriptedReply } from '../testing/mock-llm/server.mjs';
+import { expect, test, type DataApp } from './support/fixtures';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { vega } from './support/paths';
 

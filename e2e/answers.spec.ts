@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, readGrid, test } from './fixtures';
+import { expect, readGrid, test } from './support/fixtures';
 import { collectDialogs } from './support/dialogs';
 import { ask, configureEndpoint, openSteps, useMockLlm } from './support/mockLlm';
 import { bad, vega } from './support/paths';

@@ -6,7 +6,7 @@
  * The page is shared across the tests of this file (a walk); when a test fails Playwright starts
  * a new worker, so the walk resumes on a fresh page and later files are still judged.
  */
-import { expect, sharedApp, test, type DataApp } from './fixtures';
+import { expect, sharedApp, test, type DataApp } from './support/fixtures';
 import { parseDisplayedNumber } from './support/compare';
 import { tableNameFor } from './support/names';
 import { bad, generated } from './support/paths';

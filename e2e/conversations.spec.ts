@@ -1,12 +1,12 @@
 /**
  * Conversation controls end to end: Regenerate, Edit question (a fork that continues in
  * place), Rename, Search, Delete and ratings, in the real app against the scripted endpoint
- * (e2e/mock-llm). What the endpoint received after a fork proves the dropped turn is no longer
+ * (testing/mock-llm). What the endpoint received after a fork proves the dropped turn is no longer
  * part of what the model sees.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
+import { expect, test } from './support/fixtures';
+import { askAndWait, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();
 const configure = (page: Page) => configureEndpoint(page, mock, { key: 'sk-e2e-conversations' });
@@ -18,15 +18,6 @@ async function lastSentConversation(): Promise<string> {
   return JSON.stringify(body.messages.filter((m) => m.role !== 'system'));
 }
 
-/** Asks a question whose scripted answer is `answer`, and waits for the run to end. */
-async function askAndWait(page: Page, question: string, answer: string): Promise<void> {
-  const c = chat(page);
-  await mock.script([{ type: 'text', content: answer }]);
-  await ask(page, question);
-  await expect(c.answers.filter({ hasText: answer })).toBeVisible({ timeout: 60_000 });
-  await expect(c.stop).toBeHidden({ timeout: 60_000 });
-}
-
 /** A conversation's entry in `Conversations`, found through its title button. */
 function threadItem(page: Page, title: string) {
   const c = chat(page);
@@ -36,10 +27,10 @@ function threadItem(page: Page, title: string) {
 test('Regenerate replaces the last answer, and the model is not sent the old one', async ({ app, page }) => {
   await configure(page);
   const c = chat(page);
-  await askAndWait(page, 'Regen one?', 'FIRST-ANSWER');
+  await askAndWait(page, 'Regen one?', 'FIRST-ANSWER', mock);
   // Only the last answer offers Regenerate.
   await expect(c.log.getByRole('button', { name: 'Regenerate', exact: true })).toHaveCount(1);
-  await askAndWait(page, 'Regen two?', 'OLD-SECOND-ANSWER');
+  await askAndWait(page, 'Regen two?', 'OLD-SECOND-ANSWER', mock);
   await expect(c.log.getByRole('button', { name: 'Regenerate', exact: true })).toHaveCount(1);
 
   await mock.script([{ type: 'text', content: 'NEW-SECOND-ANSWER' }]);
@@ -59,8 +50,8 @@ test('Regenerate replaces the last answer, and the model is not sent the old one
 test('Edit question forks the thread in place: later turns are gone, also after a reload', async ({ app, page }) => {
   await configure(page);
   const c = chat(page);
-  await askAndWait(page, 'Edit one?', 'REPLY-ALPHA');
-  await askAndWait(page, 'Edit two?', 'REPLY-BETA');
+  await askAndWait(page, 'Edit one?', 'REPLY-ALPHA', mock);
+  await askAndWait(page, 'Edit two?', 'REPLY-BETA', mock);
 
   // Cancel (Escape) leaves the question as it was.
   await c.log.getByRole('button', { name: 'Edit question', exact: true }).first().click();
@@ -93,7 +84,7 @@ test('Edit question forks the thread in place: later turns are gone, also after 
   await expect(c.log).not.toContainText('REPLY-BETA');
 
   // The conversation continues from the edited turn.
-  await askAndWait(page, 'Edit three?', 'REPLY-GAMMA');
+  await askAndWait(page, 'Edit three?', 'REPLY-GAMMA', mock);
   const next = await lastSentConversation();
   expect(next).toContain('REPLY-EDITED');
   expect(next).not.toContain('REPLY-BETA');
@@ -102,9 +93,9 @@ test('Edit question forks the thread in place: later turns are gone, also after 
 test('Rename persists after a reload; Escape cancels; search filters by title, question and answer', async ({ app, page }) => {
   await configure(page);
   const c = chat(page);
-  await askAndWait(page, 'Alpha: which island has most penguins?', 'Biscoe has the most penguins.');
+  await askAndWait(page, 'Alpha: which island has most penguins?', 'Biscoe has the most penguins.', mock);
   await page.getByRole('button', { name: 'New conversation' }).click();
-  await askAndWait(page, 'Beta: average wind?', 'Plain answer about wind.');
+  await askAndWait(page, 'Beta: average wind?', 'Plain answer about wind.', mock);
 
   const alpha = threadItem(page, 'Alpha: which island has most penguins?');
   await alpha.getByRole('button', { name: 'Rename', exact: true }).click();
@@ -142,7 +133,7 @@ test('Rename persists after a reload; Escape cancels; search filters by title, q
 test('a rating is stored with the answer and shown again after a reload', async ({ app, page }) => {
   await configure(page);
   const c = chat(page);
-  await askAndWait(page, 'Rate me?', 'An answer to rate.');
+  await askAndWait(page, 'Rate me?', 'An answer to rate.', mock);
   const helpful = c.answers.getByRole('button', { name: 'Helpful', exact: true });
   const notHelpful = c.answers.getByRole('button', { name: 'Not helpful', exact: true });
   await notHelpful.click();
@@ -165,7 +156,7 @@ test('a rating is stored with the answer and shown again after a reload', async 
 test('Delete asks first: Cancel keeps the conversation, Delete removes it', async ({ app, page }) => {
   await configure(page);
   const c = chat(page);
-  await askAndWait(page, 'Delete me?', 'Soon gone.');
+  await askAndWait(page, 'Delete me?', 'Soon gone.', mock);
   const item = threadItem(page, 'Delete me?');
   await item.getByRole('button', { name: 'Delete', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete this conversation?' });

@@ -5,13 +5,13 @@
  * gauntlet run before it starts.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();
 const ANSWER = 'Nothing to compute here: this is a plain answer.';
 
-/** The mock's usage (e2e/mock-llm/server.mjs): a quarter of the messages' JSON and of the reply. */
+/** The mock's usage (testing/mock-llm/server.mjs): a quarter of the messages' JSON and of the reply. */
 async function expectedTokens(): Promise<{ input: number; output: number }> {
   const reqs = await mock.chatRequests();
   expect(reqs.length).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 /** The dataset list: names follow the contract's rule, and datasets can be renamed and removed. */
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { parseDisplayedNumber } from './support/compare';
 import { rowsText, tableNameFor } from './support/names';
 import { generated } from './support/paths';

@@ -4,7 +4,7 @@
  * call in flight fails with a clear error and the next questions work — nothing waits forever.
  */
 import type { Page, Worker } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
 import { pythonConsole } from './support/pythonConsole';
 

@@ -6,14 +6,14 @@
  * no dataset may change without the user's confirmation, the key must be in no storage, and the
  * app must keep working afterwards.
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page, Request } from '@playwright/test';
 import { marked, type Token } from 'marked';
-import { expect, sharedApp, test } from './fixtures';
+import { exportAs, type ExportItem } from './support/downloads';
+import { expect, sharedApp, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
-import { pythonConsole } from './support/pythonConsole';
+import { ATTEMPT_PY, pythonConsole } from './support/pythonConsole';
 
 const KEY = 'sk-escape-suite-4Kd81Qz';
 let server: Server;
@@ -114,13 +114,7 @@ test.describe('escape', () => {
     const py = await pythonConsole(app.page);
     await py.exec(`
 URL = ${JSON.stringify(url)}
-out = {}
-def attempt(name, f):
-    try:
-        f()
-        out[name] = "ran"
-    except BaseException as e:
-        out[name] = "blocked: " + type(e).__name__
+${ATTEMPT_PY}
 def ctypes_run_script():
     import ctypes
     ctypes.CDLL(None).emscripten_run_script(("import('" + URL + "/ctypes')").encode())
@@ -323,12 +317,7 @@ fig = {
     await expectIdle(page);
     await expect(chat(page).answers.last()).toContainText('Five forms');
 
-    const exported = async (item: string) => {
-      await page.getByRole('button', { name: 'Export', exact: true }).click();
-      const menu = page.getByRole('menu');
-      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), menu.getByRole('menuitem', { name: item }).click()]);
-      return readFileSync(await download.path(), 'utf8');
-    };
+    const exported = async (item: ExportItem) => (await exportAs(page, item)).text;
     const markdown = await exported('Markdown report');
     const notebook = JSON.parse(await exported('Notebook (.ipynb)')) as { cells: { cell_type: string; source: string[]; outputs?: { data?: Record<string, unknown> }[] }[] };
     const html = await exported('HTML report');

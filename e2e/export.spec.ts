@@ -1,55 +1,25 @@
 /**
  * Export end to end: a conversation with a run_sql and a create_chart step (scripted endpoint,
- * e2e/mock-llm) saved as a notebook (validated against the vendored nbformat 4.5 schema), an
+ * testing/mock-llm) saved as a notebook (validated against the vendored nbformat 4.5 schema), an
  * HTML report (opened offline: it must make no request) and a Markdown report; a result table
  * saved as CSV and compared with figures computed here from the source file. The key must not
  * be in any file.
  */
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv-draft-04';
-import type { Download, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { download, exportAs } from './support/downloads';
 import { ask, configureEndpoint, openSteps, useMockLlm } from './support/mockLlm';
-import { REPO_ROOT, vega } from './support/paths';
+import { REPO_ROOT } from './support/paths';
+import { meanMassBySpecies } from './support/penguins';
 import { parseCsv } from '../src/export/testing/csv';
 
 const KEY = 'sk-e2e-export-Hq72LmZp';
 const SQL = `SELECT "Species", round(avg("Body Mass (g)"), 2) AS mean_mass FROM penguins GROUP BY "Species" ORDER BY "Species"`;
 
-interface Penguin {
-  Species: string;
-  'Body Mass (g)': number | null;
-}
-
-/** The reference table, computed here from the sample's source file. */
-function meanMassBySpecies(): [string, number][] {
-  const penguins = JSON.parse(readFileSync(vega('penguins.json'), 'utf8')) as Penguin[];
-  const groups = new Map<string, number[]>();
-  for (const p of penguins) {
-    const list = groups.get(p.Species) ?? [];
-    if (p['Body Mass (g)'] !== null) list.push(p['Body Mass (g)']);
-    groups.set(p.Species, list);
-  }
-  return [...groups]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([s, m]) => [s, Math.round((m.reduce((a, b) => a + b, 0) / m.length) * 100) / 100]);
-}
-
 const mock = useMockLlm();
 const configure = (page: Page) => configureEndpoint(page, mock, { key: KEY });
-
-async function readDownload(download: Download): Promise<string> {
-  const path = await download.path();
-  return readFileSync(path, 'utf8');
-}
-
-async function exportAs(page: Page, item: 'Notebook (.ipynb)' | 'HTML report' | 'Markdown report'): Promise<{ name: string; text: string }> {
-  await page.getByRole('button', { name: 'Export', exact: true }).click();
-  const menu = page.getByRole('menu');
-  await expect(menu).toBeVisible();
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), menu.getByRole('menuitem', { name: item }).click()]);
-  return { name: download.suggestedFilename(), text: await readDownload(download) };
-}
 
 interface NbCell {
   id: string;
@@ -133,25 +103,25 @@ test('a conversation exports to a valid notebook, HTML and Markdown reports, and
   // CSV of the run_sql step's table, against the figures computed here.
   const step = (await openSteps(page)).getByRole('listitem').filter({ hasText: 'run_sql' });
   await step.getByText('run_sql').first().click();
-  const [csvDownload] = await Promise.all([page.waitForEvent('download'), step.getByRole('button', { name: 'Download CSV' }).click()]);
-  expect(csvDownload.suggestedFilename()).toBe('run_sql-output.csv');
-  const csv = parseCsv(await readDownload(csvDownload));
+  const csvDownload = await download(page, () => step.getByRole('button', { name: 'Download CSV' }).click());
+  expect(csvDownload.name).toBe('run_sql-output.csv');
+  const csv = parseCsv(csvDownload.text);
   expect(csv[0]).toEqual(['Species', 'mean_mass']);
   expect(csv.slice(1).map(([s, m]) => [s, Number(m)])).toEqual(expected);
 
   // The answer's chart downloads as SVG and PNG.
   const card = log.getByRole('article', { name: 'Answer' });
-  const [svg] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Download SVG' }).click()]);
-  expect(svg.suggestedFilename()).toMatch(/\.svg$/);
-  expect(await readDownload(svg)).toMatch(/^<svg[\s\S]*Mean body mass[\s\S]*<\/svg>$/);
-  const [png] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Download PNG' }).click()]);
-  expect(png.suggestedFilename()).toMatch(/\.png$/);
-  expect(readFileSync(await png.path()).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  const svg = await download(page, () => card.getByRole('button', { name: 'Download SVG' }).click());
+  expect(svg.name).toMatch(/\.svg$/);
+  expect(svg.text).toMatch(/^<svg[\s\S]*Mean body mass[\s\S]*<\/svg>$/);
+  const png = await download(page, () => card.getByRole('button', { name: 'Download PNG' }).click());
+  expect(png.name).toMatch(/\.png$/);
+  expect(readFileSync(png.path).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
 
   // The same query in the SQL console downloads the same rows.
   await app.runSql(SQL);
-  const [consoleCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('region', { name: 'SQL', exact: true }).getByRole('button', { name: 'Download CSV' }).click()]);
-  expect(parseCsv(await readDownload(consoleCsv))).toEqual(csv);
+  const consoleCsv = await download(page, () => page.getByRole('region', { name: 'SQL', exact: true }).getByRole('button', { name: 'Download CSV' }).click());
+  expect(parseCsv(consoleCsv.text)).toEqual(csv);
   expect(app.pageErrors).toEqual([]);
 });
 
@@ -177,9 +147,8 @@ test('the Export menu works from the keyboard', async ({ app, page }) => {
   await page.keyboard.press('ArrowDown');
   await expect(menu.getByRole('menuitem', { name: 'HTML report' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
-  expect(download.suggestedFilename()).toBe('Say-hello.md');
-  const text = await readDownload(download);
+  const { name, text } = await download(page, () => page.keyboard.press('Enter'));
+  expect(name).toBe('Say-hello.md');
   expect(text).toContain('Hello from the model.');
   expect(text).not.toContain(KEY);
   expect(app.pageErrors).toEqual([]);

@@ -2,7 +2,7 @@
  * Every supported format loads through `Add data files`, and an aggregate over it equals native
  * DuckDB's answer over the same data.
  */
-import { expect, sharedApp, test } from './fixtures';
+import { expect, sharedApp, test } from './support/fixtures';
 import { expectSameRows, parseDisplayedNumber } from './support/compare';
 import { rowsText, tableNameFor } from './support/names';
 import { nativeQuery, read } from './support/native';

@@ -6,9 +6,10 @@
  * same public files, not read from the app's expected.json.
  */
 import { readFileSync } from 'node:fs';
-import type { Download, Page } from '@playwright/test';
-import type { ScriptedReply, ScriptedRoute } from './mock-llm/server.mjs';
-import { expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import type { ScriptedReply, ScriptedRoute } from '../testing/mock-llm/server.mjs';
+import { expect, test } from './support/fixtures';
+import { download } from './support/downloads';
 import { configureEndpoint, useMockLlm } from './support/mockLlm';
 import { nativeQuery, read } from './support/native';
 import { vega } from './support/paths';
@@ -46,11 +47,6 @@ async function openEvaluate(page: Page) {
   await tab.click();
   await expect(tab).toHaveAttribute('aria-selected', 'true');
   return page.getByRole('region', { name: 'Evaluate' });
-}
-
-async function readDownload(download: Download): Promise<string> {
-  const path = await download.path();
-  return readFileSync(path, 'utf8');
 }
 
 interface ExportedRun {
@@ -113,9 +109,9 @@ test('a model that answers 12 of 20 right scores exactly 12/20, with the right f
   await expect(table.getByRole('row')).toHaveCount(21);
   await expect(region.getByText('60% (12 of 20)')).toBeVisible();
 
-  const [json] = await Promise.all([page.waitForEvent('download'), region.getByRole('button', { name: 'Export JSON' }).click()]);
-  expect(json.suggestedFilename()).toMatch(/^gauntlet-mock-model-\d{4}-\d{2}-\d{2}\.json$/);
-  const body = await readDownload(json);
+  const json = await download(page, () => region.getByRole('button', { name: 'Export JSON' }).click());
+  expect(json.name).toMatch(/^gauntlet-mock-model-\d{4}-\d{2}-\d{2}\.json$/);
+  const body = json.text;
   expect(body).not.toContain(KEY);
   const run = JSON.parse(body) as ExportedRun;
   expect(run).toMatchObject({ model: 'mock-model', base_url: `${mock.url}/v1` });
@@ -153,8 +149,8 @@ test('a model that answers 12 of 20 right scores exactly 12/20, with the right f
     if (i.failure !== 'provider_error') expect(i.tokens_in, i.id).toBeGreaterThan(0);
   }
 
-  const [csv] = await Promise.all([page.waitForEvent('download'), region.getByRole('button', { name: 'Export CSV' }).click()]);
-  const lines = (await readDownload(csv)).trim().split(/\r\n/);
+  const csv = await download(page, () => region.getByRole('button', { name: 'Export CSV' }).click());
+  const lines = csv.text.trim().split(/\r\n/);
   expect(lines).toHaveLength(21);
   expect(lines[0]).toContain('id,category,difficulty,mode');
 

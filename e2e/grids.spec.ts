@@ -3,7 +3,7 @@
  * grid has a `Filter rows` box (a dataset preview filters in DuckDB, a result its held rows), and a
  * console result capped at 10,000 rows sorts whole in DuckDB rather than sorting the rows it holds.
  */
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 
 test('a preview summarises its columns in the headers and filters every row in DuckDB', async ({ app }) => {
   await app.loadSample('penguins');
@@ -54,7 +54,7 @@ test('a capped console result sorts whole in DuckDB, and its filter searches the
 });
 
 test('on a phone, grid cells and Markdown table cells keep numbers whole: the tables scroll sideways', async ({ app, page }) => {
-  await page.setViewportSize({ width: 375, height: 812 });
+  await app.resize(375, 812);
   /** How many lines the element's text takes (one when nothing broke it). */
   const lines = (el: Element) => {
     const range = document.createRange();

@@ -1,5 +1,5 @@
 /** Markup in column names, cell values and file names is shown as text, never run. */
-import { expect, sharedApp, test } from './fixtures';
+import { expect, sharedApp, test } from './support/fixtures';
 import { collectDialogs } from './support/dialogs';
 import { bad } from './support/paths';
 import { XSS_FILE_NAME } from '../scripts/make-bad-fixtures.mjs';

@@ -4,23 +4,22 @@
  * reload, leave cross-origin requests (the user's LLM endpoint) alone, keep DuckDB's files once
  * used, and load again with the network off.
  *
- * The plain server runs on its own port (PLAIN_PORT, default 14208), because E2E_PORT is taken by
- * the suite's `vite preview`, which sends the headers itself and so could not show anything here.
- * offline.spec.ts, pages.spec.ts and update.spec.ts use the next ports (support/pwa.ts).
+ * The plain server runs on a free port of its own, because E2E_PORT is taken by the suite's
+ * `vite preview`, which sends the headers itself and so could not show anything here (each
+ * worker's server, like those of offline, pages and update.spec.ts, is a distinct origin).
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { resolve } from 'node:path';
 import { startPlainStaticServer, type PlainStaticServer } from './support/plain-static-server';
-import { cachedPaths, isolated, plainPort, updateNotice } from './support/pwa';
+import { cachedPaths, isolated, updateNotice } from './support/pwa';
 
-const PLAIN_PORT = plainPort(0);
 const DIST = resolve(process.env.DIST_DIR ?? 'dist');
 const status = (page: Page) => page.getByRole('status').filter({ hasText: /DuckDB|Data engine/ });
 
 let server: PlainStaticServer;
 
 test.beforeAll(async () => {
-  server = await startPlainStaticServer({ root: DIST, port: PLAIN_PORT, prefix: '/dataseer/' });
+  server = await startPlainStaticServer({ root: DIST, prefix: '/dataseer/' });
 });
 
 test.afterAll(async () => {
@@ -60,7 +59,7 @@ test('the service worker isolates the app on a plain host and serves it offline'
         otherCorp: other.headers.get('cross-origin-resource-policy'),
         otherBody: (await other.json()) as { received: string; authorization: string | null },
       };
-    }, `http://localhost:${PLAIN_PORT}`);
+    }, `http://localhost:${server.port}`);
     expect(calls.ownCorp).toBe('same-origin');
     expect(calls.ownName).toBe('Dataseer');
     expect(calls.otherCorp).toBeNull();
@@ -81,7 +80,7 @@ test('the service worker isolates the app on a plain host and serves it offline'
     await offline.getByRole('button', { name: 'Load sample penguins', exact: true }).click();
     await expect(offline.getByRole('list', { name: 'Datasets', exact: true }).getByRole('button', { name: 'Remove penguins', exact: true })).toBeVisible({ timeout: 60_000 });
     // And a direct network fetch really is off, so the above came from the worker's caches.
-    expect(await offline.evaluate((u) => fetch(u, { cache: 'no-store' }).then(() => 'online', () => 'offline'), `http://localhost:${PLAIN_PORT}/dataseer/index.html`)).toBe('offline');
+    expect(await offline.evaluate((u) => fetch(u, { cache: 'no-store' }).then(() => 'online', () => 'offline'), `http://localhost:${server.port}/dataseer/index.html`)).toBe('offline');
   } finally {
     await context.close();
   }

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { configureEndpoint, useMockLlm } from './support/mockLlm';
 
 const KEY = 'sk-key-origin-Zq83Lm0v';

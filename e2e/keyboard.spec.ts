@@ -1,10 +1,10 @@
 /**
  * The main flow with the keyboard alone: every control is reached with Tab (never clicked or
  * focused by the test) and worked with Enter, Space, typing and shortcuts. The model is the
- * scripted endpoint (e2e/mock-llm).
+ * scripted endpoint (testing/mock-llm).
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();

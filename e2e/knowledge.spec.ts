@@ -4,8 +4,8 @@
  * survives a reload, and the next question's request carries it — in the privacy log as sent —
  * together with a workspace rule; "Remember this" under an answer adds another rule.
  */
-import type { ScriptedReply } from './mock-llm/server.mjs';
-import { expect, test } from './fixtures';
+import type { ScriptedReply } from '../testing/mock-llm/server.mjs';
+import { expect, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();

@@ -3,13 +3,15 @@
  * locally use `npx playwright test --grep-invert @large`. No timing assertions here: speed is
  * the benchmark's job.
  */
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { expectSameRows, parseDisplayedNumber } from './support/compare';
 import { nativeQuery, read } from './support/native';
 import { vega } from './support/paths';
 import { LARGE_CSV_ROWS, ensureLargeCsv } from '../scripts/make-bad-fixtures.mjs';
 
 test.describe('big files', { tag: '@large' }, () => {
+  // Both tests read the one large CSV the first of them writes: in one worker, in order.
+  test.describe.configure({ mode: 'default' });
   test('a 1,000,000-row CSV shows progress while loading, then counts 1,000,000', async ({ app }) => {
     test.setTimeout(15 * 60_000);
     const path = await ensureLargeCsv();

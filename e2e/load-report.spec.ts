@@ -4,7 +4,7 @@
  * the first reading stays one click away.
  */
 import { LOAD_REPORT_CASES } from '../scripts/loadReportCases.mjs';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { expectSameRows } from './support/compare';
 import { nativeQuery } from './support/native';
 import { bad } from './support/paths';

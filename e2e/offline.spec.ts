@@ -6,10 +6,10 @@
  */
 import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 import { startPlainStaticServer, type PlainStaticServer } from './support/plain-static-server';
-import { cachedPaths, openIsolatedApp, plainPort, runPython, waitIsolated } from './support/pwa';
+import { cachedPaths, openIsolatedApp, runPython, waitIsolated } from './support/pwa';
 
 const DIST = resolve(process.env.DIST_DIR ?? 'dist');
 const QUESTION = 'How many penguins are in the table?';
@@ -19,7 +19,7 @@ let server: PlainStaticServer | undefined;
 const mock = useMockLlm();
 
 test.beforeAll(async () => {
-  server = await startPlainStaticServer({ root: DIST, port: plainPort(1), prefix: '/dataseer/' });
+  server = await startPlainStaticServer({ root: DIST, prefix: '/dataseer/' });
 });
 
 test.afterAll(async () => {

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchOptions } from '../scripts/browser.mjs';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { startPlainStaticServer, type PlainStaticServer } from './support/plain-static-server';
-import { openIsolatedApp, plainPort, runPython, waitIsolated } from './support/pwa';
+import { openIsolatedApp, runPython, waitIsolated } from './support/pwa';
 
 const DIST = resolve(process.env.DIST_DIR ?? 'dist');
 const PREFIX = '/some/sub/path/';
@@ -18,7 +18,7 @@ const PREFIX = '/some/sub/path/';
 let server: PlainStaticServer;
 
 test.beforeAll(async () => {
-  server = await startPlainStaticServer({ root: DIST, port: plainPort(2), prefix: PREFIX });
+  server = await startPlainStaticServer({ root: DIST, prefix: PREFIX });
 });
 
 test.afterAll(async () => {

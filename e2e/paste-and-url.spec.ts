@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { expect, sharedApp, test } from './fixtures';
+import { expect, sharedApp, test } from './support/fixtures';
 import { expectSameRows, parseDisplayedNumber } from './support/compare';
 import { rowsText } from './support/names';
 import { nativeQuery, read } from './support/native';

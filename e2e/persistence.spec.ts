@@ -1,5 +1,5 @@
 /** Datasets survive a reload; removed ones stay removed; renames stick. */
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { parseDisplayedNumber } from './support/compare';
 import { rowsText } from './support/names';
 import { generated } from './support/paths';

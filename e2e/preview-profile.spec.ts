@@ -1,6 +1,6 @@
 /** The dataset views: a virtualised preview that reaches the last row, and a numeric profile. */
 import type { Locator } from '@playwright/test';
-import { expect, sharedApp, test } from './fixtures';
+import { expect, sharedApp, test } from './support/fixtures';
 import { parseDisplayedNumber } from './support/compare';
 import { nativeQuery, read } from './support/native';
 import { generated, vega } from './support/paths';

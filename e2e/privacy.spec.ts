@@ -1,13 +1,13 @@
 /**
  * The privacy log and "No raw rows", end to end: the real app and agent worker against the
- * scripted endpoint (e2e/mock-llm), which records the raw bytes of every request it receives.
+ * scripted endpoint (testing/mock-llm), which records the raw bytes of every request it receives.
  * The log must match those bytes, in order, and never show the key; with "No raw rows" no row
  * value beyond N rows per tool output may reach the endpoint at all.
  */
 import type { Locator, Page } from '@playwright/test';
-import type { RecordedRequest, ScriptedReply } from './mock-llm/server.mjs';
-import { expect, test, type DataApp } from './fixtures';
-import { ask, configureEndpoint, useMockLlm } from './support/mockLlm';
+import type { RecordedRequest, ScriptedReply } from '../testing/mock-llm/server.mjs';
+import { expect, test, type DataApp } from './support/fixtures';
+import { askAndWait, configureEndpoint, useMockLlm } from './support/mockLlm';
 
 const KEY = 'sk-e2e-privacy-Vb4nT9';
 /** Only row 2 holds it: it is among the sample values, and in the full query result at row 49. */
@@ -48,12 +48,6 @@ async function openSettings(page: Page): Promise<Locator> {
 
 const configure = (page: Page) => configureEndpoint(page, mock, { key: KEY });
 
-async function askAndWait(page: Page, question: string): Promise<void> {
-  await ask(page, question);
-  await expect(page.getByRole('log', { name: 'Conversation' })).toContainText('There are 50 people', { timeout: 60_000 });
-  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeHidden({ timeout: 60_000 });
-}
-
 /**
  * Opens the log and checks it against what the endpoint received: one entry per request, in
  * order, each `Copy body` giving exactly the received bytes; the key nowhere in the dialog.
@@ -87,7 +81,7 @@ test('the privacy log shows every request byte for byte as the endpoint received
   await loadPeople(app);
   await configure(page);
   await mock.script(runReplies());
-  await askAndWait(page, 'How many people are there?');
+  await askAndWait(page, 'How many people are there?', 'There are 50 people');
 
   const got = await received();
   // agent → tools → agent → tools → agent → forced validation
@@ -122,7 +116,7 @@ test('with No raw rows, at most N rows per tool output and no sample values reac
   await expect(settings).toBeHidden();
 
   await mock.script(runReplies());
-  await askAndWait(page, 'How many people are there?');
+  await askAndWait(page, 'How many people are there?', 'There are 50 people');
 
   const got = await received();
   expect(got).toHaveLength(4);

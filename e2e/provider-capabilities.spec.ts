@@ -1,15 +1,14 @@
 /**
  * The real app against servers that lack a capability (issue #22): vLLM without automatic tool
  * choice, an Ollama model without tools, a llama-server with a 4k context (personas in
- * e2e/mock-llm/personas/capabilities.mjs, each citing its source). Each must give the true
+ * testing/mock-llm/personas/capabilities.mjs, each citing its source). Each must give the true
  * figure with validation served and clean answer text, say once what it adjusted, and — the
  * endpoint profile remembering — not pay for the refusal again on the next question.
  */
 import type { Page } from '@playwright/test';
-import type { ScriptedReply } from './mock-llm/server.mjs';
-import { expect, sharedApp, test } from './fixtures';
-import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
-import { meanMass } from './support/penguins';
+import { expect, sharedApp, test } from './support/fixtures';
+import { ask, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
+import { expectValidatedAnswer as expectValidated, lastSteps as steps, meanMassQuestion, meanMassScript } from './support/penguins';
 
 const KEY = 'sk-e2e-capabilities-5Qm8';
 
@@ -19,40 +18,15 @@ const shared = sharedApp(async (app) => {
   await app.loadSample('penguins');
 });
 
-/** A validated answer; `look` first reads the whole table (a large tool output). */
-function script(species: string, look = false): ScriptedReply[] {
-  const figure = meanMass(species);
-  const sql = `SELECT round(avg("Body Mass (g)"), 2) AS mean_mass FROM penguins WHERE "Species" = '${species}'`;
-  const lookFirst: ScriptedReply[] = look ? [{ type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql: 'SELECT * FROM penguins' } }] }] : [];
-  return [
-    ...lookFirst,
-    { type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql } }] },
-    { type: 'tool_calls', calls: [{ name: 'validate_results', arguments: { question: 'mean mass', approach: 'SQL average', results: figure, code: sql } }] },
-    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.91 } },
-    { type: 'text', content: `${species} penguins weigh ${figure} g on average.` },
-  ];
-}
-
-const steps = (page: Page) => chat(page).log.getByRole('list', { name: 'Steps' }).last();
-
 async function askIn(page: Page, species: string, options: { look?: boolean; newConversation?: boolean } = {}): Promise<void> {
-  await mock.script(script(species, options.look));
+  await mock.script(meanMassScript(species, { look: options.look }));
   if (options.newConversation !== false) await page.getByRole('button', { name: 'New conversation' }).click();
-  await ask(page, `What is the average body mass of ${species} penguins?`);
+  await ask(page, meanMassQuestion(species));
   await expectIdle(page);
 }
 
-async function expectValidatedAnswer(page: Page, species: string): Promise<void> {
-  const card = chat(page).answers.last();
-  await expect(card).toContainText(`${species} penguins weigh ${meanMass(species)} g on average.`, { timeout: 60_000 });
-  await expect(card).toContainText('Confidence 91%');
-  await expect(card).not.toContainText('could not be validated');
-  await expect(card).not.toContainText('tool_call');
-  await expect(card).not.toContainText('"name"');
-  // The SQL step itself, under How I got this (a model's words before its call are a step of their own).
-  await openSteps(page);
-  await expect(steps(page).getByRole('listitem').filter({ hasText: 'run_sql' }).last()).toContainText(/Ran a query.*\d+ rows?/);
-}
+/** The last answer: the true figure, validation served, no tool call written out as text. */
+const expectValidatedAnswer = (page: Page, species: string) => expectValidated(page, species, ['tool_call', '"name"']);
 
 type Body = { tools?: unknown[]; tool_choice?: unknown; messages: { role: string }[] };
 const bodies = async () => (await mock.chatRequests()).map((r) => r.body as Body);

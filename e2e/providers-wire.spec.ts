@@ -1,5 +1,5 @@
 /**
- * The real app against provider behaviours of issue #22 (e2e/mock-llm/personas/roundTrip.mjs,
+ * The real app against provider behaviours of issue #22 (testing/mock-llm/personas/roundTrip.mjs,
  * each citing its source): fields the provider requires back exactly (Gemini 3's thought
  * signatures, OpenRouter's reasoning_details) — live, after a reload and after Regenerate —, an
  * error in the middle of a stream retried on its own, and a refused key that fails at once with
@@ -7,10 +7,10 @@
  * message naming the cause and the fix.
  */
 import type { Page } from '@playwright/test';
-import type { ScriptedReply } from './mock-llm/server.mjs';
-import { expect, sharedApp, test } from './fixtures';
-import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
-import { meanMass } from './support/penguins';
+import type { ScriptedReply } from '../testing/mock-llm/server.mjs';
+import { expect, sharedApp, test } from './support/fixtures';
+import { ask, chat, expectIdle, useMockLlm } from './support/mockLlm';
+import { askUnderPersona, expectValidatedAnswer as expectValidated, lastSteps as steps, meanMassAnswer as answerText, meanMassScript } from './support/penguins';
 
 const KEY = 'sk-e2e-wire-5Kq8';
 
@@ -20,42 +20,12 @@ const shared = sharedApp(async (app) => {
   await app.loadSample('penguins');
 });
 
-const answerText = (species: string) => `${species} penguins weigh ${meanMass(species)} g on average.`;
-
 /** The four requests of a validated answer, with reasoning on the model's turns. */
-function script(species: string): ScriptedReply[] {
-  const figure = meanMass(species);
-  const sql = `SELECT round(avg("Body Mass (g)"), 2) AS mean_mass FROM penguins WHERE "Species" = '${species}'`;
-  return [
-    { type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql } }], reasoning: 'Average the body mass with SQL.' },
-    { type: 'tool_calls', calls: [{ name: 'validate_results', arguments: { question: 'mean mass', approach: 'SQL average', results: figure, code: sql } }], reasoning: 'Now validate.' },
-    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.91 } },
-    { type: 'text', content: answerText(species), reasoning: 'Write it up.' },
-  ];
-}
-
-async function askWith(page: Page, persona: string, species: string, model: string, replies = script(species)): Promise<void> {
-  await mock.reset();
-  await mock.script(replies, { persona, models: [model] });
-  await configureEndpoint(page, mock, { key: KEY, model });
-  await page.getByRole('button', { name: 'New conversation' }).click();
-  await ask(page, `What is the average body mass of ${species} penguins?`);
-  await expectIdle(page);
-}
-
+const script = (species: string): ScriptedReply[] => meanMassScript(species, { reasoning: ['Average the body mass with SQL.', 'Now validate.', 'Write it up.'] });
+const askWith = (page: Page, persona: string, species: string, model: string, replies = script(species)) => askUnderPersona(page, mock, { persona, species, model, key: KEY, replies });
 /** The last answer: the true figure, validation served, no reasoning text. */
-async function expectValidatedAnswer(page: Page, species: string): Promise<void> {
-  const c = chat(page);
-  const card = c.answers.last();
-  await expect(card).toContainText(answerText(species), { timeout: 60_000 });
-  await expect(card).toContainText('Confidence 91%');
-  await expect(card).not.toContainText('could not be validated');
-  await expect(card).not.toContainText('Write it up');
-  await openSteps(page);
-  await expect(c.log.getByRole('list', { name: 'Steps' }).last().getByRole('listitem').filter({ hasText: 'run_sql' })).toContainText(/Ran a query.*\d+ rows?/);
-}
+const expectValidatedAnswer = (page: Page, species: string) => expectValidated(page, species, ['Write it up']);
 
-const steps = (page: Page) => chat(page).log.getByRole('list', { name: 'Steps' }).last();
 const assistantMessages = async () =>
   (await mock.chatRequests()).flatMap((r) => ((r.body as { messages?: Record<string, unknown>[] }).messages ?? []).filter((m) => m.role === 'assistant'));
 

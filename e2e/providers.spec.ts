@@ -1,18 +1,19 @@
 /**
  * The real app against providers' documented wire behaviour (issue #10): one persona of the
- * scripted endpoint per behaviour (e2e/mock-llm/personas/providers.mjs, each citing its source).
+ * scripted endpoint per behaviour (testing/mock-llm/personas/providers.mjs, each citing its source).
  * With each, a data question on a real file must give the true figure, validation actually
  * served, no reasoning text in the answer and the status steps that say what was adjusted.
  * One page for the walk: DuckDB's start-up dominates on a busy machine.
  */
 import type { Page } from '@playwright/test';
-import type { ScriptedReply } from './mock-llm/server.mjs';
-import { expect, sharedApp, test } from './fixtures';
-import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
-import { meanMass } from './support/penguins';
+import { expect, sharedApp, test } from './support/fixtures';
+import { chat, useMockLlm } from './support/mockLlm';
+import { askUnderPersona, expectValidatedAnswer as expectValidated, lastSteps as steps, meanMassScript } from './support/penguins';
 
 const KEY = 'sk-e2e-providers-7Rt2';
 const THOUGHT = 'Maybe the mean is 999999 grams; check with SQL.';
+/** Reasoning on each of the model's turns; the first names a figure that must not reach the answer. */
+const REASONING = [THOUGHT, 'Now validate.', 'Write it up.'] as const;
 
 
 const mock = useMockLlm();
@@ -20,41 +21,10 @@ const shared = sharedApp(async (app) => {
   await app.loadSample('penguins');
 });
 
-/** The four requests of a validated answer, with reasoning on the model's turns. */
-function script(species: string): ScriptedReply[] {
-  const figure = meanMass(species);
-  const sql = `SELECT round(avg("Body Mass (g)"), 2) AS mean_mass FROM penguins WHERE "Species" = '${species}'`;
-  return [
-    { type: 'tool_calls', calls: [{ name: 'run_sql', arguments: { sql } }], reasoning: THOUGHT },
-    { type: 'tool_calls', calls: [{ name: 'validate_results', arguments: { question: 'mean mass', approach: 'SQL average', results: figure, code: sql } }], reasoning: 'Now validate.' },
-    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.91 } },
-    { type: 'text', content: `${species} penguins weigh ${figure} g on average.`, reasoning: 'Write it up.' },
-  ];
-}
-
-async function askWith(page: Page, persona: string, species: string, model = 'mock-model'): Promise<void> {
-  await mock.reset();
-  await mock.script(script(species), { persona, models: [model] });
-  await configureEndpoint(page, mock, { key: KEY, model });
-  await page.getByRole('button', { name: 'New conversation' }).click();
-  await ask(page, `What is the average body mass of ${species} penguins?`);
-  await expectIdle(page);
-}
-
+const askWith = (page: Page, persona: string, species: string, model = 'mock-model') =>
+  askUnderPersona(page, mock, { persona, species, model, key: KEY, replies: meanMassScript(species, { reasoning: REASONING }) });
 /** The last answer: the true figure, validation served, no reasoning text. */
-async function expectValidatedAnswer(page: Page, species: string): Promise<void> {
-  const c = chat(page);
-  const card = c.answers.last();
-  await expect(card).toContainText(`${species} penguins weigh ${meanMass(species)} g on average.`, { timeout: 60_000 });
-  await expect(card).toContainText('Confidence 91%');
-  await expect(card).not.toContainText('could not be validated');
-  await expect(card).not.toContainText('999999');
-  await expect(card).not.toContainText('<think');
-  await openSteps(page);
-  await expect(c.log.getByRole('list', { name: 'Steps' }).last().getByRole('listitem').filter({ hasText: 'run_sql' })).toContainText(/Ran a query.*\d+ rows?/);
-}
-
-const steps = (page: Page) => chat(page).log.getByRole('list', { name: 'Steps' }).last();
+const expectValidatedAnswer = (page: Page, species: string) => expectValidated(page, species, ['999999', '<think']);
 
 test.describe('providers', () => {
   test('OpenAI reasoning family: no temperature for gpt-5; a refusal under another name costs one request, once', async () => {

@@ -5,7 +5,7 @@
  * agent's `run_python` calls share one namespace per conversation, and never another's.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { pythonConsole } from './support/pythonConsole';
 import { ask, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
 

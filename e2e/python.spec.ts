@@ -4,8 +4,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from './fixtures';
-import { pythonConsole } from './support/pythonConsole';
+import { expect, test } from './support/fixtures';
+import { ATTEMPT_PY, pythonConsole } from './support/pythonConsole';
 
 
 test('sums, statistics, stdout and a dict result', async ({ app }) => {
@@ -49,17 +49,16 @@ test('errors come back with the type, the message and a traceback of the user co
   await py.expectUsable();
 });
 
-test('an infinite loop stops within the time limit plus 2 s and the console stays usable', async ({ app }) => {
+test('an infinite loop is stopped by the time limit and the console stays usable', async ({ app }) => {
   const py = await pythonConsole(app.page);
   await py.expectUsable();
   const limit = app.page.getByLabel('Time limit (seconds)');
   await limit.fill('3');
   await limit.dispatchEvent('change');
-  const started = Date.now();
   await py.exec('while True:\n    pass', 30_000);
-  const took = Date.now() - started;
-  await expect(py.error()).toContainText('time limit');
-  expect(took).toBeLessThan(3_000 + 2_000 + 1_500);
+  // The time limit ended it (not Stop, not a crash). How soon is measured by the bench's
+  // "Python interrupt latency" row: a wall-clock bound here fails whenever the machine is busy.
+  await expect(py.error()).toContainText('Stopped: the run went past the 3 s time limit.');
   await py.expectUsable();
 });
 
@@ -149,13 +148,7 @@ test.describe('sandbox', () => {
     const code = `
 import js
 URL = ${JSON.stringify(url)}
-out = {}
-def attempt(name, f):
-    try:
-        f()
-        out[name] = "ran"
-    except BaseException as e:
-        out[name] = "blocked: " + type(e).__name__
+${ATTEMPT_PY}
 def via_js(name):
     def f():
         obj = getattr(js, name)
@@ -209,13 +202,7 @@ result = out
     const py = await pythonConsole(app.page);
     const code = `
 import js
-out = {}
-def attempt(name, f):
-    try:
-        f()
-        out[name] = "ran"
-    except BaseException as e:
-        out[name] = "blocked: " + type(e).__name__
+${ATTEMPT_PY}
 attempt("js.indexedDB", lambda: js.indexedDB.open("dataseer"))
 attempt("js.caches", lambda: js.caches.keys())
 attempt("navigator.storage", lambda: js.navigator.storage.getDirectory())

@@ -3,7 +3,7 @@
  * and the rest waits for "Show more" — nothing is lost, the page just does not format 2 MB at
  * once. (How long the main thread is held is measured by `node bench/run.mjs --only=render`.)
  */
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { ask, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();

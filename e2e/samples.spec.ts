@@ -1,5 +1,5 @@
 /** The bundled samples load with the row counts of their source files, and answer like native DuckDB. */
-import { expect, sharedApp, test, type SampleName } from './fixtures';
+import { expect, sharedApp, test, type SampleName } from './support/fixtures';
 import { expectSameRows } from './support/compare';
 import { columnsText, rowsText } from './support/names';
 import { nativeQuery, read } from './support/native';

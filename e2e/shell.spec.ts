@@ -4,9 +4,9 @@
  * got this"; follow-up buttons that ask; the setup card before a model is set; starter questions
  * for a sample. SCREENSHOTS_DIR=… saves a picture of each view.
  */
-import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, test, type DataApp, type ViewName } from './fixtures';
+import { expect, test, type DataApp, type ViewName } from './support/fixtures';
+import { exportAs } from './support/downloads';
 import { expectWindowStill, snap } from './support/frame';
 import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 
@@ -52,7 +52,7 @@ for (const [width, height] of [
 ] as const) {
   test(`at ${width}×${height} the window never scrolls, one work view shows at a time, and the answer comes first`, async ({ app, page }) => {
     test.setTimeout(240_000);
-    await page.setViewportSize({ width, height });
+    await app.resize(width, height);
     const size = `${width}`;
     await snap(page, `${size}-setup`);
     await app.loadSample('penguins');
@@ -98,7 +98,7 @@ for (const [width, height] of [
 }
 
 test('the work pane maximises and collapses, and a tab brings it back', async ({ app, page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await app.resize(1280, 800);
   await app.openView('SQL');
   const conversation = page.locator('#ask');
   await page.getByRole('button', { name: 'Maximise work pane', exact: true }).click();
@@ -139,7 +139,7 @@ test('before a model is set the conversation shows a setup card; a sample brings
 });
 
 test('at 375×812: one column, the chat fills the screen, the bottom bar switches views, the window never scrolls', async ({ app, page }) => {
-  await page.setViewportSize({ width: 375, height: 812 });
+  await app.resize(375, 812);
   const bar = page.getByRole('tablist', { name: 'Views', exact: true });
   const box = await bar.boundingBox();
   expect(box && box.y + box.height >= 811, 'the tab bar is at the bottom').toBe(true);
@@ -185,9 +185,7 @@ test("a chart's type and title change from its controls, and stay so after a rel
   await expect(chat(page).answers.first().getByRole('figure', { name: 'Species counts: scatter chart with 1 trace' })).toBeVisible({ timeout: 60_000 });
 
   // The export carries the chart as changed: its notebook cell draws a line chart with the new title.
-  await page.getByRole('button', { name: 'Export', exact: true }).click();
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('menu').getByRole('menuitem', { name: 'Notebook (.ipynb)' }).click()]);
-  const nb = readFileSync(await download.path(), 'utf8');
+  const nb = (await exportAs(page, 'Notebook (.ipynb)')).text;
   expect(nb).toContain('px.line(');
   expect(nb).toContain('Species counts');
   expect(nb).not.toContain('px.bar(');
@@ -203,7 +201,7 @@ test("a chart's type and title change from its controls, and stay so after a rel
 });
 
 test('at 1024×768 the rail stays beside one view at a time, Ask among the tabs', async ({ app, page }) => {
-  await page.setViewportSize({ width: 1024, height: 768 });
+  await app.resize(1024, 768);
   await expect(app.datasets.or(page.getByRole('heading', { name: 'Datasets' }))).not.toHaveCount(0);
   await expect(chat(page).log).toBeVisible();
   await app.openView('SQL');

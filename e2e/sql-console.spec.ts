@@ -1,5 +1,5 @@
 /** The SQL console: results, DuckDB's own error messages, history, and asking before destroying data. */
-import { expect, sharedApp, test } from './fixtures';
+import { expect, sharedApp, test } from './support/fixtures';
 import { expectSameRows, parseDisplayedNumber } from './support/compare';
 import { nativeError, nativeQuery, read } from './support/native';
 import { vega } from './support/paths';

@@ -2,7 +2,7 @@
  * Two tabs of the app (issue 15, item 1): the first tab writes the saved datasets; a second one
  * restores them and says it saves nothing, so neither can delete or overwrite the other's files.
  */
-import { DataApp, expect, test } from './fixtures';
+import { DataApp, expect, test } from './support/fixtures';
 
 test('a second tab uses the saved datasets read-only and says so; the first keeps saving', async ({ app, context }) => {
   await app.loadSample('penguins');

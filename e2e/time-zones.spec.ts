@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { TIMEZONE_CSV } from '../scripts/loadReportCases.mjs';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { expectSameRows } from './support/compare';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { nativeQuery } from './support/native';
@@ -19,7 +19,7 @@ const native = { [TABLE]: `(SELECT * REPLACE (timezone('UTC', event_time) AS eve
 
 const mock = useMockLlm();
 
-async function loadTz(app: import('./fixtures').DataApp): Promise<void> {
+async function loadTz(app: import('./support/fixtures').DataApp): Promise<void> {
   await app.addFiles(path);
   expect(await app.waitForLoad(TIMEZONE_CSV.file, TABLE)).toEqual({ kind: 'loaded', name: TABLE });
 }

@@ -11,9 +11,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { rewriteServiceWorker } from '../src/sw/swPlugin';
-import { expect, test } from './fixtures';
+import { expect, test } from './support/fixtures';
 import { startPlainStaticServer, type PlainStaticServer } from './support/plain-static-server';
-import { controllerBuildId, openIsolatedApp, plainPort, updateNotice } from './support/pwa';
+import { controllerBuildId, openIsolatedApp, updateNotice } from './support/pwa';
 
 // This test used to fail in about a third of runs: the accepted worker never took over, because
 // the old one still had work. A cache write of an engine file, started on the first visit and
@@ -47,7 +47,7 @@ test.beforeAll(async () => {
   const html = readFileSync(join(next, 'index.html'), 'utf8');
   writeFileSync(join(next, 'index.html'), html.replace('</head>', `${MARK}</head>`));
   ({ buildId: nextBuildId } = await rewriteServiceWorker(next, 'e2e-second-deploy'));
-  server = await startPlainStaticServer({ root: site, port: plainPort(3), prefix: '/dataseer/' });
+  server = await startPlainStaticServer({ root: site, prefix: '/dataseer/' });
 });
 
 test.afterAll(async () => {

@@ -5,22 +5,15 @@
  * back/forward and a copied link return to the conversation and view the user was in.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
-import { ask, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
+import { expect, test } from './support/fixtures';
+import { askAndWait, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();
-
-async function askAndWait(page: Page, question: string, answer: string): Promise<void> {
-  await mock.script([{ type: 'text', content: answer }]);
-  await ask(page, question);
-  await expect(chat(page).answers.filter({ hasText: answer })).toBeVisible({ timeout: 60_000 });
-  await expect(chat(page).stop).toBeHidden({ timeout: 60_000 });
-}
 
 const views = (page: Page) => page.getByRole('tablist', { name: 'Views', exact: true });
 
 test('at 1280 px the conversation and the data views are side by side, and the split resizes', async ({ app, page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await app.resize(1280, 800);
   await app.loadSample('penguins');
   const question = chat(page).question;
   const sql = app.sqlEditor;
@@ -47,15 +40,18 @@ test('at 1280 px the conversation and the data views are side by side, and the s
 });
 
 test('reload, back/forward and a copied link return to the conversation, view and dataset', async ({ app, page, context }) => {
+  // Two samples, two answered questions, a reload and a second tab: near the default budget even
+  // on one worker, so it gets the 240 s of the suite's other long walks.
+  test.setTimeout(240_000);
   await configureEndpoint(page, mock, { key: 'sk-e2e-workbench' });
   await app.loadSample('penguins');
   await app.loadSample('cars');
-  await askAndWait(page, 'First conversation?', 'ANSWER-ONE');
+  await askAndWait(page, 'First conversation?', 'ANSWER-ONE', mock);
   await expect(page).toHaveURL(/#view=[a-z]+&c=[^&]+/);
   const first = new URL(page.url()).hash;
 
   await page.getByRole('button', { name: 'New conversation', exact: true }).click();
-  await askAndWait(page, 'Second conversation?', 'ANSWER-TWO');
+  await askAndWait(page, 'Second conversation?', 'ANSWER-TWO', mock);
   await app.datasets.getByRole('button', { name: /^penguins\b/ }).first().click();
   await views(page).getByRole('tab', { name: 'SQL', exact: true }).click();
   await expect(page).toHaveURL(/view=sql/);
@@ -101,7 +97,7 @@ test('a link to a conversation this browser does not have says so and opens a ne
 });
 
 test('at 375 px: one column, a bottom tab bar, and a view a tab opens is not under a header', async ({ app, page }) => {
-  await page.setViewportSize({ width: 375, height: 740 });
+  await app.resize(375, 740);
   await app.loadSample('penguins');
   const bar = views(page);
   const box = await bar.boundingBox();

@@ -65,7 +65,7 @@ async function main() {
     execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
   }
   const server = opts.appUrl ? null : await startStaticServer(new Map([['/', join(ROOT, 'dist')]]), 0);
-  const appUrl = opts.appUrl ?? server.url;
+  const appUrl = opts.appUrl ?? server?.url;
   const browser = await chromium.launch(launchOptions());
   const started = Date.now();
   try {

@@ -281,6 +281,7 @@ async function writeGoodFormats(con) {
   });
   writeFileSync(g('fmt-arrow.arrow'), tableToIPC(arrowTable, 'file'));
 
+  /** @type {(string | number | boolean)[][]} */
   const sales = [['id', 'region', 'amount', 'flagged']];
   for (const r of rows.slice(0, XLSX_SALES_ROWS)) sales.push([Number(r.id), String(r.region), Number(r.amount), Boolean(r.flagged)]);
   writeFileSync(g('fmt-book.xlsx'), xlsxBytes([
@@ -380,7 +381,9 @@ export async function ensureLargeCsv() {
   mkdirSync(GENERATED_DIR, { recursive: true });
   const marker = `${LARGE_CSV}.done`;
   if (existsSync(LARGE_CSV) && existsSync(marker) && statSync(LARGE_CSV).size === Number(readFileSync(marker, 'utf8'))) return LARGE_CSV;
-  const out = createWriteStream(LARGE_CSV);
+  // Written aside and renamed, so a concurrent run never reads a half-written file.
+  const tmp = `${LARGE_CSV}.tmp-${process.pid}`;
+  const out = createWriteStream(tmp);
   out.write('id,ts,category,value,note\n');
   const batch = 10_000;
   for (let start = 1; start <= LARGE_CSV_ROWS; start += batch) {
@@ -390,6 +393,7 @@ export async function ensureLargeCsv() {
   }
   out.end();
   await once(out, 'finish');
+  renameSync(tmp, LARGE_CSV);
   fsWriteFileSync(marker, String(statSync(LARGE_CSV).size));
   return LARGE_CSV;
 }

@@ -1,7 +1,7 @@
 /** The app shell as a test checks it: the window is a frame that never scrolls, its panes do. */
 import type { Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
-import { expect } from '../fixtures';
+import { expect } from './fixtures';
 
 /** The window has not scrolled and has nothing to scroll to (the page is no taller or wider than it). */
 export async function expectWindowStill(page: Page, when: string): Promise<void> {

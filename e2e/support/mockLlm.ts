@@ -1,11 +1,11 @@
 /**
- * The scripted endpoint (e2e/mock-llm) as a spec uses it: one server per spec file, emptied
+ * The scripted endpoint (testing/mock-llm) as a spec uses it: one server per spec file, emptied
  * before each test, plus the app's side of talking to it (Settings, the chat controls).
  */
 import type { Locator, Page } from '@playwright/test';
-import { mockEndpointClient, startedOrigin, type MockEndpoint } from '../mock-llm/client';
-import { startMockLlm, type MockLlm } from '../mock-llm/server.mjs';
-import { expect, test } from '../fixtures';
+import { mockEndpointClient, startedOrigin, type MockEndpoint } from '../../testing/mock-llm/client';
+import { startMockLlm, type MockLlm } from '../../testing/mock-llm/server.mjs';
+import { expect, test } from './fixtures';
 
 /** Registers the hooks that start, reset and stop the endpoint for this spec file. */
 export function useMockLlm(): MockEndpoint {
@@ -74,6 +74,18 @@ export async function ask(page: Page, question: string): Promise<void> {
   const c = chat(page);
   await c.question.fill(question);
   await c.send.click();
+}
+
+/**
+ * Asks `question` and waits until an answer containing `answer` is shown and the run has ended.
+ * With `mock`, the endpoint is first scripted to reply with exactly that text.
+ */
+export async function askAndWait(page: Page, question: string, answer: string, mock?: Pick<MockEndpoint, 'script'>): Promise<void> {
+  const c = chat(page);
+  if (mock) await mock.script([{ type: 'text', content: answer }]);
+  await ask(page, question);
+  await expect(c.answers.filter({ hasText: answer })).toBeVisible({ timeout: 60_000 });
+  await expect(c.stop).toBeHidden({ timeout: 60_000 });
 }
 
 /** The run has ended: Stop is gone and Send can be used again. */

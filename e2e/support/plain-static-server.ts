@@ -6,6 +6,7 @@
  */
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -28,6 +29,8 @@ const TYPES: Record<string, string> = {
 export interface PlainStaticServer {
   /** URL of the app, ending in `/`. */
   url: string;
+  /** The port it listens on: a free one, so each Playwright worker has its own origin. */
+  port: number;
   /** Paths of every GET the server answered, in order. */
   requests: string[];
   close: () => Promise<void>;
@@ -35,7 +38,6 @@ export interface PlainStaticServer {
 
 export interface PlainStaticServerOptions {
   root: string;
-  port: number;
   host?: string;
   /** The sub-path the build is served under, e.g. `/dataseer/`. */
   prefix?: string;
@@ -56,7 +58,7 @@ function echo(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-export async function startPlainStaticServer({ root, port, host = '127.0.0.1', prefix = '/' }: PlainStaticServerOptions): Promise<PlainStaticServer> {
+export async function startPlainStaticServer({ root, host = '127.0.0.1', prefix = '/' }: PlainStaticServerOptions): Promise<PlainStaticServer> {
   const base = resolve(root);
   const requests: string[] = [];
   const server = createServer((req, res) => {
@@ -84,10 +86,12 @@ export async function startPlainStaticServer({ root, port, host = '127.0.0.1', p
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
-    server.listen(port, host, () => ok());
+    server.listen(0, host, () => ok());
   });
+  const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}${prefix}`,
+    port,
     requests,
     close: () =>
       new Promise<void>((ok) => {

@@ -3,15 +3,7 @@
  * waiting for the service worker's isolation reload, reading its caches, asking it its build.
  */
 import { expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { DataApp } from '../fixtures';
-
-/**
- * The plain servers' ports: PLAIN_PORT (default 14208) plus a fixed offset per spec, so specs
- * never share an origin (and its service worker) and parallel checkouts can move them all.
- */
-export function plainPort(offset: number): number {
-  return Number(process.env.PLAIN_PORT ?? 14208) + offset;
-}
+import { DataApp } from './fixtures';
 
 /** crossOriginIsolated of whatever document is current; false while a reload is under way. */
 export async function isolated(page: Page): Promise<boolean> {

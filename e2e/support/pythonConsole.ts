@@ -1,8 +1,18 @@
 /** The Python console by its accessible names, for specs that run code in it. */
 import type { Locator, Page } from '@playwright/test';
-import { expect } from '../fixtures';
+import { expect } from './fixtures';
 
 const RUN_TIMEOUT = 90_000;
+
+/** Python that runs `attempt(name, f)`: records in the dict `out` whether `f()` ran or which exception blocked it. */
+export const ATTEMPT_PY = `out = {}
+def attempt(name, f):
+    try:
+        f()
+        out[name] = "ran"
+    except BaseException as e:
+        out[name] = "blocked: " + type(e).__name__
+`;
 
 export class PythonConsole {
   readonly code: Locator;

@@ -3,8 +3,8 @@
  * describe block — started before its tests, emptied before each, closed after.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { mockEndpointClient, startedOrigin, type MockEndpoint } from '../../../e2e/mock-llm/client';
-import { startMockLlm, type MockLlm } from '../../../e2e/mock-llm/server.mjs';
+import { mockEndpointClient, startedOrigin, type MockEndpoint } from '../../../testing/mock-llm/client';
+import { startMockLlm, type MockLlm } from '../../../testing/mock-llm/server.mjs';
 
 export type { MockEndpoint };
 

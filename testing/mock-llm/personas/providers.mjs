@@ -13,7 +13,11 @@ function pieces(text, size) {
   return out;
 }
 
-/** Standard SSE events for `out`, with reasoning as `field` deltas (or none). */
+/**
+ * Standard SSE events for `out`, with reasoning as `field` deltas (or none).
+ * @param {{ out: any, chunk: (delta: object, finish?: string | null, extra?: object) => any, body: any }} stream
+ * @param {{ reasoningField?: string, size?: number, usage?: boolean }} [options]
+ */
 function standardEvents({ out, chunk, body }, { reasoningField, size = 5, usage = true } = {}) {
   const events = [chunk({ role: 'assistant', content: '' })];
   if (out.reasoning && reasoningField) for (const p of pieces(out.reasoning, 7)) events.push(chunk({ [reasoningField]: p }));

@@ -3,7 +3,7 @@
  * accessible name (AGENT-CONTRACT.md), exposed to specs as the `app` fixture.
  */
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
-import { parseDisplayedNumber } from './support/compare';
+import { parseDisplayedNumber } from './compare';
 
 export interface GridData {
   columns: string[];
@@ -89,6 +89,16 @@ export class DataApp {
     // The sample buttons sit in the closed Add data menu: enabled once the engine takes work.
     await expect(this.page.getByRole('button', { name: 'Load sample penguins', exact: true, includeHidden: true })).toBeEnabled({ timeout: 60_000 });
     await expect(this.runButton.or(this.viewTab('SQL'))).not.toHaveCount(0);
+  }
+
+  /**
+   * Resizes the window and waits until the layout has followed: below the wide layout (1200 px,
+   * App.svelte) `Ask` is a tab, above it the conversation sits beside the views. Acting before
+   * that lands on the old layout, which a busy machine keeps on screen for a while.
+   */
+  async resize(width: number, height: number): Promise<void> {
+    await this.page.setViewportSize({ width, height });
+    await expect(this.viewTab('Ask')).toHaveCount(width < 1200 ? 1 : 0);
   }
 
   /** A view's tab in the `Views` tab list. */
@@ -340,10 +350,13 @@ export class DataApp {
 /**
  * One page for every test of the calling describe block (a walk), opened once in beforeAll.
  * DuckDB start-up dominates a test's cost on a busy machine, so specs whose tests do not need
- * isolation share it. After a failure Playwright starts a new worker, which re-runs beforeAll,
- * so later tests still get a working page.
+ * isolation share it. A walk's tests build on each other's page, so they run in order in one
+ * worker while other files run in parallel ('default' mode, not 'serial': after a failure
+ * Playwright starts a new worker, which re-runs beforeAll, so later tests still get a working
+ * page and still run).
  */
 export function sharedApp(setup?: (app: DataApp) => Promise<void>): () => DataApp {
+  test.describe.configure({ mode: 'default' });
   let app: DataApp | undefined;
   test.beforeAll(async ({ browser }, testInfo) => {
     const page = await browser.newPage({ baseURL: testInfo.project.use.baseURL });

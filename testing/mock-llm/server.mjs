@@ -5,7 +5,7 @@
  * `GET /v1/models` and `POST /v1/embeddings`, allows browser CORS the way a real provider does,
  * and records every request (headers and body) for assertions at `GET /__requests`.
  *
- * Run: `node e2e/mock-llm/server.mjs [port]` (or MOCK_LLM_PORT); it listens on 127.0.0.1 only
+ * Run: `node testing/mock-llm/server.mjs [port]` (or MOCK_LLM_PORT); it listens on 127.0.0.1 only
  * and prints `mock-llm listening on http://127.0.0.1:<port>`. Port 0 picks a free port.
  * Import: `startMockLlm({ port })` → `{ url, port, state, close }`.
  *
@@ -50,6 +50,8 @@ import { PERSONAS } from './personas/index.mjs';
 const STRUCTURED_NAMES = new Set(['validation_report', 'execution_plan', 'conversation_summary', 'data_dictionary']);
 const DEFAULT_MODELS = ['mock-model', 'mock-model-mini'];
 const EMBEDDING_DIMS = 64;
+
+/** @typedef {{ data: object } | { raw: string } | { done: true }} StreamEvent */
 
 /** Fresh mutable state; one per server. */
 function freshState() {
@@ -218,6 +220,7 @@ async function streamReply(req, res, state, body, reply, out) {
   });
   // Events are `{ data: object }` (one SSE data line), `{ raw: string }` (sent as is, e.g. an SSE
   // comment) or the final `{ done: true }`; a persona may rewrite the list before it is sent.
+  /** @type {(delta: object, finish?: string | null, extra?: object) => StreamEvent} */
   const chunk = (delta, finish = null, extra = {}) => ({
     data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra },
   });
@@ -440,10 +443,10 @@ export function startMockLlm({ port = 0, host = '127.0.0.1' } = {}) {
         port: actual,
         state,
         close: () =>
-          new Promise((r) => {
+          /** @type {Promise<void>} */ (new Promise((r) => {
             server.closeAllConnections?.();
             server.close(() => r());
-          }),
+          })),
       });
     });
   });

@@ -1,0 +1,5 @@
+/** What the bench's page instrumentation (app.mjs, wasm.mjs) adds to the window it measures. */
+interface Window {
+  __benchLongTasks: { start: number; duration: number }[];
+  __benchPhases: { t: number; loadId: unknown; phase: string }[];
+}
