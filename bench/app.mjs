@@ -72,6 +72,7 @@ async function coldVisit(browser, baseURL) {
 
 /** The steps of DuckDB's start, as the page marks them (DataClient: `dataseer:duckdb:<step>`). */
 const DUCKDB_STEPS = [
+  ['worker', "page → DuckDB's worker created (early.ts)"],
   ['spawn', 'page → data worker created'],
   ['boot', 'data worker script loaded and running'],
   ['instantiated', "DuckDB's worker script, .wasm download + compile, module start-up"],

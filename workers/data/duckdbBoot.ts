@@ -5,6 +5,7 @@ import mvpWasm from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
 import mvpWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url';
 import { ENGINE_CONFIG_SQL, ENGINE_LOCK_SQL, type Engine, type ExtensionState, type ResultStream, type ScriptTokens, type StartPhase } from './engine';
 import { prefetchExtensions } from './extensions';
+import { portAsWorker } from './duckdbPort';
 
 /**
  * Starts DuckDB-WASM from the assets Vite copies out of the npm package (no CDN). AsyncDuckDB runs
@@ -36,17 +37,23 @@ export interface BootedEngine extends Engine {
   onProgress(handler: (percentage: number) => void): void;
 }
 
-export async function bootDuckDB(): Promise<BootedEngine> {
+/**
+ * `port`: DuckDB's eh worker, already started by the page (duckdbPort.ts; the page starts it only
+ * where the eh build runs, so no bundle choice is left to make); absent, DuckDB's worker is
+ * started here, nested in this one.
+ */
+export async function bootDuckDB(port?: MessagePort | null): Promise<BootedEngine> {
   const phases: StartPhase[] = [{ phase: 'boot', at: now() }];
-  const bundle = await duckdb.selectBundle(BUNDLES);
+  const bundle = port ? { mainModule: ehWasm, mainWorker: null, pthreadWorker: null } : await duckdb.selectBundle(BUNDLES);
   // DuckDB's extensions are fetched while its .wasm compiles; they are LOADed before the lock.
   const extensions = prefetchExtensions({
     fetch: (url, init) => fetch(url, init),
     platform: bundle.mainModule === ehWasm ? 'wasm_eh' : 'wasm_mvp',
     online: self.navigator.onLine,
   });
-  const worker =
-    bundle.mainModule === ehWasm
+  const worker = port
+    ? portAsWorker(port)
+    : bundle.mainModule === ehWasm
       ? new Worker(new URL('./duckdb-browser-cached.worker.ts', import.meta.url), { type: 'module', name: 'duckdb' })
       : new Worker(bundle.mainWorker ?? mvpWorker);
   const db = new ProgressDuckDB(new duckdb.VoidLogger(), worker);
