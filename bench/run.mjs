@@ -16,7 +16,7 @@ import { printTable } from './table.mjs';
 import { startStaticServer } from './static-server.mjs';
 import { runBareCsv, runBareParquet, runWasm } from './wasm.mjs';
 import { PARQUET_FILE } from './workload.mjs';
-import { appRows } from './app.mjs';
+import { appRows, repeatVisitRows } from './app.mjs';
 import { bigFileRows } from './bigfile.mjs';
 import { providerRows } from './providers.mjs';
 import { renderRows } from './render.mjs';
@@ -39,6 +39,8 @@ const onlyProviders = process.argv.includes('--only=providers');
 // --only=csv measures just the CSV floor (csvFloor.mjs): the app's load vs native on one thread,
 // File vs buffer, and the threaded build's first load and query, boot included.
 const onlyCsv = process.argv.includes('--only=csv');
+// --only=repeat measures just the repeat visits (a first visit, then three in the same profile).
+const onlyRepeat = process.argv.includes('--only=repeat');
 
 function row(name, value, unit, baseline) {
   const r = { name, value: round(value), unit };
@@ -225,10 +227,10 @@ async function main() {
     }
     return;
   }
-  if (onlyApp || onlyRender) {
+  if (onlyApp || onlyRender || onlyRepeat) {
     const rows = [];
     try {
-      await appOnly(rows, onlyRender ? renderRows : undefined);
+      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : undefined);
     } finally {
       printTable(rows);
     }
