@@ -117,6 +117,31 @@ export function stepDurations(v) {
   return out;
 }
 
+/**
+ * Until Python's memory snapshot is in OPFS under its final name (engine-cache/pyodide-*.snapshot,
+ * renamed from .partial once written). Polled with `evaluate`, which awaits the check: a
+ * `waitForFunction` predicate that is async returns a Promise, which counts as truthy at once.
+ */
+async function waitForPythonSnapshot(page, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await page.evaluate(async () => {
+      try {
+        const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('engine-cache');
+        for await (const [name, handle] of dir.entries()) {
+          if (name.startsWith('pyodide-') && name.endsWith('.snapshot') && handle.kind === 'file' && (await handle.getFile()).size > 0) return true;
+        }
+      } catch {
+        // No directory yet.
+      }
+      return false;
+    });
+    if (found) return;
+    if (Date.now() > deadline) throw new Error(`no Python snapshot in OPFS after ${timeoutMs / 1000} s`);
+    await page.waitForTimeout(250);
+  }
+}
+
 const REPEAT_VISITS = 3;
 
 /**
@@ -134,21 +159,7 @@ export async function repeatVisits(baseURL) {
     // Python writes its memory snapshot a few seconds after its first full start (OPFS
     // engine-cache/pyodide-<key>, via a .partial file): the repeat visits must find it, or the
     // Pyodide row measures a full start again instead of the snapshot path.
-    await page.waitForFunction(
-      async () => {
-        try {
-          const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('engine-cache');
-          for await (const [name, handle] of dir.entries()) {
-            if (name.startsWith('pyodide-') && name.endsWith('.snapshot') && handle.kind === 'file' && (await handle.getFile()).size > 0) return true;
-          }
-        } catch {
-          // No directory yet.
-        }
-        return false;
-      },
-      undefined,
-      { polling: 250, timeout: 120_000 },
-    );
+    await waitForPythonSnapshot(page);
     const repeats = [];
     for (let i = 0; i < REPEAT_VISITS; i++) {
       const v = await visit(page, baseURL);
