@@ -47,6 +47,17 @@ async function appLoad(browser, appURL, csvPath) {
   }
 }
 
+/** The eh build's File and buffer paths alone, the copy apart from the read. */
+function sourceRows(runs) {
+  const m = (key, f) => median(runs[key].map(f));
+  const file = { name: 'eh, registered File', value: m('eh/file', (r) => r.loadMs) };
+  return [
+    row(`CSV ingest, 1M rows / 98 MB: eh from a buffer vs from a registered File (median of ${runs['eh/file'].length} paired)`, m('eh/buffer', (r) => r.loadMs), file),
+    row('  of which handing the bytes over: buffer (read + copy into wasm) vs File (register)', m('eh/buffer', (r) => r.registerMs), { name: 'File', value: m('eh/file', (r) => r.registerMs) }),
+    row('  of which read_csv itself: from the buffer vs from the File', m('eh/buffer', (r) => r.loadMs - r.registerMs), { name: 'File', value: m('eh/file', (r) => r.loadMs - r.registerMs) }),
+  ];
+}
+
 const row = (name, value, baseline) => {
   const r = { name, value: Math.round(value), unit: 'ms' };
   if (baseline) Object.assign(r, { baseline: { name: baseline.name, value: Math.round(baseline.value) }, ratio: Math.round((value / baseline.value) * 100) / 100 });
@@ -58,21 +69,26 @@ const row = (name, value, baseline) => {
  * @param {{ app: string, compare: string }} urls
  * @param {string} csvPath
  */
-export async function measureCsvFloor(browser, urls, csvPath) {
+export async function measureCsvFloor(browser, urls, csvPath, { sourcesOnly = false } = {}) {
+  // --only=csv-source: the eh build's two ways in, more rounds, nothing else.
+  const variants = sourcesOnly ? VARIANTS.filter((v) => v.bundle === 'eh') : VARIANTS;
+  const rounds = sourcesOnly ? 2 * ROUNDS : ROUNDS;
   const runs = Object.fromEntries(VARIANTS.map((v) => [`${v.bundle}/${v.source}`, []]));
   const app = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length]);
+  for (let round = 0; round < rounds; round++) {
+    const order = variants.map((_, i) => variants[(i + round) % variants.length]);
     for (const v of order) {
       const r = await compareOnce(browser, urls.compare, csvPath, v);
       if (r.error) throw new Error(`${v.bundle}/${v.source}: ${r.error}`);
-      console.log(`  round ${round + 1} ${v.bundle}/${v.source} (threads ${r.threads}): boot ${r.bootMs.toFixed(0)}, load ${r.loadMs.toFixed(0)}, first GROUP BY ${r.queryMs.toFixed(0)}, page → answer ${r.totalMs.toFixed(0)} ms`);
+      console.log(`  round ${round + 1} ${v.bundle}/${v.source} (threads ${r.threads}): boot ${r.bootMs.toFixed(0)}, load ${r.loadMs.toFixed(0)} (registration ${r.registerMs.toFixed(0)}), first GROUP BY ${r.queryMs.toFixed(0)}, page → answer ${r.totalMs.toFixed(0)} ms`);
       runs[`${v.bundle}/${v.source}`].push(r);
     }
+    if (sourcesOnly) continue;
     const a = await appLoad(browser, urls.app, csvPath);
     console.log(`  round ${round + 1} app: load ${a.ms.toFixed(0)} ms; ms by phase: ${a.phases}`);
     app.push(a.ms);
   }
+  if (sourcesOnly) return { runs, app };
   // What the issue reports: the threaded build cannot read a large registered File.
   const coiFile = await compareOnce(browser, urls.compare, csvPath, { bundle: 'coi', source: 'file' }).catch((e) => ({ error: String(e) }));
   console.log(`  coi/file: ${coiFile.error ? `failed: ${coiFile.error.split('\n')[0]}` : `load ${coiFile.loadMs.toFixed(0)} ms`}`);
@@ -84,6 +100,7 @@ export async function measureCsvFloor(browser, urls, csvPath) {
  * @param {{ oneThread: { csvIngest: number } }} native medians (native.mjs)
  */
 export function csvFloorRows({ runs, app }, native) {
+  if (app.length === 0) return sourceRows(runs);
   const m = (key, field) => median(runs[key].map((r) => r[field]));
   const one = { name: 'native, threads = 1: CREATE TABLE AS read_csv', value: native.oneThread.csvIngest };
   const MB = '1M rows / 98 MB';

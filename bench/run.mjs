@@ -38,7 +38,9 @@ const onlyRender = process.argv.includes('--only=render');
 const onlyProviders = process.argv.includes('--only=providers');
 // --only=csv measures just the CSV floor (csvFloor.mjs): the app's load vs native on one thread,
 // File vs buffer, and the threaded build's first load and query, boot included.
-const onlyCsv = process.argv.includes('--only=csv');
+const onlyCsv = process.argv.includes('--only=csv') || process.argv.includes('--only=csv-source');
+// --only=csv-source: just the eh build's File-vs-buffer pairs (no native, no app, no coi).
+const onlyCsvSource = process.argv.includes('--only=csv-source');
 // --only=repeat measures just the repeat visits (a first visit, then three in the same profile).
 const onlyRepeat = process.argv.includes('--only=repeat');
 
@@ -171,14 +173,21 @@ async function appOnly(rows, only) {
 /** The quick CSV pass: native before and after, the browser rows between. */
 async function csvOnly(rows) {
   const csvPath = await ensureCsv();
-  console.log('native DuckDB (@duckdb/node-api), first pass…');
-  const passes = [await nativePass(csvPath)];
+  const passes = [];
+  if (!onlyCsvSource) {
+    console.log('native DuckDB (@duckdb/node-api), first pass…');
+    passes.push(await nativePass(csvPath));
+  }
   buildHarness();
   const server = await startStaticServer(new Map([['/', DIST], [HARNESS_PREFIX, HARNESS_DIST]]), PORT);
   const browser = await chromium.launch(launchOptions());
   try {
     console.log(`chromium ${browser.version()} → ${server.url} (build ${DIST})`);
-    const measured = await measureCsvFloor(browser, { app: `${server.url}/`, compare: `${server.url}${HARNESS_PREFIX}compare.html` }, csvPath);
+    const measured = await measureCsvFloor(browser, { app: `${server.url}/`, compare: `${server.url}${HARNESS_PREFIX}compare.html` }, csvPath, { sourcesOnly: onlyCsvSource });
+    if (onlyCsvSource) {
+      rows.push(...csvFloorRows(measured));
+      return;
+    }
     console.log('native DuckDB, second pass…');
     passes.push(await nativePass(csvPath));
     rows.push(...csvFloorRows(measured, nativeMedians(passes)));

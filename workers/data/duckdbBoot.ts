@@ -11,8 +11,16 @@ import { portAsWorker } from './duckdbPort';
  * Starts DuckDB-WASM from the assets Vite copies out of the npm package (no CDN). AsyncDuckDB runs
  * the engine in a worker nested inside the data worker: our worker stays responsive (list, assess,
  * progress events) while a long ingest or query runs, and a File handed to it is passed by
- * reference, never read into a JS string. The threaded (coi) build is not used: it needs
- * SharedArrayBuffer everywhere the app is hosted, and the eh build is fast enough single-threaded.
+ * reference, never read into a JS string.
+ *
+ * The threaded (coi) build is not used. `npm run bench -- --only=csv` (bench/csvFloor.mjs) times
+ * a user's first load and first query with each build, boot included: on 2026-11-26 (2 cores,
+ * load average 30–37) the coi build took 3.3× the eh build's boot (28.7 s vs 8.6 s), its ingest of
+ * the 98 MB CSV from a buffer was no faster (18.1 s vs 11.8 s) nor its first GROUP BY (1.07 s vs
+ * 0.72 s), so page → first answer was 2.1× longer (44.6 s vs 21.5 s). And it cannot read a large
+ * registered File at all ("No HTML5 file registered", duckdb-wasm #2243; 1 of 1 there), which the
+ * view over a file bigger than memory depends on. It also needs SharedArrayBuffer wherever the app
+ * is hosted. Worth measuring again on an idle many-core machine if DuckDB-WASM fixes #2243.
  */
 
 // The eh bundle's worker is our wrapper of DuckDB's (duckdb-browser-cached.worker.ts), started
