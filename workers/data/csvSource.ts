@@ -4,10 +4,12 @@ import { memoryUsed } from './catalog';
 
 /**
  * How a text file is handed to DuckDB for one read. From a buffer, DuckDB reads memory it owns;
- * from a registered File, every block it reads is a synchronous FileReader call across workers.
- * The bench measured the buffer ~1.4× faster on the 98 MB CSV (bench/README.md, `--only=csv`),
- * so a file is copied into DuckDB's memory whenever that copy still leaves room for the table it
- * becomes; a file that does not fit that way is read by reference, as before.
+ * from a registered File, every block it reads is a synchronous FileReader call. A bare read_csv
+ * of the 98 MB bench CSV from a buffer beat the registered File in 9 of 11 paired rounds, ~1.4×
+ * (issue #25); so a file is copied into DuckDB's memory whenever that copy still leaves room for
+ * the table it becomes, and a file that does not fit that way is read by reference, as before.
+ * `npm run bench -- --only=csv-source` times both, the copy apart from the read: re-run it on a
+ * quiet machine (on 2026-11-26 at load average 40+ it showed no gain: see the branch's report).
  */
 export type SourceKind = 'buffer' | 'file';
 
