@@ -16,10 +16,11 @@ import { printTable } from './table.mjs';
 import { startStaticServer } from './static-server.mjs';
 import { runBareCsv, runBareParquet, runWasm } from './wasm.mjs';
 import { PARQUET_FILE } from './workload.mjs';
-import { appRows } from './app.mjs';
+import { appRows, repeatVisitRows } from './app.mjs';
 import { bigFileRows } from './bigfile.mjs';
 import { providerRows } from './providers.mjs';
 import { renderRows } from './render.mjs';
+import { csvFloorRows, measureCsvFloor } from './csvFloor.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
@@ -35,6 +36,13 @@ const onlyApp = process.argv.includes('--only=app');
 const onlyRender = process.argv.includes('--only=render');
 // --only=providers measures just the extra requests each provider persona costs (no browser).
 const onlyProviders = process.argv.includes('--only=providers');
+// --only=csv measures just the CSV floor (csvFloor.mjs): the app's load vs native on one thread,
+// File vs buffer, and the threaded build's first load and query, boot included.
+const onlyCsv = process.argv.includes('--only=csv') || process.argv.includes('--only=csv-source');
+// --only=csv-source: just the eh build's File-vs-buffer pairs (no native, no app, no coi).
+const onlyCsvSource = process.argv.includes('--only=csv-source');
+// --only=repeat measures just the repeat visits (a first visit, then three in the same profile).
+const onlyRepeat = process.argv.includes('--only=repeat');
 
 function row(name, value, unit, baseline) {
   const r = { name, value: round(value), unit };
@@ -162,6 +170,33 @@ async function appOnly(rows, only) {
   }
 }
 
+/** The quick CSV pass: native before and after, the browser rows between. */
+async function csvOnly(rows) {
+  const csvPath = await ensureCsv();
+  const passes = [];
+  if (!onlyCsvSource) {
+    console.log('native DuckDB (@duckdb/node-api), first pass…');
+    passes.push(await nativePass(csvPath));
+  }
+  buildHarness();
+  const server = await startStaticServer(new Map([['/', DIST], [HARNESS_PREFIX, HARNESS_DIST]]), PORT);
+  const browser = await chromium.launch(launchOptions());
+  try {
+    console.log(`chromium ${browser.version()} → ${server.url} (build ${DIST})`);
+    const measured = await measureCsvFloor(browser, { app: `${server.url}/`, compare: `${server.url}${HARNESS_PREFIX}compare.html` }, csvPath, { sourcesOnly: onlyCsvSource });
+    if (onlyCsvSource) {
+      rows.push(...csvFloorRows(measured));
+      return;
+    }
+    console.log('native DuckDB, second pass…');
+    passes.push(await nativePass(csvPath));
+    rows.push(...csvFloorRows(measured, nativeMedians(passes)));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
 async function nativePass(csvPath) {
   const pass = await runNative(csvPath);
   if (pass.csvRows !== CSV_ROWS) throw new Error(`native read_csv produced ${pass.csvRows} rows`);
@@ -191,10 +226,20 @@ async function main() {
     return;
   }
   if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no build at ${DIST}; run vite build first (or set BENCH_DIST)`);
-  if (onlyApp || onlyRender) {
+  if (onlyCsv) {
     const rows = [];
     try {
-      await appOnly(rows, onlyRender ? renderRows : undefined);
+      await csvOnly(rows);
+    } finally {
+      printTable(rows);
+      console.log(`machine load average now ${round(loadavg()[0], 2)}`);
+    }
+    return;
+  }
+  if (onlyApp || onlyRender || onlyRepeat) {
+    const rows = [];
+    try {
+      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : undefined);
     } finally {
       printTable(rows);
     }

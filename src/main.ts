@@ -1,3 +1,5 @@
+// First: DuckDB's worker starts before the rest of the page is evaluated (engines/early.ts).
+import './engines/early';
 import { mount } from 'svelte';
 import App from './App.svelte';
 import './app.css';

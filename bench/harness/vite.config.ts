@@ -16,7 +16,7 @@ export default defineConfig({
   build: {
     target: 'es2022',
     chunkSizeWarningLimit: 8000,
-    rollupOptions: { input: { index: fileURLToPath(new URL('index.html', import.meta.url)), bare: fileURLToPath(new URL('bare.html', import.meta.url)) } },
+    rollupOptions: { input: { index: fileURLToPath(new URL('index.html', import.meta.url)), bare: fileURLToPath(new URL('bare.html', import.meta.url)), compare: fileURLToPath(new URL('compare.html', import.meta.url)) } },
   },
   logLevel: 'warn',
 });

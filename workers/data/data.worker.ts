@@ -6,6 +6,7 @@
 import type { DataEvent, DataRequests } from '../protocol/data';
 import { serve } from '../protocol/rpcServer';
 import { bootDuckDB } from './duckdbBoot';
+import { receiveDuckDBPort } from './duckdbPort';
 import { DataHost } from './host';
 import { convertArrow } from './loaders/arrow';
 import { convertExcel, listExcelSheets } from './loaders/excel';
@@ -52,7 +53,8 @@ function claimWrites(whenFreed: () => void): Promise<boolean> {
 
 // DuckDB starts with the worker, not when the page's `init` arrives: its worker, download and
 // compilation overlap the page's own start-up. A failure is reported through `init`.
-const booting = bootDuckDB();
+// The page may have started DuckDB's worker already and sends its port first (duckdbPort.ts).
+const booting = receiveDuckDBPort(self).then((port) => bootDuckDB(port));
 booting.catch(() => {});
 
 const host = new DataHost({

@@ -9,7 +9,10 @@
  *   Response that V8 cannot match to the code it cached for the file; the app never reads that
  *   progress. DuckDB uses TransformStream for nothing else (its only two mentions are that check
  *   and that wrapper), and looks only when told to instantiate, after this module has run.
+ * - Started by the page (src/engines/early.ts), it serves the data worker through a port
+ *   (duckdbPortBridge.ts, imported before DuckDB's code so it sees the port first).
  */
+import './duckdbPortBridge';
 import './duckdbWasmEarly';
 import '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js';
 

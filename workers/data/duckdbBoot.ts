@@ -5,13 +5,22 @@ import mvpWasm from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
 import mvpWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url';
 import { ENGINE_CONFIG_SQL, ENGINE_LOCK_SQL, type Engine, type ExtensionState, type ResultStream, type ScriptTokens, type StartPhase } from './engine';
 import { prefetchExtensions } from './extensions';
+import { portAsWorker } from './duckdbPort';
 
 /**
  * Starts DuckDB-WASM from the assets Vite copies out of the npm package (no CDN). AsyncDuckDB runs
  * the engine in a worker nested inside the data worker: our worker stays responsive (list, assess,
  * progress events) while a long ingest or query runs, and a File handed to it is passed by
- * reference, never read into a JS string. The threaded (coi) build is not used: it needs
- * SharedArrayBuffer everywhere the app is hosted, and the eh build is fast enough single-threaded.
+ * reference, never read into a JS string.
+ *
+ * The threaded (coi) build is not used. `npm run bench -- --only=csv` (bench/csvFloor.mjs) times
+ * a user's first load and first query with each build, boot included: on 2026-11-26 (2 cores,
+ * load average 30–37) the coi build took 3.3× the eh build's boot (28.7 s vs 8.6 s), its ingest of
+ * the 98 MB CSV from a buffer was no faster (18.1 s vs 11.8 s) nor its first GROUP BY (1.07 s vs
+ * 0.72 s), so page → first answer was 2.1× longer (44.6 s vs 21.5 s). And it cannot read a large
+ * registered File at all ("No HTML5 file registered", duckdb-wasm #2243; 1 of 1 there), which the
+ * view over a file bigger than memory depends on. It also needs SharedArrayBuffer wherever the app
+ * is hosted. Worth measuring again on an idle many-core machine if DuckDB-WASM fixes #2243.
  */
 
 // The eh bundle's worker is our wrapper of DuckDB's (duckdb-browser-cached.worker.ts), started
@@ -36,17 +45,23 @@ export interface BootedEngine extends Engine {
   onProgress(handler: (percentage: number) => void): void;
 }
 
-export async function bootDuckDB(): Promise<BootedEngine> {
+/**
+ * `port`: DuckDB's eh worker, already started by the page (duckdbPort.ts; the page starts it only
+ * where the eh build runs, so no bundle choice is left to make); absent, DuckDB's worker is
+ * started here, nested in this one.
+ */
+export async function bootDuckDB(port?: MessagePort | null): Promise<BootedEngine> {
   const phases: StartPhase[] = [{ phase: 'boot', at: now() }];
-  const bundle = await duckdb.selectBundle(BUNDLES);
+  const bundle = port ? { mainModule: ehWasm, mainWorker: null, pthreadWorker: null } : await duckdb.selectBundle(BUNDLES);
   // DuckDB's extensions are fetched while its .wasm compiles; they are LOADed before the lock.
   const extensions = prefetchExtensions({
     fetch: (url, init) => fetch(url, init),
     platform: bundle.mainModule === ehWasm ? 'wasm_eh' : 'wasm_mvp',
     online: self.navigator.onLine,
   });
-  const worker =
-    bundle.mainModule === ehWasm
+  const worker = port
+    ? portAsWorker(port)
+    : bundle.mainModule === ehWasm
       ? new Worker(new URL('./duckdb-browser-cached.worker.ts', import.meta.url), { type: 'module', name: 'duckdb' })
       : new Worker(bundle.mainWorker ?? mvpWorker);
   const db = new ProgressDuckDB(new duckdb.VoidLogger(), worker);
@@ -105,6 +120,11 @@ class AsyncEngine implements BootedEngine {
 
   registerBlob(name: string, blob: Blob): Promise<void> {
     return this.db.registerFileHandle(name, blob, duckdb.DuckDBDataProtocol.BROWSER_FILEREADER, true);
+  }
+
+  registerBuffer(name: string, bytes: Uint8Array): Promise<void> {
+    // Transferred to DuckDB's worker, which copies it into wasm memory: no second copy stays here.
+    return this.db.registerFileBuffer(name, bytes);
   }
 
   async dropFile(name: string): Promise<void> {

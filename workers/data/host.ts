@@ -501,6 +501,7 @@ export class DataHost {
           table,
           path: `${REGISTERED_DIR}src_${seq}.${format}`,
           ...(csvOptions ? { overrides: csvOptions } : {}),
+          memoryCeilingBytes: this.#deps.memoryCeilingBytes,
           whileRegistered: async (path, read) => {
             findings = await csvFindings(engine, table, await columnTypes(engine, table), path, read);
           },
@@ -798,6 +799,7 @@ export class DataHost {
         table: scratch,
         path: `${REGISTERED_DIR}src_${seq}.${format}`,
         ...(applied ? { overrides: applied } : {}),
+        memoryCeilingBytes: this.#deps.memoryCeilingBytes,
         whileRegistered: async (path, read) => {
           findings = await csvFindings(engine, scratch, await columnTypes(engine, scratch), path, read);
         },
