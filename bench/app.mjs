@@ -130,7 +130,7 @@ async function waitForPythonSnapshot(page, timeoutMs = 120_000) {
       try {
         const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('engine-cache');
         for await (const [name, handle] of dir.entries()) {
-          if (name.startsWith('pyodide-') && name.endsWith('.snapshot') && handle.kind === 'file' && (await handle.getFile()).size > 0) return true;
+          if (name.startsWith('pyodide-') && name.endsWith('.snapshot') && handle.kind === 'file' && (await /** @type {FileSystemFileHandle} */ (handle).getFile()).size > 0) return true;
         }
       } catch {
         // No directory yet.

@@ -73,6 +73,7 @@ export async function measureCsvFloor(browser, urls, csvPath, { sourcesOnly = fa
   // --only=csv-source: the eh build's two ways in, more rounds, nothing else.
   const variants = sourcesOnly ? VARIANTS.filter((v) => v.bundle === 'eh') : VARIANTS;
   const rounds = sourcesOnly ? 2 * ROUNDS : ROUNDS;
+  /** @type {Record<string, any[]>} */
   const runs = Object.fromEntries(VARIANTS.map((v) => [`${v.bundle}/${v.source}`, []]));
   const app = [];
   for (let round = 0; round < rounds; round++) {
@@ -97,10 +98,10 @@ export async function measureCsvFloor(browser, urls, csvPath, { sourcesOnly = fa
 
 /**
  * @param {{ runs: Record<string, object[]>, app: number[] }} measured
- * @param {{ oneThread: { csvIngest: number } }} native medians (native.mjs)
+ * @param {{ oneThread: { csvIngest: number } }} [native] medians (native.mjs); absent for --only=csv-source
  */
 export function csvFloorRows({ runs, app }, native) {
-  if (app.length === 0) return sourceRows(runs);
+  if (app.length === 0 || !native) return sourceRows(runs);
   const m = (key, field) => median(runs[key].map((r) => r[field]));
   const one = { name: 'native, threads = 1: CREATE TABLE AS read_csv', value: native.oneThread.csvIngest };
   const MB = '1M rows / 98 MB';
