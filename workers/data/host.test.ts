@@ -209,12 +209,18 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
       ['cars', 2, true],
     ]);
     expect(second.events.some((e) => e.type === 'progress' && e.phase === 'restoring')).toBe(true);
-    // Every saved source is named before the first is restored, and each says when it is back.
+    // Every saved source is named once (with its datasets and size) before the first is restored,
+    // and each says when it is back, by the id the announcement gave it.
+    const announced = second.events.flatMap((e) => (e.type === 'restoring' ? [e.sources] : []));
+    expect(announced).toHaveLength(1);
+    expect(announced[0]?.map((s) => [s.fileName, s.datasets, s.sizeBytes])).toEqual([
+      ['keep.csv', ['kept_data'], 8],
+      ['cars.json', ['cars'], 17],
+    ]);
+    const firstProgress = second.events.findIndex((e) => e.type === 'progress' && e.loadId.startsWith('restore:'));
+    expect(second.events.findIndex((e) => e.type === 'restoring')).toBeLessThan(firstProgress);
     const progress = second.events.flatMap((e) => (e.type === 'progress' && e.loadId.startsWith('restore:') ? [e] : []));
-    const waiting = progress.filter((e) => e.detail === 'waiting').map((e) => e.fileName);
-    expect(waiting).toEqual(['keep.csv', 'cars.json']);
-    expect(progress.findIndex((e) => e.detail !== 'waiting')).toBe(waiting.length);
-    expect(progress.filter((e) => e.phase === 'done').map((e) => e.fileName)).toEqual(['keep.csv', 'cars.json']);
+    expect(progress.filter((e) => e.phase === 'done').map((e) => e.loadId)).toEqual(announced[0]?.map((s) => s.loadId));
     expect(rows(await second.call('query', { sql: 'SELECT b FROM kept_data' }))).toEqual([{ b: 2 }]);
     const storage = await DatasetStorage.open({ useOpfs: false });
     expect((await storage.entries()).map((e) => e.name)).toEqual(['kept_data', 'cars']);
@@ -435,7 +441,7 @@ describe("another worker's port", { timeout: 60_000 }, () => {
       expect((await other.call('list', {})).map((d) => d.name)).toEqual(['t']);
       const drop = await other.call('query', { sql: 'DROP TABLE t' });
       expect(drop.ok).toBe(false);
-      await expect(other.call('load', { source: { kind: 'url', url: 'http://127.0.0.1:9/x.csv' }, options: { loadId: 'x' } })).rejects.toThrow(/not available on this port/);
+      await expect(other.call('load', { source: { kind: 'text', text: 'a\n1\n', fileName: 'x.csv' }, options: { loadId: 'x' } })).rejects.toThrow(/not available on this port/);
       await expect(other.call('remove', { name: 't' })).rejects.toThrow(/not available/);
       expect(rows(await call('query', { sql: 'SELECT count(*) AS n FROM t' }))).toEqual([{ n: 2 }]);
     } finally {
