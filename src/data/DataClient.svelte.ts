@@ -5,7 +5,7 @@
  * only from the worker's `datasets` events (and `init`): answers that change it are not applied
  * again.
  */
-import { fetchSource } from '../../workers/data/sourceFetch';
+import { fetchSource } from './sourceFetch';
 import type { DataPeer, DatasetProfile, LoadSource, RereadOutcome, SqlRisk } from '../../workers/protocol/data';
 import type { CsvReadOverrides } from '../../workers/protocol/loadReport';
 import type { DecodedRows } from '../../shared/arrowDecode';
