@@ -165,7 +165,7 @@ export class DatasetsModel {
   }
 
   /** Progress the page itself makes on a load (downloading a URL). */
-  protected loadDownloaded(loadId: string, fraction: number, detail: string): void {
+  protected loadDownloaded(loadId: string, fraction: number | undefined, detail: string): void {
     const load = this.loads.find((l) => l.loadId === loadId);
     if (!load) return;
     load.fraction = fraction;

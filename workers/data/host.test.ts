@@ -435,8 +435,11 @@ describe("another worker's port", { timeout: 60_000 }, () => {
     okDatasets(await loadBytes('t.csv', 'a\n1\n2\n'));
     const channel = new MessageChannel();
     await call('connect', { port: channel.port2, peer: 'python' });
-    const other = new RpcClient<DataRequests, DataEvent>(channel.port1);
+    const seen: DataEvent[] = [];
+    const other = new RpcClient<DataRequests, DataEvent>(channel.port1, (e) => seen.push(e));
     try {
+      // The list as it is arrives on connecting: the peer need not ask before each run.
+      await vi.waitFor(() => expect(seen[0]?.type === 'datasets' && seen[0].datasets.map((d) => d.name)).toEqual(['t']));
       expect(rows(await other.call('query', { sql: 'SELECT sum(a) AS s FROM t' }))).toEqual([{ s: 3 }]);
       expect((await other.call('list', {})).map((d) => d.name)).toEqual(['t']);
       const drop = await other.call('query', { sql: 'DROP TABLE t' });

@@ -48,7 +48,8 @@ export function readChannel(ctx: HostContext, all: Handlers<DataRequests>): Hand
 
 /**
  * Each peer's port, served until the peer hands a new one: a restarted peer's old port is closed
- * and forgotten, not served for ever. Peers hear the same events as the page.
+ * and forgotten, not served for ever. Peers hear the same events as the page, starting with the
+ * list as it is when they connect.
  */
 export class PeerPorts {
   readonly #ctx: HostContext;
@@ -69,5 +70,8 @@ export class PeerPorts {
     const served = serve<DataRequests, DataEvent>(port, this.#channel());
     this.#peers.set(peer, served);
     this.#ctx.addListener(served.emit);
+    // The peer starts with the list as it is; later changes arrive as they happen, so it never
+    // has to ask for the list before a run (Python's `datasets`) or a question.
+    served.emit({ type: 'datasets', datasets: this.#ctx.list() });
   }
 }
