@@ -68,7 +68,10 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect(pasted[0]).toMatchObject({ name: 'pasted', rowCount: 2 });
     expect(events.some((e) => e.type === 'progress' && e.phase === 'parsing' && e.loadId === 't.tsv')).toBe(true);
     expect(events.some((e) => e.type === 'progress' && e.phase === 'storing')).toBe(true);
-    const lastList = events.filter((e) => e.type === 'datasets').at(-1);
+    const lists = events.filter((e) => e.type === 'datasets');
+    // The list is announced once per load (the load's answer names only its own tables).
+    expect(lists).toHaveLength(4);
+    const lastList = lists.at(-1);
     expect(lastList?.type === 'datasets' && lastList.datasets.map((d) => d.name)).toEqual(['seattle_weather_2024', 't', 'seattle_weather_2024_2', 'pasted']);
   });
 
@@ -221,6 +224,8 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect(second.events.findIndex((e) => e.type === 'restoring')).toBeLessThan(firstProgress);
     const progress = second.events.flatMap((e) => (e.type === 'progress' && e.loadId.startsWith('restore:') ? [e] : []));
     expect(progress.filter((e) => e.phase === 'done').map((e) => e.loadId)).toEqual(announced[0]?.map((s) => s.loadId));
+    // The list is announced once per source brought back, and not once more at the end.
+    expect(second.events.filter((e) => e.type === 'datasets')).toHaveLength(2);
     expect(rows(await second.call('query', { sql: 'SELECT b FROM kept_data' }))).toEqual([{ b: 2 }]);
     const storage = await DatasetStorage.open({ useOpfs: false });
     expect((await storage.entries()).map((e) => e.name)).toEqual(['kept_data', 'cars']);
