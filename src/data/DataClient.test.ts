@@ -47,8 +47,17 @@ function harness(overrides: Partial<Handlers<DataRequests>> = {}) {
     },
     excelSheets: () => ({ result: { sheets: [] } }),
     list: () => ({ result: datasets }),
-    remove: ({ name }) => ({ result: (datasets = datasets.filter((d) => d.name !== name)) }),
-    rename: ({ from, to }) => ({ result: (datasets = datasets.map((d) => (d.name === from ? { ...d, name: to } : d))) }),
+    // As the real worker does: the list is announced as an event before the answer.
+    remove: ({ name }) => {
+      datasets = datasets.filter((d) => d.name !== name);
+      emit({ type: 'datasets', datasets });
+      return { result: datasets };
+    },
+    rename: ({ from, to }) => {
+      datasets = datasets.map((d) => (d.name === from ? { ...d, name: to } : d));
+      emit({ type: 'datasets', datasets });
+      return { result: datasets };
+    },
     query: ({ sql }) =>
       sql === 'bad'
         ? { result: { ok: false, message: 'Parser Error: syntax error at or near "bad"' } }
@@ -88,6 +97,18 @@ describe('DataClient', () => {
     expect(client.datasets.map((d) => d.name)).toEqual(['pasted']);
     expect(client.loads).toEqual([]);
     expect(performance.getEntriesByName('dataseer:load').length).toBeGreaterThan(0);
+  });
+
+  it("takes the dataset list from the worker's event only: a load's answer names the new tables but is not applied again", async () => {
+    const { client, emit } = harness({
+      load: () => {
+        emit({ type: 'datasets', datasets: [info('pasted', 2)] });
+        return { result: { ok: true, datasets: [info('pasted', 99), info('only_in_answer')], warnings: [] } };
+      },
+    });
+    clients.push(client);
+    expect(await client.loadText('a\n1\n2', 'pasted.csv')).toEqual(['pasted', 'only_in_answer']);
+    expect(client.datasets.map((d) => [d.name, d.rowCount])).toEqual([['pasted', 2]]);
   });
 
   it('keeps a load error as a value with the file name and suggestion', async () => {
@@ -174,18 +195,29 @@ describe('DataClient', () => {
     expect(restarts).toBe(1);
   });
 
-  it('names every saved dataset while it is restored, and forgets each once it is back', async () => {
+  it('names every saved dataset the worker says it is restoring, and forgets each once it is back', async () => {
     const { client, emit } = harness();
     clients.push(client);
     await client.start();
     const settle = () => new Promise((r) => setTimeout(r, 20));
-    emit({ type: 'progress', loadId: 'restore:a', fileName: 'a.csv', phase: 'restoring', fraction: 0, detail: 'waiting' });
-    emit({ type: 'progress', loadId: 'restore:b', fileName: 'b.json', phase: 'restoring', fraction: 0, detail: 'waiting' });
+    emit({
+      type: 'restoring',
+      sources: [
+        { loadId: 'restore:a', fileName: 'a.csv', datasets: ['a'], sizeBytes: 10 },
+        { loadId: 'restore:b', fileName: 'b.json', datasets: ['b'], sizeBytes: 20 },
+      ],
+    });
     await settle();
-    expect(client.restoring.map((r) => [r.fileName, r.detail])).toEqual([['a.csv', 'waiting'], ['b.json', 'waiting']]);
+    expect(client.restoring.map((r) => [r.fileName, r.detail, r.datasets, r.sizeBytes])).toEqual([
+      ['a.csv', 'waiting', ['a'], 10],
+      ['b.json', 'waiting', ['b'], 20],
+    ]);
     emit({ type: 'progress', loadId: 'restore:a', fileName: 'a.csv', phase: 'parsing', fraction: 0.5 });
     await settle();
-    expect(client.restoring.map((r) => [r.fileName, r.phase])).toEqual([['a.csv', 'parsing'], ['b.json', 'restoring']]);
+    expect(client.restoring.map((r) => [r.fileName, r.phase, r.sizeBytes])).toEqual([
+      ['a.csv', 'parsing', 10],
+      ['b.json', 'restoring', 20],
+    ]);
     emit({ type: 'progress', loadId: 'restore:a', fileName: 'a.csv', phase: 'done', fraction: 1 });
     await settle();
     expect(client.restoring.map((r) => r.fileName)).toEqual(['b.json']);

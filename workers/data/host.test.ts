@@ -68,7 +68,10 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect(pasted[0]).toMatchObject({ name: 'pasted', rowCount: 2 });
     expect(events.some((e) => e.type === 'progress' && e.phase === 'parsing' && e.loadId === 't.tsv')).toBe(true);
     expect(events.some((e) => e.type === 'progress' && e.phase === 'storing')).toBe(true);
-    const lastList = events.filter((e) => e.type === 'datasets').at(-1);
+    const lists = events.filter((e) => e.type === 'datasets');
+    // The list is announced once per load (the load's answer names only its own tables).
+    expect(lists).toHaveLength(4);
+    const lastList = lists.at(-1);
     expect(lastList?.type === 'datasets' && lastList.datasets.map((d) => d.name)).toEqual(['seattle_weather_2024', 't', 'seattle_weather_2024_2', 'pasted']);
   });
 
@@ -209,12 +212,20 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
       ['cars', 2, true],
     ]);
     expect(second.events.some((e) => e.type === 'progress' && e.phase === 'restoring')).toBe(true);
-    // Every saved source is named before the first is restored, and each says when it is back.
+    // Every saved source is named once (with its datasets and size) before the first is restored,
+    // and each says when it is back, by the id the announcement gave it.
+    const announced = second.events.flatMap((e) => (e.type === 'restoring' ? [e.sources] : []));
+    expect(announced).toHaveLength(1);
+    expect(announced[0]?.map((s) => [s.fileName, s.datasets, s.sizeBytes])).toEqual([
+      ['keep.csv', ['kept_data'], 8],
+      ['cars.json', ['cars'], 17],
+    ]);
+    const firstProgress = second.events.findIndex((e) => e.type === 'progress' && e.loadId.startsWith('restore:'));
+    expect(second.events.findIndex((e) => e.type === 'restoring')).toBeLessThan(firstProgress);
     const progress = second.events.flatMap((e) => (e.type === 'progress' && e.loadId.startsWith('restore:') ? [e] : []));
-    const waiting = progress.filter((e) => e.detail === 'waiting').map((e) => e.fileName);
-    expect(waiting).toEqual(['keep.csv', 'cars.json']);
-    expect(progress.findIndex((e) => e.detail !== 'waiting')).toBe(waiting.length);
-    expect(progress.filter((e) => e.phase === 'done').map((e) => e.fileName)).toEqual(['keep.csv', 'cars.json']);
+    expect(progress.filter((e) => e.phase === 'done').map((e) => e.loadId)).toEqual(announced[0]?.map((s) => s.loadId));
+    // The list is announced once per source brought back, and not once more at the end.
+    expect(second.events.filter((e) => e.type === 'datasets')).toHaveLength(2);
     expect(rows(await second.call('query', { sql: 'SELECT b FROM kept_data' }))).toEqual([{ b: 2 }]);
     const storage = await DatasetStorage.open({ useOpfs: false });
     expect((await storage.entries()).map((e) => e.name)).toEqual(['kept_data', 'cars']);
@@ -429,13 +440,16 @@ describe("another worker's port", { timeout: 60_000 }, () => {
     okDatasets(await loadBytes('t.csv', 'a\n1\n2\n'));
     const channel = new MessageChannel();
     await call('connect', { port: channel.port2, peer: 'python' });
-    const other = new RpcClient<DataRequests, DataEvent>(channel.port1);
+    const seen: DataEvent[] = [];
+    const other = new RpcClient<DataRequests, DataEvent>(channel.port1, (e) => seen.push(e));
     try {
+      // The list as it is arrives on connecting: the peer need not ask before each run.
+      await vi.waitFor(() => expect(seen[0]?.type === 'datasets' && seen[0].datasets.map((d) => d.name)).toEqual(['t']));
       expect(rows(await other.call('query', { sql: 'SELECT sum(a) AS s FROM t' }))).toEqual([{ s: 3 }]);
       expect((await other.call('list', {})).map((d) => d.name)).toEqual(['t']);
       const drop = await other.call('query', { sql: 'DROP TABLE t' });
       expect(drop.ok).toBe(false);
-      await expect(other.call('load', { source: { kind: 'url', url: 'http://127.0.0.1:9/x.csv' }, options: { loadId: 'x' } })).rejects.toThrow(/not available on this port/);
+      await expect(other.call('load', { source: { kind: 'text', text: 'a\n1\n', fileName: 'x.csv' }, options: { loadId: 'x' } })).rejects.toThrow(/not available on this port/);
       await expect(other.call('remove', { name: 't' })).rejects.toThrow(/not available/);
       expect(rows(await call('query', { sql: 'SELECT count(*) AS n FROM t' }))).toEqual([{ n: 2 }]);
     } finally {

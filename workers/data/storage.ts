@@ -44,23 +44,6 @@ interface StorageSchema extends DBSchema {
 
 export const DB_NAME = 'dataseer-datasets';
 
-/**
- * The saved datasets' manifest, read without starting the engine: the page names what is coming
- * back from its first paint, while the data worker is still starting. Empty when unreadable.
- */
-export async function savedEntries(): Promise<ManifestEntry[]> {
-  try {
-    const db = await openManifestDb();
-    try {
-      return (await db.getAll('manifest')).sort((a, b) => a.loadedAt - b.loadedAt);
-    } finally {
-      db.close();
-    }
-  } catch {
-    return [];
-  }
-}
-
 function openManifestDb(): Promise<IDBPDatabase<StorageSchema>> {
   return openDB<StorageSchema>(DB_NAME, 1, {
     upgrade(db) {

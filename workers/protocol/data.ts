@@ -39,10 +39,8 @@ export interface DatasetInfo {
   report?: LoadReport;
 }
 
-export type LoadSource =
-  | { kind: 'file'; file: File }
-  | { kind: 'url'; url: string }
-  | { kind: 'text'; text: string; fileName: string };
+/** What the page sends to load: bytes it holds (it downloads a URL itself; the workers have no network). */
+export type LoadSource = { kind: 'file'; file: File } | { kind: 'text'; text: string; fileName: string };
 
 export interface LoadOptions {
   /** Excel: load only these sheets (default: every non-empty sheet). */
@@ -160,7 +158,23 @@ export type DataPeer = 'agent' | 'python';
 
 export type LoadPhase = 'reading' | 'storing' | 'parsing' | 'inserting' | 'restoring' | 'done';
 
+/** A saved source the restore brings back (an Excel workbook's sheets come back together). */
+export interface RestoringSource {
+  /** The id its restore's `progress` events carry (`restore:<key>`). */
+  loadId: string;
+  fileName: string;
+  /** The datasets it holds, by their saved names. */
+  datasets: string[];
+  sizeBytes: number;
+}
+
 export type DataEvent =
+  /**
+   * What the restore will bring back, said once as it begins (from the saved manifest, before
+   * DuckDB is up); each source's `progress` then follows by its `loadId`, and a `progress` with
+   * `loadId: 'restore'` and phase `done` ends the restore. Not sent when nothing is saved.
+   */
+  | { type: 'restoring'; sources: RestoringSource[] }
   | { type: 'progress'; loadId: string; fileName: string; phase: LoadPhase; fraction?: number; detail?: string }
   | { type: 'datasets'; datasets: DatasetInfo[] }
   /**

@@ -80,6 +80,11 @@ const dataTimeout = (type: keyof DataRequests): number => (type === 'query' ? 10
 export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonRequests> {
   let runtime: Promise<Runtime> | null = null;
   let data: SwappableClient<DataRequests, DataEvent> | null = null;
+  /** The data worker's dataset list as its events last said (null until the first). */
+  let knownNames: string[] | null = null;
+  const onDataEvent = (event: DataEvent) => {
+    if (event.type === 'datasets') knownNames = event.datasets.map((d) => d.name);
+  };
   /** What `sql()` may run during the current run. */
   let sqlPolicy: SqlPolicy = 'no-dataset-changes';
   let running = false;
@@ -201,7 +206,12 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     return pythonErrorOutcome('ModuleNotFoundError', networkMessage(missing, rt.packageBaseUrl, detail), Math.round(performance.now() - started));
   }
 
+  /**
+   * The datasets' names for `datasets`: the data worker sends its list when the port connects and
+   * each change after, so a run asks nothing before it starts (`sql()` is its one round trip).
+   */
   async function datasetNames(): Promise<string[]> {
+    if (knownNames) return knownNames;
     if (!data) return [];
     try {
       return (await data.call('list', {})).map((d) => d.name);
@@ -260,8 +270,10 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     },
     connectData({ port }) {
       // A data worker that restarted hands a new port: calls on the old one fail clearly.
+      // Its list comes again on the new port.
+      knownNames = null;
       if (data) data.replace(port);
-      else data = new SwappableClient<DataRequests, DataEvent>(port, { name: 'data engine', timeoutMs: dataTimeout });
+      else data = new SwappableClient<DataRequests, DataEvent>(port, { name: 'data engine', timeoutMs: dataTimeout, onEvent: onDataEvent });
       return { result: {} };
     },
     async run({ runId: id, code, sqlPolicy: policy, session }) {

@@ -1,7 +1,7 @@
 /**
- * Downloads a URL inside the worker, reporting progress from Content-Length, and turns network
- * and CORS failures (which browsers report only as "Failed to fetch") into a message that says
- * what probably happened.
+ * Downloads a URL for the page (the workers have no network), reporting progress from
+ * Content-Length, and turns network and CORS failures (which browsers report only as "Failed to
+ * fetch") into a message that says what probably happened.
  */
 import { messageOf } from '../../shared/errors';
 

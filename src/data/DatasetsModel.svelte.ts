@@ -1,0 +1,219 @@
+/**
+ * What the page shows of the data engine: the dataset list, loads in flight, saved datasets
+ * coming back, errors and warnings, and the engine's state. It changes only from the worker's
+ * answers and events (through DataClient) and the user's dismissals; it sends nothing.
+ */
+import type { DataEvent, DatasetInfo, LoadPhase } from '../../workers/protocol/data';
+import type { DataInit } from './dataTransport';
+
+export interface LoadState {
+  loadId: string;
+  fileName: string;
+  phase: LoadPhase;
+  fraction?: number;
+  detail?: string;
+  /** When the load (and its current phase) began, by `performance.now()`: the page shows the time. */
+  startedAt?: number;
+  phaseAt?: number;
+}
+
+export interface LoadError {
+  id: string;
+  fileName: string;
+  message: string;
+  suggestion?: string;
+}
+
+/** A saved source coming back after a reload, as the worker announced it (`restoring`) and reports its progress. */
+export interface RestoringState {
+  loadId: string;
+  fileName: string;
+  phase: LoadPhase;
+  fraction?: number;
+  detail?: string;
+  /** The datasets it holds and its size, from the worker's announcement. */
+  datasets?: string[];
+  sizeBytes?: number;
+}
+
+let counter = 0;
+
+export class DatasetsModel {
+  ready = $state(false);
+  datasets = $state<DatasetInfo[]>([]);
+  loads = $state<LoadState[]>([]);
+  /** Saved datasets coming back after a reload, named from the start of the restore. */
+  restoring = $state<RestoringState[]>([]);
+  errors = $state<LoadError[]>([]);
+  /** Loads that worked with caveats (rows skipped, types guessed…): informative, not errors. */
+  warnings = $state<LoadError[]>([]);
+  /** Worker-level failure (crash, failed start) — shown separately from per-file load errors. */
+  workerError = $state<string | null>(null);
+  duckdbVersion = $state<string | null>(null);
+  /** Whether the worker could open persistent storage for datasets. */
+  persistent = $state(false);
+  /** Another tab writes the saved datasets: this one restores them but saves nothing. */
+  storageReadOnly = $state(false);
+  /** Read-only, and the tab that wrote has closed: a reload makes this tab the one that saves. */
+  storageFreed = $state(false);
+
+  #persistRequested = false;
+  #crash: string | null = null;
+  /** When the worker's restore began (its announcement or first restore event). */
+  #restoreStartedAt: number | null = null;
+
+  protected started(init: DataInit): void {
+    this.duckdbVersion = init.duckdbVersion;
+    this.persistent = init.persistent;
+    this.storageReadOnly = init.readOnlyStorage === true;
+    this.setDatasets(init.datasets);
+    this.ready = true;
+    performance.measure('dataseer:duckdb-ready', { start: 0, end: performance.now() });
+    markEngineStart(init.engineStart);
+  }
+
+  protected startFailed(message: string): void {
+    this.workerError = `The data engine failed to start: ${message}`;
+  }
+
+  protected crashed(message: string, restarting: boolean): void {
+    this.ready = false;
+    this.loads = [];
+    this.restoring = [];
+    this.#crash = message;
+    this.workerError = `The data engine stopped: ${message}.${restarting ? ' Restarting…' : ''}`;
+  }
+
+  protected recovered(afterCrash: boolean): void {
+    // After a crash, say so even though the restart worked: the user's in-flight work was lost.
+    this.workerError = afterCrash ? `The data engine stopped (${this.#crash ?? 'it crashed'}) and was restarted; rerun what was in progress.` : null;
+    this.#crash = null;
+  }
+
+  protected apply(e: DataEvent): void {
+    switch (e.type) {
+      case 'datasets':
+        this.setDatasets(e.datasets);
+        break;
+      case 'storageFreed':
+        this.storageFreed = true;
+        break;
+      case 'restoring':
+        this.#restoreStartedAt ??= performance.now();
+        this.restoring = e.sources.map((s) => ({ loadId: s.loadId, fileName: s.fileName, phase: 'restoring' as const, fraction: 0, detail: 'waiting', datasets: s.datasets, sizeBytes: s.sizeBytes }));
+        break;
+      case 'progress':
+        if (e.loadId === 'restore' || e.loadId.startsWith('restore:')) this.#restoreProgress(e);
+        else this.#loadProgress(e);
+        break;
+    }
+  }
+
+  #restoreProgress(e: Extract<DataEvent, { type: 'progress' }>): void {
+    if (e.loadId === 'restore') {
+      if (e.phase !== 'done') return;
+      this.restoring = [];
+      // Page start → every saved dataset back, and the worker's restore alone (read by `npm run bench`).
+      const restoreMs = this.#restoreStartedAt === null ? null : performance.now() - this.#restoreStartedAt;
+      performance.measure('dataseer:restore', { start: 0, end: performance.now(), detail: { datasets: this.datasets.length, restoreMs } });
+      return;
+    }
+    this.#restoreStartedAt ??= performance.now();
+    if (e.phase === 'done') {
+      this.restoring = this.restoring.filter((r) => r.loadId !== e.loadId);
+      return;
+    }
+    const known = this.restoring.find((r) => r.loadId === e.loadId);
+    const entry: RestoringState = {
+      ...(known?.datasets ? { datasets: known.datasets } : {}),
+      ...(known?.sizeBytes === undefined ? {} : { sizeBytes: known.sizeBytes }),
+      loadId: e.loadId,
+      fileName: e.fileName,
+      phase: e.phase,
+      ...(e.fraction === undefined ? {} : { fraction: e.fraction }),
+      ...(e.detail === undefined ? {} : { detail: e.detail }),
+    };
+    this.restoring = known ? this.restoring.map((r) => (r.loadId === e.loadId ? entry : r)) : [...this.restoring, entry];
+  }
+
+  #loadProgress(e: Extract<DataEvent, { type: 'progress' }>): void {
+    const load = this.loads.find((l) => l.loadId === e.loadId);
+    if (!load) return;
+    if (load.phase !== e.phase) load.phaseAt = performance.now();
+    load.phase = e.phase;
+    load.fraction = e.fraction;
+    load.detail = e.detail;
+  }
+
+  /** The list as the worker announced it (its `datasets` event, or `init`). */
+  protected setDatasets(list: DatasetInfo[]): void {
+    const grew = list.length > this.datasets.length;
+    this.datasets = list;
+    if (grew && !this.#persistRequested) {
+      this.#persistRequested = true;
+      // Only the main thread may ask; best-effort, so eviction is less likely.
+      void globalThis.navigator?.storage?.persist?.().catch(() => false);
+    }
+  }
+
+  /** A load the page began: it shows until `endLoad`. */
+  protected beginLoad(fileName: string): string {
+    const loadId = `load-${++counter}`;
+    const now = performance.now();
+    this.loads.push({ loadId, fileName, phase: 'reading', startedAt: now, phaseAt: now });
+    return loadId;
+  }
+
+  /** Progress the page itself makes on a load (downloading a URL). */
+  protected loadDownloaded(loadId: string, fraction: number | undefined, detail: string): void {
+    const load = this.loads.find((l) => l.loadId === loadId);
+    if (!load) return;
+    load.fraction = fraction;
+    load.detail = detail;
+  }
+
+  protected endLoad(loadId: string): void {
+    this.loads = this.loads.filter((l) => l.loadId !== loadId);
+  }
+
+  protected markCancelling(loadId: string): void {
+    const load = this.loads.find((l) => l.loadId === loadId);
+    if (load) load.detail = 'cancelling';
+  }
+
+  protected addError(fileName: string, message: string, suggestion?: string): void {
+    this.errors.push({ id: `err-${++counter}`, fileName, message, ...(suggestion ? { suggestion } : {}) });
+  }
+
+  protected addWarning(fileName: string, message: string): void {
+    this.warnings.push({ id: `warn-${++counter}`, fileName, message });
+  }
+
+  dismissError(id: string): void {
+    this.errors = this.errors.filter((e) => e.id !== id);
+  }
+
+  dismissWarning(id: string): void {
+    this.warnings = this.warnings.filter((w) => w.id !== id);
+  }
+
+  dismissWorkerError(): void {
+    this.workerError = null;
+  }
+
+  /** Columns of a dataset stored as UTC from a zoned file (they show their +00:00). */
+  utcColumns(name: string): string[] {
+    return this.datasets.find((d) => d.name === name)?.report?.timeZones.filter((t) => t.stored === 'utc').map((t) => t.column) ?? [];
+  }
+}
+
+/**
+ * The steps of DuckDB's start as marks on the page's timeline (`dataseer:duckdb:<step>`), so the
+ * bench and the browser's performance panel can tell the engine's own start from the page's.
+ */
+function markEngineStart(phases: { phase: string; at: number }[] | undefined): void {
+  for (const { phase, at } of phases ?? []) {
+    const startTime = at - performance.timeOrigin;
+    if (startTime >= 0) performance.mark(`dataseer:duckdb:${phase}`, { startTime });
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * A load report's fix: reads a CSV/TSV dataset's file again with new options and replaces its
+ * table under the same name; a failed re-read leaves the table as it was.
+ */
+import { quoteIdent } from '../../shared/sql';
+import type { RereadOutcome } from '../protocol/data';
+import type { CsvReadOverrides, LoadFinding } from '../protocol/loadReport';
+import { columnTypes } from './catalog';
+import { csvFindings } from './csvChecks';
+import { ingestCsv } from './csvIngest';
+import { isEmptyOverrides } from './csvOptions';
+import { REGISTERED_DIR } from './engine';
+import type { HostContext } from './hostContext';
+import { tableInfo } from './ingest';
+import { readerLabel } from './readerLabel';
+import { detectEncoding, readHead } from './sniff';
+
+/** The dataset's source: this session's, else its saved copy. */
+async function sourceOf(ctx: HostContext, name: string): Promise<Blob | undefined> {
+  const kept = ctx.sources.get(name);
+  if (kept) return kept;
+  const storage = await ctx.storageReady();
+  const entry = (await storage?.entries().catch(() => []))?.find((e) => e.name === name);
+  return entry ? await storage?.sources.get(entry.sourceKey) : undefined;
+}
+
+export async function reread(ctx: HostContext, name: string, options: CsvReadOverrides): Promise<RereadOutcome> {
+  const engine = await ctx.ready();
+  const info = ctx.datasets.get(name);
+  if (!info) return { ok: false, message: `No dataset named ${name}.` };
+  if ((info.format !== 'csv' && info.format !== 'tsv') || info.view) return { ok: false, message: `${name} is not a CSV table that can be read again.` };
+  const blob = await sourceOf(ctx, name);
+  if (!blob) return { ok: false, message: `The file ${info.fileName} is no longer available: add it again.` };
+  const format = info.format;
+  const outcome = await ctx.serial.run(async (): Promise<RereadOutcome> => {
+    const seq = ++ctx.seq;
+    const scratch = `__dataseer_reread_${seq}`;
+    let findings: LoadFinding[] = [];
+    const applied = isEmptyOverrides(options) ? undefined : options;
+    const r = await ingestCsv({
+      engine,
+      blob,
+      fileName: info.fileName,
+      tsv: format === 'tsv',
+      encoding: detectEncoding(await readHead(blob)),
+      table: scratch,
+      path: `${REGISTERED_DIR}src_${seq}.${format}`,
+      ...(applied ? { overrides: applied } : {}),
+      memoryCeilingBytes: ctx.deps.memoryCeilingBytes,
+      whileRegistered: async (path, read) => {
+        findings = await csvFindings(engine, scratch, await columnTypes(engine, scratch), path, read);
+      },
+    });
+    if (!r.ok) return { ok: false, message: r.message };
+    await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(name)}`);
+    await engine.query(`ALTER TABLE ${quoteIdent(scratch)} RENAME TO ${quoteIdent(name)}`);
+    const original = info.report?.original ?? info.report?.findings ?? [];
+    const report = { reader: readerLabel(format, engine), findings, ...(applied ? { readOptions: applied, original } : {}) };
+    const fresh = await tableInfo(engine, name, info.fileName, format, info.sizeBytes, undefined, report);
+    return { ok: true, dataset: { ...fresh, persisted: info.persisted, loadedAt: info.loadedAt } };
+  });
+  if (!outcome.ok) return outcome;
+  ctx.datasets.set(name, outcome.dataset);
+  const storage = await ctx.writable();
+  const entry = (await storage?.entries().catch(() => []))?.find((e) => e.name === name);
+  if (storage && entry && outcome.dataset.report) {
+    // The next start restores the snapshot; a restore from the source reads with the same options.
+    await storage.putEntry({ ...entry, report: outcome.dataset.report }).catch(() => undefined);
+    void ctx.snapshots.save(name);
+  }
+  ctx.changed();
+  return outcome;
+}
