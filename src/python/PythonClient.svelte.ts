@@ -131,6 +131,9 @@ export class PythonClient {
   /** Sessions that have run in some interpreter: one that starts empty again has lost its state. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
   #sessions = new Set<string>();
+  /** Told each new package list (the agent's port pushes it on). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- listeners, never rendered.
+  #packageWatchers = new Set<(report: PackageReport) => void>();
 
   constructor(options: PythonClientOptions) {
     this.#options = options;
@@ -226,8 +229,23 @@ export class PythonClient {
     await this.start();
     const rpc = this.#session.current;
     if (!rpc) return null;
-    this.packages = await rpc.call('packages', {});
+    this.#setPackages(await rpc.call('packages', {}));
     return this.packages;
+  }
+
+  /**
+   * Calls `listener` with the package list now (when Python has reported one) and whenever it
+   * changes (a start, a restart, a package loaded on first use); returns the way to stop.
+   */
+  watchPackages(listener: (report: PackageReport) => void): () => void {
+    this.#packageWatchers.add(listener);
+    if (this.packages) listener($state.snapshot(this.packages));
+    return () => this.#packageWatchers.delete(listener);
+  }
+
+  #setPackages(report: PackageReport): void {
+    this.packages = report;
+    for (const w of this.#packageWatchers) w(report);
   }
 
   /** Replaces the worker (fresh interpreter). */
@@ -255,7 +273,7 @@ export class PythonClient {
       this.startupMs = info.startupMs;
       this.startedFrom = info.startedFrom ?? null;
       this.versions = { pyodide: info.pyodideVersion, python: info.pythonVersion };
-      this.packages = info.packages;
+      this.#setPackages(info.packages);
       this.status = 'ready';
     } catch (e) {
       this.startError = messageOf(e);
@@ -282,7 +300,7 @@ export class PythonClient {
         this.#active.get(e.runId)?.loading.push(...e.packages);
         break;
       case 'packages':
-        this.packages = e.packages;
+        this.#setPackages(e.packages);
         break;
     }
   }

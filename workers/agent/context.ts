@@ -6,7 +6,7 @@
 import type { DataClient } from './tools/workerHost';
 import { quoteIdent } from '../../shared/sql';
 import type { ExampleLibrary } from './examples/retrieval';
-import type { RunContext } from './graph';
+import type { RunContext } from './state';
 import type { DatasetContext } from './prompts';
 import { decodeIpc } from '../../shared/arrowDecode';
 import { timeZoneSentence, type LoadReport } from '../protocol/loadReport';

@@ -6,7 +6,7 @@
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import { parseAgentEvent, type AgentEvent, type ImageAttachment, type RunEvent } from '../protocol/agent/wire';
-import { ANSWER_NODES } from './graph';
+import { ANSWER_NODES } from './nodeKit';
 import type { AgentMode, FinalOutput } from '../protocol/agent/final';
 import { buildHumanMessage } from './humanMessage';
 import type { AgentGraph } from './graph';

@@ -22,6 +22,7 @@ export class PythonOutput {
 
   /** Wire this to the Python client's event callback. */
   onEvent(e: AgentPythonEvent): void {
+    if (e.type === 'packages') return;
     const b = this.buffers.get(e.runId);
     if (b) b.push(e.text);
   }
