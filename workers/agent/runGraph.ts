@@ -66,9 +66,9 @@ export async function buildRunGraph(parts: AgentParts, o: RunGraphOptions) {
     tools: {
       host: o.host,
       rowPolicy,
-      searchExamples: async (q, k, signal) => {
+      searchExamples: async (q, k) => {
         await examplesReady;
-        return (await deps.library.search(q, k, signal)).hits.map((h) => h.example);
+        return deps.library.search(q, k).map((h) => h.example);
       },
       describeColumns: (args) =>
         describeColumns(
@@ -83,7 +83,7 @@ export async function buildRunGraph(parts: AgentParts, o: RunGraphOptions) {
           args,
         ),
     },
-    context: async (q, signal) => {
+    context: async (q) => {
       await examplesReady;
       return gatherRunContext(
         {
@@ -96,7 +96,6 @@ export async function buildRunGraph(parts: AgentParts, o: RunGraphOptions) {
           datasetsBudget: Math.floor(budget * DATASETS_SHARE),
         },
         q,
-        signal,
       );
     },
   });
