@@ -8,7 +8,7 @@ import { ingestArrowStreams } from './arrowIngest';
 import { Serial, type Engine } from './engine';
 import { checkFootprint } from './footprint';
 import type { ConvertedTable, Converter } from './loaders/types';
-import { profileTable } from './profile';
+import { profileSample, profileTable } from './profile';
 import { collectRows, runQuery, DEFAULT_MAX_ROWS } from './queryRunner';
 import { detectEncoding, detectFormat, readHead } from './sniff';
 import { fetchSource } from './sourceFetch';
@@ -227,6 +227,13 @@ export class DataHost {
             return profileTable(engine, name, described.columns.slice(0, MAX_PROFILE_COLUMNS), described.rowCount);
           }),
         };
+      },
+      profileSample: async ({ name, columns, sampleRows }) => {
+        const engine = await this.#ready();
+        const info = this.#datasets.get(name);
+        if (!info) return { result: { found: false, datasets: this.#list().map((d) => d.name) } };
+        const result = await this.#serial.run(() => profileSample(engine, info, columns, sampleRows, MAX_PROFILE_COLUMNS));
+        return { result: { found: true, ...result }, transfer: [result.sample.ipc.buffer] };
       },
       assess: async ({ sql }) => {
         const engine = await this.#ready();
