@@ -1,20 +1,21 @@
 /**
- * The main thread's one handle on the agent worker: spawns it, hands it a port to the data
- * worker, starts and stops runs, and folds the validated event stream into `$state` the chat
- * view renders. Components never touch `postMessage`.
+ * The chat's view-model over the agent worker's transport (agentTransport.ts): the open
+ * conversation's turns, the conversation list and its search, and the run in progress, as
+ * `$state` the chat view renders, with the actions that change them (ask, edit, regenerate,
+ * retry, stop, rate, open, rename, delete). Components never touch `postMessage`.
  *
  * The endpoint key arrives with each `ask`/`retry` (from the settings on this thread) and goes
  * to the worker only inside that run's request.
  */
-import { WorkerGoneError, type RpcClient } from '../../workers/protocol/rpcClient';
-import { WorkerSession, type ConnectPort } from '../../workers/protocol/workerSession';
-import { imageDataUrl, parseAgentEvent, type AgentEvent, type AgentRequests, type EndpointSettings, type ImageAttachment, type ModelListOutcome, type ModelContextView, type CapabilityReport, type StartRunRequest } from '../../workers/protocol/agent/wire';
+import { WorkerGoneError } from '../../workers/protocol/rpcClient';
+import type { ConnectPort } from '../../workers/protocol/workerSession';
+import { imageDataUrl, type AgentEvent, type EndpointSettings, type ImageAttachment, type ModelListOutcome, type ModelContextView, type CapabilityReport, type StartRunRequest } from '../../workers/protocol/agent/wire';
 import type { AgentMode, FinalOutput } from '../../workers/protocol/agent/final';
 import type { DataDictionary } from '../../workers/protocol/agent/knowledge';
 import type { AgentThreadSummary, AnswerRating } from '../../workers/protocol/agent/threadView';
 import { applyEvent, failTurn, newTurn, turnsFromThread, type ChatTurn } from '../conversation/turns';
 import { batchTokens } from './tokenBatch';
-import { RunStream } from './runStream';
+import { AgentTransport, type AgentRpc } from './agentTransport';
 import { messageOf } from '../../shared/errors';
 
 export type AgentStatus = 'idle' | 'starting' | 'ready' | 'failed';
@@ -32,9 +33,7 @@ export interface AgentClientOptions {
   newId?: () => string;
 }
 
-type Rpc = RpcClient<AgentRequests, AgentEvent>;
-
-
+type Rpc = AgentRpc;
 
 export class AgentClient {
   status = $state<AgentStatus>('idle');
@@ -52,11 +51,7 @@ export class AgentClient {
   searchQuery = $state('');
   searchMatches = $state<string[] | null>(null);
 
-  #options: AgentClientOptions;
-  #session: WorkerSession<AgentRequests, AgentEvent>;
-  /** Each run in progress, by its id: where its events go (one at a time in practice). */
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- routing, never rendered.
-  #runs = new Map<string, RunStream<AgentEvent>>();
+  #transport: AgentTransport;
   /** Stops the run in progress (Stop, or the gauntlet's signal). */
   #stopRun: AbortController | null = null;
   /** Orders search replies: only the newest query's answer is shown. */
@@ -64,91 +59,26 @@ export class AgentClient {
   #newId: () => string;
 
   constructor(options: AgentClientOptions) {
-    this.#options = options;
     this.#newId = options.newId ?? (() => crypto.randomUUID());
-    this.#session = new WorkerSession<AgentRequests, AgentEvent>({
-      name: 'agent worker',
-      spawn: options.createWorker,
-      onEvent: (e) => this.#onEvent(e),
-      // A crashed agent comes back with the next thing the user asks of it.
-      restart: { mode: 'lazy' },
-      boot: (rpc) => this.#boot(rpc),
-      onCrash: (message) => {
-        this.status = 'failed';
-        this.startError = `The agent stopped: ${message}.`;
-        this.#failRuns(new WorkerGoneError(`The agent stopped (${message}). Your question is kept; retry it.`));
+    this.#transport = new AgentTransport({
+      ...options,
+      newId: this.#newId,
+      onStatus: (status, error) => {
+        this.status = status;
+        // A start that worked clears the last failure; a crash or failed start shows its reason.
+        if (status !== 'starting') this.startError = error;
       },
+      onProtocolError: (message) => (this.protocolError = message),
     });
   }
 
   /** Spawns the worker and connects it to the other engines; safe to call more than once. */
   start(): Promise<Rpc> {
-    return this.#session.start();
+    return this.#transport.start();
   }
 
-  async #boot(rpc: Rpc): Promise<void> {
-    this.status = 'starting';
-    try {
-      await this.#options.connectData(async (port) => void (await rpc.call('connectData', { port }, [port])));
-      await this.#options.connectPython?.(async (port) => void (await rpc.call('connectPython', { port }, [port])));
-      this.status = 'ready';
-      this.startError = null;
-    } catch (e) {
-      this.status = 'failed';
-      this.startError = `The agent could not start: ${messageOf(e)}`;
-      throw e;
-    }
-  }
-
-  #onEvent(raw: unknown): void {
-    const parsed = parseAgentEvent(raw);
-    if (!parsed.ok) {
-      this.protocolError = `Ignored a malformed event from the agent: ${parsed.message}`;
-      return;
-    }
-    // A late event of a run that already ended (stopped, replaced) has no stream left: dropped.
-    this.#runs.get(parsed.event.run_id)?.push(parsed.event);
-  }
-
-  #failRuns(error: Error): void {
-    for (const stream of this.#runs.values()) stream.fail(error);
-    this.#runs.clear();
-  }
-
-  /**
-   * Starts a run and resolves once the worker accepted it, with the run's events as one async
-   * iterator (ending at `run_end`; throwing if the worker dies). The page names the run, so its
-   * events are routed from the first; `signal` aborts it, whenever it fires.
-   */
-  async #begin(call: (rpc: Rpc, runId: string) => Promise<{ run_id: string }>, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {
-    const runId = this.#newId();
-    const stream = new RunStream<AgentEvent>();
-    this.#runs.set(runId, stream);
-    const abort = () => void this.#session.current?.call('abort', { run_id: runId }).catch(() => undefined);
-    try {
-      const rpc = await this.start();
-      await call(rpc, runId);
-    } catch (e) {
-      this.#runs.delete(runId);
-      throw e;
-    }
-    // Stop pressed while the worker was accepting the run is honoured now.
-    if (signal.aborted) abort();
-    else signal.addEventListener('abort', abort, { once: true });
-    const runs = this.#runs;
-    return {
-      async *[Symbol.asyncIterator]() {
-        try {
-          for await (const event of stream) {
-            yield event;
-            if (event.type === 'run_end') return;
-          }
-        } finally {
-          runs.delete(runId);
-          signal.removeEventListener('abort', abort);
-        }
-      },
-    };
+  #begin(call: (rpc: Rpc, runId: string) => Promise<{ run_id: string }>, signal: AbortSignal): Promise<AsyncIterable<AgentEvent>> {
+    return this.#transport.begin(call, signal);
   }
 
   /** Claims the client for one run; null when another one is in progress. */
@@ -183,8 +113,7 @@ export class AgentClient {
 
   async refreshThreads(): Promise<void> {
     try {
-      const rpc = await this.start();
-      this.threads = await rpc.call('listThreads', {});
+      this.threads = await this.#transport.call('listThreads', {});
       if (this.searchQuery.trim()) await this.search(this.searchQuery);
     } catch {
       // The start error is already shown; the list stays as it was.
@@ -200,8 +129,7 @@ export class AgentClient {
       return;
     }
     try {
-      const rpc = await this.start();
-      const found = await rpc.call('searchThreads', { query });
+      const found = await this.#transport.call('searchThreads', { query });
       if (seq === this.#searchSeq) this.searchMatches = found.map((t) => t.thread_id);
     } catch {
       // The agent could not start (its error is shown); the list stays unfiltered.
@@ -211,8 +139,7 @@ export class AgentClient {
 
   async renameThread(threadId: string, title: string): Promise<ActionOutcome> {
     try {
-      const rpc = await this.start();
-      this.threads = await rpc.call('renameThread', { thread_id: threadId, title });
+      this.threads = await this.#transport.call('renameThread', { thread_id: threadId, title });
       return { ok: true };
     } catch (e) {
       return { ok: false, message: messageOf(e) };
@@ -224,9 +151,8 @@ export class AgentClient {
     const turn = this.turns.find((t) => t.id === turnId);
     const threadId = this.threadId;
     if (!turn?.final || !threadId) throw new Error('this answer is not part of a saved conversation');
-    const rpc = await this.start();
     // $state.snapshot: a reactive proxy cannot cross postMessage.
-    await rpc.call('rateAnswer', { thread_id: threadId, question: turn.question, final: $state.snapshot(turn.final), rating, question_id: turn.id });
+    await this.#transport.call('rateAnswer', { thread_id: threadId, question: turn.question, final: $state.snapshot(turn.final), rating, question_id: turn.id });
     turn.rating = rating;
   }
 
@@ -338,8 +264,7 @@ export class AgentClient {
 
   /** Saves a (corrected) answer to the user's example library, as a thumbs-up does. */
   async saveExample(threadId: string, question: string, final: FinalOutput): Promise<{ saved: boolean; examples: number }> {
-    const rpc = await this.start();
-    return rpc.call('rateAnswer', { thread_id: threadId, question, final, rating: 'up' });
+    return this.#transport.call('rateAnswer', { thread_id: threadId, question, final, rating: 'up' });
   }
 
 
@@ -351,8 +276,7 @@ export class AgentClient {
 
   async openThread(threadId: string): Promise<void> {
     if (this.running) return;
-    const rpc = await this.start();
-    const view = await rpc.call('loadThread', { thread_id: threadId });
+    const view = await this.#transport.call('loadThread', { thread_id: threadId });
     if (!view) {
       await this.refreshThreads();
       return;
@@ -363,37 +287,31 @@ export class AgentClient {
   }
 
   async deleteThread(threadId: string): Promise<void> {
-    const rpc = await this.start();
-    this.threads = await rpc.call('deleteThread', { thread_id: threadId });
+    this.threads = await this.#transport.call('deleteThread', { thread_id: threadId });
     if (this.threadId === threadId) this.newConversation();
   }
 
   async listModels(settings: Omit<EndpointSettings, 'model'>): Promise<ModelListOutcome> {
-    const rpc = await this.start();
-    return rpc.call('listModels', { settings });
+    return this.#transport.call('listModels', { settings });
   }
 
   /** What the chosen model can do (tools, structured output, images, reasoning), stored for its runs. */
   async checkCapabilities(settings: EndpointSettings, images = false): Promise<CapabilityReport> {
-    const rpc = await this.start();
-    return rpc.call('checkCapabilities', { settings, images });
+    return this.#transport.call('checkCapabilities', { settings, images });
   }
 
   /** One `data_dictionary` call drafting a dataset's dictionary (issue 24); the page stores it. */
   async draftDictionary(settings: EndpointSettings, dataset: string): Promise<DataDictionary> {
-    const rpc = await this.start();
-    return rpc.call('draftDictionary', { settings, dataset });
+    return this.#transport.call('draftDictionary', { settings, dataset });
   }
 
   /** The datasets block and rules as the next run's prompt would carry them, with token counts. */
   async modelContext(settings: EndpointSettings): Promise<ModelContextView> {
-    const rpc = await this.start();
-    return rpc.call('modelContext', { settings });
+    return this.#transport.call('modelContext', { settings });
   }
 
   dispose(): void {
-    this.#session.dispose();
-    this.#failRuns(new WorkerGoneError('The agent was shut down.'));
+    this.#transport.dispose();
     this.status = 'idle';
   }
 }

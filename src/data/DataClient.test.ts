@@ -64,6 +64,7 @@ function harness(overrides: Partial<Handlers<DataRequests>> = {}) {
         : { result: { ok: true, result: { columns: [{ name: 'a', type: 'DOUBLE' }], ipc: ipc(), rowCount: 2, truncated: false, elapsedMs: 3 } } },
     page: () => ({ result: { columns: [{ name: 'a', type: 'DOUBLE' }], ipc: ipc(), rowCount: 2, truncated: false, elapsedMs: 1 } }),
     profile: ({ name }) => ({ result: { name, rowCount: 2, columns: [], elapsedMs: 1 } }),
+    profileSample: () => ({ result: { found: false, datasets: datasets.map((d) => d.name) } }),
     assess: ({ sql }) => ({ result: { destructive: /drop/i.test(sql), datasets: [], statement: sql } }),
     cancel: () => ({ result: { cancelled: true } }),
     connect: () => ({ result: {} }),

@@ -1,47 +1,21 @@
 /**
  * The main thread's handle on the Python worker: starts it lazily (or warms it after the first
  * paint), runs code one run at a time under a time limit, and replaces the worker when an
- * interrupt is not honoured, memory ran out or the worker died.
+ * interrupt is not honoured, memory ran out or the worker died. What it shows is its
+ * view-model's (PythonView, pythonView.svelte.ts), which it extends.
  */
-import { version as pyodideVersion } from 'pyodide/package.json';
 import type { RpcClient } from '../../workers/protocol/rpcClient';
 import { WorkerSession, type ConnectPort } from '../../workers/protocol/workerSession';
 import type { PackageReport, PythonEvent, PythonRequests, RunOutcome, SqlPolicy } from '../../workers/protocol/python';
 import { explainRestart, graceVerdict, haltedOutcome, type HaltReason } from './halt';
+import { PythonView, type OutputChunk, type RunRecord, type CompletedRun } from './pythonView.svelte';
+import { bloated, withHeapNote, withStateLost } from './runNotes';
 import { messageOf } from '../../shared/errors';
 
-export const DEFAULT_PACKAGE_BASE_URL = `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`;
-export const DEFAULT_TIME_LIMIT_MS = 30_000;
-/** Above this much interpreter memory the worker is replaced after a run (wasm never shrinks). */
-export const HEAP_RECYCLE_BYTES = 1024 ** 3;
+export { DEFAULT_PACKAGE_BASE_URL, DEFAULT_TIME_LIMIT_MS, type CompletedRun, type OutputChunk, type PythonStatus, type Recovery, type RunRecord } from './pythonView.svelte';
+export { HEAP_RECYCLE_BYTES, STATE_LOST_NOTE } from './runNotes';
 /** How long an interrupt may take before the worker is terminated. */
 export const INTERRUPT_GRACE_MS = 2_000;
-
-export type PythonStatus = 'idle' | 'starting' | 'ready' | 'running' | 'restarting' | 'failed';
-
-export interface OutputChunk {
-  stream: 'stdout' | 'stderr';
-  text: string;
-}
-
-/** A finished run: its outcome plus everything it printed (see `textOf`). */
-export type CompletedRun = RunRecord & { outcome: RunOutcome };
-
-export interface RunRecord {
-  runId: string;
-  code: string;
-  output: OutputChunk[];
-  /** Packages fetched for this run (first use). */
-  loading: string[];
-  outcome: RunOutcome | null;
-}
-
-/** How the last halted run was recovered, and how long until Python was usable again. */
-export interface Recovery {
-  reason: HaltReason | 'crash';
-  how: 'interrupted' | 'restarted';
-  ms: number;
-}
 
 export interface RunOptions {
   timeLimitMs?: number;
@@ -55,16 +29,6 @@ export interface RunOptions {
   onOutput?: (chunk: OutputChunk) => void;
   /** The namespace the run shares with earlier runs of the same session (PythonRequests.run). */
   session?: string;
-}
-
-/** Said once, on the first run of a session after its state was lost. */
-export const STATE_LOST_NOTE =
-  'Python was restarted since the last run here, so the variables, imports and functions defined before are gone: run the code that defines them again.';
-
-/** The outcome with the state-lost note: on the error (a NameError is its usual sign), or as a warning. */
-function withStateLost(outcome: RunOutcome): RunOutcome {
-  if (outcome.ok) return { ...outcome, warnings: [STATE_LOST_NOTE, ...outcome.warnings] };
-  return { ...outcome, error: { ...outcome.error, message: `${outcome.error.message} (${STATE_LOST_NOTE})`.trim() } };
 }
 
 export interface PythonClientOptions {
@@ -93,21 +57,7 @@ export const UNPROTECTED_MESSAGE =
 
 type Rpc = RpcClient<PythonRequests, PythonEvent>;
 
-export class PythonClient {
-  status = $state<PythonStatus>('idle');
-  /** Why the worker failed to start, when status is 'failed'. */
-  startError = $state<string | null>(null);
-  /** The latest run, its output streaming in while it runs. */
-  current = $state<RunRecord | null>(null);
-  packages = $state<PackageReport | null>(null);
-  startupMs = $state<number | null>(null);
-  /** Whether the interpreter came from the saved memory snapshot (fast) or a full start. */
-  startedFrom = $state<'snapshot' | 'fresh' | null>(null);
-  versions = $state<{ pyodide: string; python: string } | null>(null);
-  timeLimitMs = $state(DEFAULT_TIME_LIMIT_MS);
-  packageBaseUrl = $state(DEFAULT_PACKAGE_BASE_URL);
-  lastRecovery = $state<Recovery | null>(null);
-  restarts = $state(0);
+export class PythonClient extends PythonView {
   /** True when interrupts work (cross-origin isolated); otherwise a halt terminates the worker. */
   readonly interruptible: boolean;
 
@@ -131,8 +81,12 @@ export class PythonClient {
   /** Sessions that have run in some interpreter: one that starts empty again has lost its state. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
   #sessions = new Set<string>();
+  /** Told each new package list (the agent's port pushes it on). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- listeners, never rendered.
+  #packageWatchers = new Set<(report: PackageReport) => void>();
 
   constructor(options: PythonClientOptions) {
+    super();
     this.#options = options;
     if (options.timeLimitMs) this.timeLimitMs = options.timeLimitMs;
     if (options.packageBaseUrl) this.packageBaseUrl = options.packageBaseUrl;
@@ -149,14 +103,6 @@ export class PythonClient {
         if (this.status !== 'running') this.status = 'idle';
       },
     });
-  }
-
-  /** Runs queued or in progress. */
-  pending = $state(0);
-
-  /** True from the moment a run is asked for until its outcome is known. */
-  get busy(): boolean {
-    return this.pending > 0;
   }
 
   /** Starts the worker if it is not up; resolves when Python is ready. */
@@ -226,8 +172,23 @@ export class PythonClient {
     await this.start();
     const rpc = this.#session.current;
     if (!rpc) return null;
-    this.packages = await rpc.call('packages', {});
+    this.#setPackages(await rpc.call('packages', {}));
     return this.packages;
+  }
+
+  /**
+   * Calls `listener` with the package list now (when Python has reported one) and whenever it
+   * changes (a start, a restart, a package loaded on first use); returns the way to stop.
+   */
+  watchPackages(listener: (report: PackageReport) => void): () => void {
+    this.#packageWatchers.add(listener);
+    if (this.packages) listener($state.snapshot(this.packages));
+    return () => this.#packageWatchers.delete(listener);
+  }
+
+  #setPackages(report: PackageReport): void {
+    this.packages = report;
+    for (const w of this.#packageWatchers) w(report);
   }
 
   /** Replaces the worker (fresh interpreter). */
@@ -255,7 +216,7 @@ export class PythonClient {
       this.startupMs = info.startupMs;
       this.startedFrom = info.startedFrom ?? null;
       this.versions = { pyodide: info.pyodideVersion, python: info.pythonVersion };
-      this.packages = info.packages;
+      this.#setPackages(info.packages);
       this.status = 'ready';
     } catch (e) {
       this.startError = messageOf(e);
@@ -282,7 +243,7 @@ export class PythonClient {
         this.#active.get(e.runId)?.loading.push(...e.packages);
         break;
       case 'packages':
-        this.packages = e.packages;
+        this.#setPackages(e.packages);
         break;
     }
   }
@@ -359,13 +320,9 @@ export class PythonClient {
       this.#sessions.add(session);
       if (lost) outcome = withStateLost(outcome);
     }
-    const bloated = (outcome.heapBytes ?? 0) > HEAP_RECYCLE_BYTES;
-    if (bloated && (outcome.ok || outcome.error.type !== 'MemoryError')) {
-      const note = `Python grew to ${((outcome.heapBytes ?? 0) / 1024 ** 3).toFixed(1)} GB of memory, so it was restarted to give it back.`;
-      if (outcome.ok) outcome = { ...outcome, warnings: [...outcome.warnings, note] };
-      else outcome = { ...outcome, restarted: true, error: { ...outcome.error, message: `${outcome.error.message} ${note}`.trim() } };
-    }
-    if (bloated || (!outcome.ok && outcome.restarted)) {
+    const tooBig = bloated(outcome);
+    if (tooBig) outcome = withHeapNote(outcome);
+    if (tooBig || (!outcome.ok && outcome.restarted)) {
       // Shown now; the promise settles once the fresh worker is up, so queued runs wait for it.
       record.outcome = outcome;
       this.#kill('replaced after a failed run');

@@ -32,6 +32,7 @@ function fakeWorker(log: string[]): Worker {
         return { result: { ok: false, error: { type: 'KeyboardInterrupt', message: '', traceback: 'KeyboardInterrupt' }, elapsedMs: 100, restarted: false } };
       }
       if (code === 'stubborn') return new Promise(() => {});
+      if (code === 'import numpy') emit({ type: 'packages', packages: { loaded: ['numpy'], onDemand: [], packageBaseUrl: 'https://cdn/' } });
       emit({ type: 'stdout', runId, text: `ran ${code}\n` });
       return { result: ok(Number(code)) };
     },
@@ -58,6 +59,23 @@ describe('PythonClient', () => {
     Object.defineProperty(globalThis, 'crossOriginIsolated', { value: true, configurable: true });
   });
   afterEach(() => client?.dispose());
+
+  it('tells package watchers the list at start and each time it changes, until they stop watching', async () => {
+    client = new PythonClient({ createWorker: () => fakeWorker([]) });
+    const seen: string[][] = [];
+    const unwatch = client.watchPackages((r) => seen.push(r.loaded));
+    expect(seen).toEqual([]);
+    await client.start();
+    await client.run('import numpy');
+    expect(seen).toEqual([[], ['numpy']]);
+    const late: string[][] = [];
+    client.watchPackages((r) => late.push(r.loaded));
+    expect(late).toEqual([['numpy']]);
+    unwatch();
+    await client.restart();
+    expect(seen).toEqual([[], ['numpy']]);
+    expect(late).toEqual([['numpy'], []]);
+  });
 
   it('runs code, streams output into the record and returns it', async () => {
     const log: string[] = [];

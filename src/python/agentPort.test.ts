@@ -10,6 +10,8 @@ const REPORT: PackageReport = { loaded: ['numpy'], onDemand: [], packageBaseUrl:
 /** A stand-in for the page's PythonClient: prints as it goes; `loop` runs until stopped. */
 function fakeRunner(log: string[]) {
   let stopped = false;
+  /** The page client's package watchers, told a new list as a (re)started Python reports one. */
+  const watchers = new Set<(report: PackageReport) => void>();
   const runner: PythonRunner = {
     async run(code: string, opts: RunOptions = {}): Promise<CompletedRun> {
       log.push(`run ${opts.runId} background=${String(opts.background)} sql=${opts.sqlPolicy}`);
@@ -34,8 +36,12 @@ function fakeRunner(log: string[]) {
       stopped = true;
     },
     refreshPackages: () => Promise.resolve(REPORT),
+    watchPackages(listener) {
+      watchers.add(listener);
+      return () => watchers.delete(listener);
+    },
   };
-  return runner;
+  return Object.assign(runner, { watchers });
 }
 
 describe('servePythonPort', () => {
@@ -75,6 +81,19 @@ describe('servePythonPort', () => {
     const outcome = await pending;
     expect(!outcome.ok && outcome.error.type).toBe('Interrupted');
     expect(log).toContain('stop agent-2');
+  });
+
+  it('pushes each new package list to the agent, and stops when the port is closed', async () => {
+    const events: AgentPythonEvent[] = [];
+    const runner = fakeRunner([]);
+    const { served } = connect(runner, events);
+    const watchers = runner.watchers;
+    expect(watchers.size).toBe(1);
+    for (const w of watchers) w({ ...REPORT, loaded: ['numpy', 'pandas'] });
+    await sleep(20);
+    expect(events).toEqual([{ type: 'packages', loaded: ['numpy', 'pandas'] }]);
+    served.close();
+    expect(watchers.size).toBe(0);
   });
 
   it('reports packages, and a closed port serves nothing more', async () => {

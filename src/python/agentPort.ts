@@ -3,13 +3,14 @@
  * the page's PythonClient. The agent's runs therefore share the one interpreter, queue, time
  * limit, interrupt and restart logic with the console, and the port stays valid across Python
  * restarts (it ends on this thread, not in the Python worker, which may be replaced at any time).
- * Output is forwarded as it is printed; Stop is one `stop` message, handled at once.
+ * Output is forwarded as it is printed; Stop is one `stop` message, handled at once. What can be
+ * imported is pushed as a `packages` event whenever it changes, so no run has to ask for it.
  */
 import { serve, type Served } from '../../workers/protocol/rpcServer';
 import type { AgentPythonEvent, AgentPythonRequests } from '../../workers/protocol/python';
 import type { PythonClient } from './PythonClient.svelte';
 
-export type PythonRunner = Pick<PythonClient, 'run' | 'stop' | 'refreshPackages'>;
+export type PythonRunner = Pick<PythonClient, 'run' | 'stop' | 'refreshPackages' | 'watchPackages'>;
 
 /** Serves `port` until the returned handle is closed (the agent worker went or got a new port). */
 export function servePythonPort(python: PythonRunner, port: MessagePort): Served<AgentPythonEvent> {
@@ -35,5 +36,12 @@ export function servePythonPort(python: PythonRunner, port: MessagePort): Served
       return { result: report };
     },
   });
-  return served;
+  const unwatch = python.watchPackages((report) => served.emit({ type: 'packages', loaded: [...report.loaded] }));
+  return {
+    emit: served.emit,
+    close: () => {
+      unwatch();
+      served.close();
+    },
+  };
 }

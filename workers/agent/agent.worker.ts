@@ -16,11 +16,16 @@ import { SecretScrubber } from '../protocol/secrets';
 import { ExampleLibrary } from './examples/retrieval';
 import { createAgentService, type AgentService } from './service';
 import { PythonOutput } from './tools/workerHost';
+import { PythonPackages } from './tools/pythonPackages';
 
 let service: AgentService | undefined;
 let dataClient: SwappableClient<DataRequests, DataEvent> | undefined;
 let pythonClient: SwappableClient<AgentPythonRequests, AgentPythonEvent> | undefined;
 const pythonOutput = new PythonOutput();
+const pythonPackages = new PythonPackages(async () => {
+  if (!pythonClient) return [];
+  return (await pythonClient.call('packages', {})).loaded;
+});
 
 /** Listing and profiling answer in seconds; a query may scan a big table for minutes. */
 const DATA_TIMEOUTS: Partial<Record<keyof DataRequests, number>> = { query: 10 * 60_000, profile: 5 * 60_000 };
@@ -39,7 +44,7 @@ function need(): AgentService {
   const python = pythonClient;
   service = createAgentService({
     data: dataClient,
-    python: python && { client: python, output: pythonOutput, packages: async () => (await python.call('packages', {})).loaded },
+    python: python && { client: python, output: pythonOutput, packages: pythonPackages },
     saver: new IdbSaver({ serde: new ScrubbingSerde(secrets) }),
     privacyLog: new PrivacyLogStore({ scrub: (t) => secrets.scrub(t) }),
     secrets,
@@ -57,7 +62,10 @@ const handlers: Handlers<AgentRequests> = {
   },
   connectPython: ({ port }) => {
     if (pythonClient) pythonClient.replace(port);
-    else pythonClient = new SwappableClient<AgentPythonRequests, AgentPythonEvent>(port, { name: 'Python engine', timeoutMs: (t) => PYTHON_TIMEOUTS[t], onEvent: (e) => pythonOutput.onEvent(e) });
+    else pythonClient = new SwappableClient<AgentPythonRequests, AgentPythonEvent>(port, { name: 'Python engine', timeoutMs: (t) => PYTHON_TIMEOUTS[t], onEvent: (e) => {
+      pythonOutput.onEvent(e);
+      pythonPackages.onEvent(e);
+    } });
     return { result: {} };
   },
   start: (p) => need().start(p),

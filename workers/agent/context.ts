@@ -6,7 +6,7 @@
 import type { DataClient } from './tools/workerHost';
 import { quoteIdent } from '../../shared/sql';
 import type { ExampleLibrary } from './examples/retrieval';
-import type { RunContext } from './graph';
+import type { RunContext } from './state';
 import type { DatasetContext } from './prompts';
 import { decodeIpc } from '../../shared/arrowDecode';
 import { timeZoneSentence, type LoadReport } from '../protocol/loadReport';
@@ -53,7 +53,7 @@ async function samplesOf(data: DataClient, table: string, columns: string[]): Pr
   return columns.map((_, i) => [...new Set(rows.map((r) => r[i]).filter((v) => v !== null && v !== ''))].slice(0, 3));
 }
 
-export async function gatherRunContext(src: ContextSources, question: string, signal?: AbortSignal): Promise<RunContext> {
+export async function gatherRunContext(src: ContextSources, question: string): Promise<RunContext> {
   const list = await src.data.call('list', {});
   const datasets: DatasetContext[] = await Promise.all(
     list.map(async (d) => {
@@ -63,10 +63,8 @@ export async function gatherRunContext(src: ContextSources, question: string, si
       return { name: d.name, rowCount: d.rowCount, columns: d.columns.map((c, i) => ({ name: c.name, type: c.type, samples: samples[i] ?? [] })), ...(notes.length > 0 ? { notes } : {}) };
     }),
   );
-  const [pythonPackages, found] = await Promise.all([
-    src.pythonPackages ? src.pythonPackages().catch(() => [] as string[]) : Promise.resolve(null),
-    src.library.search(question, src.topExamples ?? 3, signal),
-  ]);
+  const pythonPackages = src.pythonPackages ? await src.pythonPackages().catch(() => [] as string[]) : null;
+  const found = src.library.search(question, src.topExamples ?? 3);
   const knowledge = await knowledgeContext(src.knowledge, datasets, src.datasetsBudget);
-  return { datasets, pythonPackages, examples: found.hits.map((h) => h.example), ...(src.timeZone ? { timeZone: src.timeZone } : {}), ...knowledge };
+  return { datasets, pythonPackages, examples: found.map((h) => h.example), ...(src.timeZone ? { timeZone: src.timeZone } : {}), ...knowledge };
 }

@@ -10,7 +10,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messa
 import { Annotation, END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph/web';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { findForkPoint, replaceQuestionText, validQuestionId } from './fork';
-import { internalNote } from './graph';
+import { internalNote } from './nodeKit';
 
 let n = 0;
 const freshName = () => `fork-test-${Date.now()}-${n++}`;

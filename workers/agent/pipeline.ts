@@ -12,7 +12,9 @@ import { ExecutionPlanSchema, type ExecutionPlan } from '../protocol/agent/struc
 import { TOOL_ARG_SCHEMAS } from '../protocol/agent/tools';
 import { structuredOutput } from './llm/structured';
 import { retryBrokenStreamOnce } from './llm/transientRetry';
-import { AgentState, createShared, emit, emitNode, emitRestart, internalNote, type AgentGraphDeps, type AgentStateType, type Update } from './graph';
+import { emit, emitNode, emitRestart, internalNote } from './nodeKit';
+import { createShared, type AgentGraphDeps } from './nodes';
+import { AgentState, type AgentStateType, type Update } from './state';
 import { CODE_TOOLS, MAX_CODE_RETRIES, failedAttempts, latestValidation } from './guard';
 import { TOOL_DESCRIPTIONS, buildCodePrompt, buildPlanPrompt } from './prompts';
 import { withSummary } from './summarize';

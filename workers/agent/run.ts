@@ -5,8 +5,8 @@
  * in the checkpoint when the model is called, so the thread can be resumed).
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import { parseAgentEvent, type AgentEvent, type ImageAttachment, type RunEvent } from '../protocol/agent/wire';
-import { ANSWER_NODES } from './graph';
+import type { AgentEvent, ImageAttachment, RunEvent } from '../protocol/agent/wire';
+import { ANSWER_NODES } from './nodeKit';
 import type { AgentMode, FinalOutput } from '../protocol/agent/final';
 import { buildHumanMessage } from './humanMessage';
 import type { AgentGraph } from './graph';
@@ -59,10 +59,11 @@ export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnReques
     for await (const item of stream as AsyncIterable<[string, unknown]>) {
       const [mode, chunk] = item;
       if (mode === 'custom') {
-        const parsed = parseAgentEvent(typeof chunk === 'object' && chunk !== null ? { ...chunk, run_id: req.run_id } : chunk);
-        if (!parsed.ok) continue;
-        if (parsed.event.type === 'final') result.final = parsed.event.output;
-        opts.onEvent(parsed.event);
+        // Only the nodes write here, with typed contract events (nodeKit.ts): the page validates
+        // each event once, where it enters (src/agent/AgentClient), so it is not parsed here too.
+        const event = chunk as RunEvent;
+        if (event.type === 'final') result.final = event.output;
+        opts.onEvent(event);
       } else if (mode === 'messages') {
         const [message, meta] = chunk as [BaseMessage, Record<string, unknown>];
         if (!ANSWER_NODES.has(String(meta.langgraph_node)) || message.getType() !== 'ai') continue;

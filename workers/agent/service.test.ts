@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../protocol/agent/wire';
+import { parseAgentEvent, type AgentEvent } from '../protocol/agent/wire';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { ExampleLibrary } from './examples/retrieval';
 import { createAgentService, type AgentService } from './service';
@@ -45,6 +45,8 @@ describe('agent service', { timeout: 60_000 }, () => {
 
     const final = events.find((e) => e.type === 'final');
     expect(final?.type === 'final' && final.output).toMatchObject({ answer: 'There were 641 rainy days.', ungrounded_numbers: [], confidence: 0.95 });
+    // The worker sends the nodes' events unparsed: the page's one parse must take every one as it is.
+    for (const e of events) expect(parseAgentEvent(e)).toEqual({ ok: true, event: e });
     // run_end carries what every request of the run cost: three requests (two agent turns, the
     // validator), each with the usage chunk the scripted endpoint sends for include_usage.
     const end = events.at(-1);
@@ -105,6 +107,7 @@ describe('agent service', { timeout: 60_000 }, () => {
     await service.idle();
     const final = events.find((e) => e.type === 'final');
     expect(final?.type === 'final' && final.output).toMatchObject({ answer: 'The data covers 1461 days.', ungrounded_numbers: [] });
+    for (const e of events) expect(parseAgentEvent(e)).toEqual({ ok: true, event: e });
     expect((await service.listThreads({})).result).toMatchObject([{ thread_id: 'pipe', mode: 'pipeline' }]);
     await saver.destroy();
   });

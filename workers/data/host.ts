@@ -16,7 +16,7 @@ import { HostContext, type Emit, type HostDeps } from './hostContext';
 import { consoleQuery, remove, rename } from './listChanges';
 import { load } from './loading';
 import { modelQuery, PeerPorts, readChannel } from './peerChannel';
-import { profileTable } from './profile';
+import { profileSample, profileTable } from './profile';
 import { collectRows, DEFAULT_MAX_ROWS } from './queryRunner';
 import { reread } from './reread';
 import { announceSaved, restore } from './restore';
@@ -109,6 +109,13 @@ export class DataHost {
             return profileTable(engine, name, described.columns.slice(0, MAX_PROFILE_COLUMNS), described.rowCount);
           }),
         };
+      },
+      profileSample: async ({ name, columns, sampleRows }) => {
+        const engine = await ctx.ready();
+        const info = ctx.datasets.get(name);
+        if (!info) return { result: { found: false, datasets: ctx.list().map((d) => d.name) } };
+        const result = await ctx.serial.run(() => profileSample(engine, info, columns, sampleRows, MAX_PROFILE_COLUMNS));
+        return { result: { found: true, ...result }, transfer: [result.sample.ipc.buffer] };
       },
       assess: async ({ sql }) => {
         const engine = await ctx.ready();

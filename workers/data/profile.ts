@@ -1,5 +1,6 @@
-import type { ColumnInfo, ColumnProfile, DatasetProfile, HistogramBin } from '../protocol/data';
+import type { ColumnInfo, ColumnProfile, DatasetProfile, HistogramBin, ProfileSample } from '../protocol/data';
 import { rowsOf, type Engine } from './engine';
+import { collectRows } from './queryRunner';
 import { quoteIdent } from '../../shared/sql';
 
 /**
@@ -76,7 +77,8 @@ function topSql(table: string, cols: Indexed[]): string {
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
-export async function profileTable(engine: Engine, table: string, columns: ColumnInfo[], rowCountHint?: number): Promise<DatasetProfile> {
+/** `distributions: false` leaves out histograms and top values (one aggregate pass per block only). */
+export async function profileTable(engine: Engine, table: string, columns: ColumnInfo[], rowCountHint?: number, options: { distributions?: boolean } = {}): Promise<DatasetProfile> {
   const started = performance.now();
   const indexed: Indexed[] = columns.map((col, index) => ({ index, col, kind: columnKind(col.type) }));
   const profiles: ColumnProfile[] = columns.map((c) => ({ name: c.name, type: c.type, nulls: 0, distinct: 0 }));
@@ -105,6 +107,8 @@ export async function profileTable(engine: Engine, table: string, columns: Colum
       }
     }
   }
+
+  if (options.distributions === false) return { name: table, rowCount, columns: profiles, elapsedMs: performance.now() - started };
 
   const numeric = indexed
     .filter((c) => c.kind === 'numeric')
@@ -150,4 +154,25 @@ export async function profileTable(engine: Engine, table: string, columns: Colum
   }
 
   return { name: table, rowCount, columns: profiles, elapsedMs: performance.now() - started };
+}
+
+/**
+ * `profileSample`'s answer for a loaded dataset: the asked columns that exist (none asked: the
+ * first `maxColumns`) profiled without distributions, and their first `sampleRows` rows.
+ */
+export async function profileSample(
+  engine: Engine,
+  dataset: { name: string; columns: ColumnInfo[]; rowCount: number },
+  asked: readonly string[] | undefined,
+  sampleRows: number,
+  maxColumns: number,
+): Promise<ProfileSample> {
+  const wanted = asked === undefined ? undefined : new Set(asked);
+  const columns = wanted ? dataset.columns.filter((c) => wanted.has(c.name)) : dataset.columns.slice(0, maxColumns);
+  const profile = await profileTable(engine, dataset.name, columns, dataset.rowCount, { distributions: false });
+  const rows = Math.max(0, Math.floor(sampleRows));
+  const select = columns.map((c) => quoteIdent(c.name)).join(', ') || '*';
+  const started = performance.now();
+  const sample = await collectRows(engine, `SELECT ${select} FROM ${quoteIdent(dataset.name)} LIMIT ${rows}`, rows);
+  return { columns: dataset.columns.map((c) => c.name), profile, sample: { ...sample, elapsedMs: performance.now() - started } };
 }

@@ -98,6 +98,22 @@ export interface DatasetProfile {
   elapsedMs: number;
 }
 
+/** The agent's `profile_data` view of one dataset, in one request (`profileSample`). */
+export interface ProfileSample {
+  /** Every column of the dataset, in table order. */
+  columns: string[];
+  /**
+   * The asked columns that exist (with none asked, the first columns up to the profile's limit),
+   * in table order: counts and min/max/mean, without histograms or top values.
+   */
+  profile: DatasetProfile;
+  /** The first rows of those columns. */
+  sample: QueryResult;
+}
+
+/** `found: false`: no loaded dataset has that name; `datasets` are the names there are. */
+export type ProfileSampleOutcome = ({ found: true } & ProfileSample) | { found: false; datasets: string[] };
+
 /** Which loaded datasets a statement would drop, alter, replace or delete from. */
 export interface SqlRisk {
   destructive: boolean;
@@ -144,6 +160,12 @@ export type DataRequests = {
   /** A window of a dataset's rows, for the virtualised preview grid. */
   page: { req: { name: string; offset: number; limit: number; /** Only the first N columns (wide tables). */ maxColumns?: number }; res: QueryResult };
   profile: { req: { name: string }; res: DatasetProfile };
+  /**
+   * Additive: what the agent's `profile_data` needs of a loaded dataset in one trip — its column
+   * names, the statistics of the asked columns (names that are not columns are ignored) and
+   * their first `sampleRows` rows.
+   */
+  profileSample: { req: { name: string; columns?: string[]; sampleRows: number }; res: ProfileSampleOutcome };
   /** Classifies a statement before it runs, so the UI can ask first. */
   assess: { req: { sql: string }; res: SqlRisk };
   /**

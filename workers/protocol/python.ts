@@ -120,5 +120,9 @@ export type AgentPythonRequests = {
   packages: { req: Record<string, never>; res: PackageReport };
 };
 
-/** What the agent's run prints, streamed as it is printed: each chunk crosses once. */
-export type AgentPythonEvent = { type: 'stdout' | 'stderr'; runId: string; text: string };
+/**
+ * What the agent's run prints, streamed as it is printed: each chunk crosses once. `packages`
+ * (additive): what run_python can import beyond the standard library, pushed when the port is
+ * served (if Python is up) and whenever the list changes, so the agent never asks per run.
+ */
+export type AgentPythonEvent = { type: 'stdout' | 'stderr'; runId: string; text: string } | { type: 'packages'; loaded: string[] };

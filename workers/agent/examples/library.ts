@@ -11,6 +11,8 @@
  * <flag_col> (a 0/1 or boolean outcome), <key_col> (a join key present in both tables).
  * examples.test.ts substitutes them and runs every SQL pattern on native DuckDB and parses
  * every Python pattern, so a pattern that stops working fails a test.
+ *
+ * Long on purpose: it is data (one record per example), read and tested as one list.
  */
 import type { ExampleRecord } from '../../protocol/agent/tools';
 

@@ -42,15 +42,15 @@ describe('user examples', () => {
     await store.close();
 
     const library = new ExampleLibrary();
-    expect(library.searchBm25('glacier ice lost per decade', 3).some((h) => h.example.id.startsWith('user-'))).toBe(false);
+    expect(library.search('glacier ice lost per decade', 3).some((h) => h.example.id.startsWith('user-'))).toBe(false);
     const loaded = await loadUserExamples(new UserExampleStore({ dbName: name }), library);
     expect(loaded).toBe(1);
     expect(library.size).toBe(EXAMPLES.length + 1);
-    const hits = library.searchBm25('glacier ice lost per decade', 3);
+    const hits = library.search('glacier ice lost per decade', 3);
     expect(hits[0]?.example.id).toBe(userExampleId('t1', question));
     // Curated examples still answer their own kind of question.
     const curated = EXAMPLES[0];
-    if (curated) expect(library.searchBm25(curated.question, 3).map((h) => h.example.id)).toContain(curated.id);
+    if (curated) expect(library.search(curated.question, 3).map((h) => h.example.id)).toContain(curated.id);
   });
 
   it('rateAnswer saves on Helpful, and a later Not helpful removes it from the library and the store', async () => {
@@ -66,7 +66,7 @@ describe('user examples', () => {
     });
     const up = await service.rateAnswer({ thread_id: 't1', question, final, rating: 'up' });
     expect(up).toEqual({ result: { saved: true, examples: EXAMPLES.length + 1 } });
-    expect((await library.search('glacier ice per decade', 3)).hits[0]?.example.question).toBe(question);
+    expect(library.search('glacier ice per decade', 3)[0]?.example.question).toBe(question);
     expect((await store.all()).map((e) => e.question)).toEqual([question]);
 
     const down = await service.rateAnswer({ thread_id: 't1', question, final, rating: 'down' });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentPythonEvent, AgentPythonRequests } from '../../protocol/python';
 import type { RpcClient } from '../../protocol/rpcClient';
 import { useDataWorker } from '../testing/dataWorker';
-import { PythonOutput, createWorkerHost } from './workerHost';
+import { PythonOutput, createWorkerHost, type DataClient } from './workerHost';
 
 const require = createRequire(import.meta.url);
 const csv = readFileSync(join(dirname(require.resolve('vega-datasets')), '..', 'data', 'seattle-weather.csv'));
@@ -52,6 +52,26 @@ describe('worker ToolHost on the real data engine', { timeout: 60_000 }, () => {
     expect(r.value.issues).toEqual(['column humidity does not exist', 'requirement not checked automatically: a numeric outcome']);
     const none = await host.profile({ dataset: 'penguins' }, signal);
     expect(none).toEqual({ ok: false, message: 'there is no dataset named penguins; the datasets are: seattle_weather' });
+  });
+
+  it('profiles a dataset in one data request, every column when none are named', async () => {
+    const calls: string[] = [];
+    const counted: DataClient = {
+      call: ((...args: Parameters<DataClient['call']>) => {
+        calls.push(args[0]);
+        return worker.client.call(...args);
+      }) as DataClient['call'],
+    };
+    const host = createWorkerHost({ data: counted });
+    const r = await host.profile({ dataset: 'seattle_weather' }, signal);
+    if (!r.ok) throw new Error(r.message);
+    expect(calls).toEqual(['profileSample']);
+    expect(r.value.columns_found).toEqual(['date', 'precipitation', 'temp_max', 'temp_min', 'wind', 'weather']);
+    expect(r.value.quality.date?.sample).toHaveLength(5);
+    expect(r.value.can_proceed).toBe(true);
+    calls.length = 0;
+    await host.profile({ dataset: 'nope', columns: ['x'] }, signal);
+    expect(calls).toEqual(['profileSample']);
   });
 
   it('runs Python over the agent’s Python requests, with stdout from the streamed events, and Stop as one stop message', async () => {

@@ -4,12 +4,11 @@
  * dataset are refused before they reach DuckDB.
  */
 import { decodeIpc } from '../../../shared/arrowDecode';
-import type { DataEvent, DataRequests } from '../../protocol/data';
+import type { DataEvent, DataRequests, ProfileSample } from '../../protocol/data';
 import type { AgentPythonEvent, AgentPythonRequests, PyResult, RunOutcome } from '../../protocol/python';
 import type { ColumnQuality, ProfileDataArgs, ProfileDataResult, RunPythonResult, RunSqlResult } from '../../protocol/agent/tools';
 import type { PlotlyFigure } from '../../../shared/figure';
 import type { RpcClient } from '../../protocol/rpcClient';
-import { quoteIdent } from '../../../shared/sql';
 import type { HostResult, ToolHost } from './execute';
 import { messageOf } from '../../../shared/errors';
 
@@ -22,6 +21,7 @@ export class PythonOutput {
 
   /** Wire this to the Python client's event callback. */
   onEvent(e: AgentPythonEvent): void {
+    if (e.type === 'packages') return;
     const b = this.buffers.get(e.runId);
     if (b) b.push(e.text);
   }
@@ -60,6 +60,48 @@ function pyResultToJson(r: PyResult | undefined): unknown {
 
 let runCounter = 0;
 
+/** Rows read for the sample values of profile_data (five distinct per column are kept). */
+const PROFILE_SAMPLE_ROWS = 50;
+
+/** profile_data's answer from the data worker's `profileSample`. */
+export function profileDataResult(args: ProfileDataArgs, out: ProfileSample): ProfileDataResult {
+  const { profile } = out;
+  const all = out.columns;
+  const reqColumns = (args.check_requirements ?? []).filter((r) => all.includes(r) || /^[\w.-]+$/.test(r));
+  const wanted = [...new Set([...(args.columns ?? profile.columns.map((c) => c.name)), ...reqColumns])];
+  const found = wanted.filter((c) => all.includes(c));
+  const missing = wanted.filter((c) => !all.includes(c));
+  const { rows } = decodeIpc(out.sample.ipc);
+  const sampleColumns = out.sample.columns;
+  const quality: Record<string, ColumnQuality> = {};
+  const issues: string[] = [];
+  for (const c of profile.columns) {
+    if (!found.includes(c.name)) continue;
+    const idx = sampleColumns.findIndex((s) => s.name === c.name);
+    const values = idx >= 0 ? rows.map((r) => r[idx]).filter((v) => v !== null) : [];
+    const q: ColumnQuality = { dtype: c.type, missing: c.nulls, unique: c.distinct, sample: [...new Set(values)].slice(0, 5) };
+    if (c.min !== undefined) q.min = c.min;
+    if (c.max !== undefined) q.max = c.max;
+    if (c.mean !== undefined) q.mean = c.mean;
+    quality[c.name] = q;
+    if (profile.rowCount > 0 && c.nulls / profile.rowCount > 0.5) issues.push(`${c.name} is ${Math.round((100 * c.nulls) / profile.rowCount)}% missing`);
+    if (profile.rowCount > 1 && c.distinct <= 1) issues.push(`${c.name} has a single value`);
+  }
+  for (const m of missing) issues.push(`column ${m} does not exist`);
+  const unchecked = (args.check_requirements ?? []).filter((r) => !reqColumns.includes(r));
+  for (const r of unchecked) issues.push(`requirement not checked automatically: ${r}`);
+  if (profile.rowCount === 0) issues.push('the dataset has no rows');
+  return {
+    dataset: args.dataset,
+    row_count: profile.rowCount,
+    columns_found: found,
+    columns_missing: missing,
+    quality,
+    can_proceed: missing.length === 0 && profile.rowCount > 0,
+    issues,
+  };
+}
+
 export function createWorkerHost(opts: WorkerHostOptions): ToolHost {
   const { data } = opts;
 
@@ -91,48 +133,14 @@ export function createWorkerHost(opts: WorkerHostOptions): ToolHost {
 
     async profile(args: ProfileDataArgs): Promise<HostResult<ProfileDataResult>> {
       try {
-        const names = (await data.call('list', {})).map((d) => d.name);
-        if (!names.includes(args.dataset)) {
-          return { ok: false, message: `there is no dataset named ${args.dataset}; the datasets are: ${names.join(', ') || '(none loaded)'}` };
-        }
-        const profile = await data.call('profile', { name: args.dataset });
-        const all = profile.columns.map((c) => c.name);
+        const reqs = args.check_requirements ?? [];
         // Requirements that read as a column name are checked as columns; others are left to the model.
-        const reqColumns = (args.check_requirements ?? []).filter((r) => all.includes(r) || /^[\w.-]+$/.test(r));
-        const wanted = [...new Set([...(args.columns ?? all), ...reqColumns])];
-        const found = wanted.filter((c) => all.includes(c));
-        const missing = wanted.filter((c) => !all.includes(c));
-        const sample = await query(`SELECT ${found.map(quoteIdent).join(', ') || '*'} FROM ${quoteIdent(args.dataset)} LIMIT 50`, 50);
-        const quality: Record<string, ColumnQuality> = {};
-        const issues: string[] = [];
-        for (const c of profile.columns) {
-          if (!found.includes(c.name)) continue;
-          const idx = sample.ok ? sample.value.columns.findIndex((s) => s.name === c.name) : -1;
-          const values = sample.ok && idx >= 0 ? sample.value.rows.map((r) => r[idx]).filter((v) => v !== null) : [];
-          const q: ColumnQuality = { dtype: c.type, missing: c.nulls, unique: c.distinct, sample: [...new Set(values)].slice(0, 5) };
-          if (c.min !== undefined) q.min = c.min;
-          if (c.max !== undefined) q.max = c.max;
-          if (c.mean !== undefined) q.mean = c.mean;
-          quality[c.name] = q;
-          if (profile.rowCount > 0 && c.nulls / profile.rowCount > 0.5) issues.push(`${c.name} is ${Math.round((100 * c.nulls) / profile.rowCount)}% missing`);
-          if (profile.rowCount > 1 && c.distinct <= 1) issues.push(`${c.name} has a single value`);
+        const asked = args.columns === undefined ? undefined : [...args.columns, ...reqs];
+        const out = await data.call('profileSample', { name: args.dataset, ...(asked ? { columns: asked } : {}), sampleRows: PROFILE_SAMPLE_ROWS });
+        if (!out.found) {
+          return { ok: false, message: `there is no dataset named ${args.dataset}; the datasets are: ${out.datasets.join(', ') || '(none loaded)'}` };
         }
-        for (const m of missing) issues.push(`column ${m} does not exist`);
-        const unchecked = (args.check_requirements ?? []).filter((r) => !reqColumns.includes(r));
-        for (const r of unchecked) issues.push(`requirement not checked automatically: ${r}`);
-        if (profile.rowCount === 0) issues.push('the dataset has no rows');
-        return {
-          ok: true,
-          value: {
-            dataset: args.dataset,
-            row_count: profile.rowCount,
-            columns_found: found,
-            columns_missing: missing,
-            quality,
-            can_proceed: missing.length === 0 && profile.rowCount > 0,
-            issues,
-          },
-        };
+        return { ok: true, value: profileDataResult(args, out) };
       } catch (e) {
         return { ok: false, message: errorText(e) };
       }

@@ -1,0 +1,70 @@
+/**
+ * The state every run of a thread goes through (both modes): the messages, what `ingress`
+ * gathered, the per-run tallies the guard reads, and the thread's answers. Per-run lists are
+ * cleared by `ingress` with a `Reset` and appended to by the nodes after it.
+ */
+import { Annotation, MessagesAnnotation } from '@langchain/langgraph/web';
+import type { ExampleRecord } from '../protocol/agent/tools';
+import type { ExecutionPlan } from '../protocol/agent/structured';
+import type { AgentMode, FinalOutput } from '../protocol/agent/final';
+import type { PlotlyFigure } from '../../shared/figure';
+import type { ToolOutcome } from './guard';
+import type { DatasetContext } from './prompts';
+
+/** What the run knows about the workspace, gathered once in `ingress`. */
+export interface RunContext {
+  datasets: DatasetContext[];
+  /** Importable packages beyond the standard library; `null` when Python is not connected. */
+  pythonPackages: string[] | null;
+  /** The top examples for the question (retrieved by the caller). */
+  examples: ExampleRecord[];
+  /** The user's time zone, when they chose one. */
+  timeZone?: string;
+  /** The datasets block with the workspace's knowledge, fitted to the window (knowledge/prompt.ts). */
+  datasetsText?: string;
+}
+
+/** Clears a per-run list (an `ingress` update); anything else is appended. */
+export type Reset = { reset: true };
+const isReset = (v: unknown): v is Reset => typeof v === 'object' && v !== null && (v as Reset).reset === true;
+function perRun<T>() {
+  return Annotation<T[], T[] | Reset>({
+    reducer: (a, b) => (isReset(b) ? [] : [...a, ...b]),
+    default: () => [],
+  });
+}
+
+export const AgentState = Annotation.Root({
+  ...MessagesAnnotation.spec,
+  question: Annotation<string>,
+  systemPrompt: Annotation<string>,
+  datasetsText: Annotation<string>,
+  /** What run_python can import, as prompt text. */
+  pythonText: Annotation<string>,
+  budget: Annotation<number>,
+  iterations: Annotation<number>,
+  loopWarnings: Annotation<number>,
+  revisions: Annotation<number>,
+  outcomes: perRun<ToolOutcome>(),
+  toolOutputs: perRun<unknown>(),
+  figures: perRun<PlotlyFigure>(),
+  caveats: perRun<string>(),
+  lastResult: Annotation<unknown>,
+  route: Annotation<'agent' | 'answer' | 'finalize'>,
+  final: Annotation<FinalOutput | undefined>,
+  /** Pipeline mode: the plan, and whether the run ended in the error node. */
+  executionPlan: Annotation<ExecutionPlan | undefined>,
+  failed: Annotation<boolean>,
+  /** Every run's final output in this thread, oldest first (the conversation view shows them). */
+  finals: Annotation<FinalOutput[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
+  /** The thread's mode, from the run's `configurable.mode`. */
+  mode: Annotation<AgentMode>,
+  /** The compacted older turns (see summarize.ts); the messages themselves stay in the thread. */
+  summary: Annotation<string | undefined>,
+  /** How many leading messages `summary` replaces in what the model is sent. */
+  summarizedThrough: Annotation<number | undefined>,
+  /** The clarifying question this run ends with, if the model asked one (ask_clarification). */
+  clarification: Annotation<{ question: string; choices: string[] } | undefined>,
+});
+export type AgentStateType = typeof AgentState.State;
+export type Update = typeof AgentState.Update;
