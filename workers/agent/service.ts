@@ -38,6 +38,7 @@ import { INTERNAL_FLAG, toThreadMessages } from './threadView';
 import { createThreadCatalog } from './threads/catalog';
 import { ThreadMetaStore } from './threads/ThreadMetaStore';
 import { ToolOutputStore } from './threads/ToolOutputStore';
+import { deleteConversation } from './threads/conversationDb';
 import { createWorkerHost, type DataClient, type PythonClient, type PythonOutput } from './tools/workerHost';
 import { rowPolicyOf } from './tools/withholdRows';
 import { messageOf } from '../../shared/errors';
@@ -325,10 +326,8 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     },
     deleteThread: async ({ thread_id }) => {
       if (current?.threadId === thread_id) throw new Error('Stop the running conversation before deleting it.');
-      await deps.saver.deleteThread(thread_id);
-      await catalog.forget(thread_id);
-      await privacyLog.deleteThread(thread_id);
-      await toolOutputs.deleteThread(thread_id).catch(() => undefined);
+      await deleteConversation(thread_id, [deps.saver, threadMeta, privacyLog, toolOutputs]);
+      catalog.forget(thread_id);
       return { result: await listThreads() };
     },
     rateAnswer: async ({ thread_id, question, final, rating, question_id }) => {
