@@ -3,7 +3,7 @@
  * shared connection that gives way when another context upgrades or deletes the database, and
  * reopens on next use. Each concern keeps one database and names its schema and upgrade here.
  */
-import { openDB, deleteDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import { openDB, deleteDB, wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 
 export type IdbUpgrade<S extends DBSchema> = (
   db: IDBPDatabase<S>,
@@ -43,7 +43,12 @@ export class IdbStore<S extends DBSchema> {
         // Another context upgrading or deleting the database must not be blocked by this one.
         blocking: () => void this.close(),
       });
-      if (ready) await ready(db);
+      try {
+        if (ready) await ready(db);
+      } catch (e) {
+        db.close();
+        throw e;
+      }
       return db;
     });
     this.#db = opening;
@@ -72,7 +77,7 @@ export class IdbStore<S extends DBSchema> {
  * Opens a database only if it already exists (at whatever version it has); never creates one.
  * The caller closes it.
  */
-export function openExisting(name: string): Promise<IDBDatabase | undefined> {
+export function openExisting(name: string): Promise<IDBPDatabase | undefined> {
   return new Promise((resolve) => {
     let req: IDBOpenDBRequest;
     try {
@@ -91,12 +96,25 @@ export function openExisting(name: string): Promise<IDBDatabase | undefined> {
       if (created) {
         req.result.close();
         resolve(undefined);
-      } else resolve(req.result);
+      } else resolve(wrap(req.result) as unknown as IDBPDatabase);
     };
     req.onerror = (e) => {
       e.preventDefault();
       resolve(undefined);
     };
-    req.onblocked = () => undefined;
+  });
+}
+
+/**
+ * Deletes a database. Resolves once it is gone, or as soon as another connection (a tab of an
+ * older build) holds it open: the deletion then completes when that connection closes, and the
+ * caller does not wait for it.
+ */
+export function deleteDatabase(name: string): Promise<void> {
+  return new Promise((resolve) => {
+    deleteDB(name, { blocked: () => resolve() }).then(
+      () => resolve(),
+      () => resolve(),
+    );
   });
 }

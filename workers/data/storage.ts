@@ -1,4 +1,5 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { IdbStore } from '../../shared/idbStore';
 import type { LoadReport } from '../protocol/loadReport';
 import type { ColumnInfo, DataFormat } from '../protocol/data';
 
@@ -49,20 +50,20 @@ export const DB_NAME = 'dataseer-datasets';
  * back from its first paint, while the data worker is still starting. Empty when unreadable.
  */
 export async function savedEntries(): Promise<ManifestEntry[]> {
+  const store = manifestDb();
   try {
-    const db = await openManifestDb();
-    try {
-      return (await db.getAll('manifest')).sort((a, b) => a.loadedAt - b.loadedAt);
-    } finally {
-      db.close();
-    }
+    return (await (await store.open()).getAll('manifest')).sort((a, b) => a.loadedAt - b.loadedAt);
   } catch {
     return [];
+  } finally {
+    await store.close();
   }
 }
 
-function openManifestDb(): Promise<IDBPDatabase<StorageSchema>> {
-  return openDB<StorageSchema>(DB_NAME, 1, {
+function manifestDb(): IdbStore<StorageSchema> {
+  return new IdbStore<StorageSchema>({
+    name: DB_NAME,
+    version: 1,
     upgrade(db) {
       if (!db.objectStoreNames.contains('manifest')) db.createObjectStore('manifest', { keyPath: 'name' });
       if (!db.objectStoreNames.contains('sources')) db.createObjectStore('sources');
@@ -183,7 +184,7 @@ export class DatasetStorage {
 
   /** OPFS for bytes when available, else IndexedDB; the manifest is always in IndexedDB. */
   static async open(options: { useOpfs?: boolean } = {}): Promise<DatasetStorage> {
-    const db = await openManifestDb();
+    const db = await manifestDb().open();
     const opfs = options.useOpfs === false ? undefined : await OpfsSourceStore.open();
     return new DatasetStorage(db, opfs ?? new IndexedDbSourceStore(db));
   }

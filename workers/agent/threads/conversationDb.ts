@@ -7,8 +7,8 @@
  * Until this database existed each of those had its own; on first open their rows are copied
  * here (see `migrateLegacy`) and the old databases are deleted once the copy committed.
  */
-import { deleteDB, wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
-import { IdbStore, openExisting } from '../../../shared/idbStore';
+import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import { IdbStore, deleteDatabase, openExisting } from '../../../shared/idbStore';
 import type { BlobRow, ChannelRow, CheckpointKey, CheckpointRow, ChannelKey, WriteKey, WriteRow } from '../checkpoint/IdbSaver';
 import type { ThreadMeta } from './ThreadMetaStore';
 import type { ToolOutputRow } from './ToolOutputStore';
@@ -95,9 +95,8 @@ export async function migrateLegacy(db: IDBPDatabase<ConversationSchema>, legacy
   if (await db.get('about', MIGRATED)) return;
   const copied: string[] = [];
   for (const which of Object.keys(LEGACY_STORES) as (keyof LegacyDatabases)[]) {
-    const raw = await openExisting(legacy[which]);
-    if (!raw) continue;
-    const old = wrap(raw) as unknown as IDBPDatabase;
+    const old = await openExisting(legacy[which]);
+    if (!old) continue;
     try {
       for (const [from, to] of LEGACY_STORES[which]) {
         if (!old.objectStoreNames.contains(from)) continue;
@@ -119,16 +118,7 @@ export async function migrateLegacy(db: IDBPDatabase<ConversationSchema>, legacy
     copied.push(legacy[which]);
   }
   await db.put('about', { key: MIGRATED, value: { at: new Date().toISOString(), from: copied } });
-  // A tab still running the old build may hold one open: the deletion then waits for it to
-  // close, and this open does not wait for the deletion.
-  await Promise.all(
-    copied.map(
-      (name) =>
-        new Promise<void>((resolve) => {
-          deleteDB(name, { blocked: () => resolve() }).then(resolve, () => resolve());
-        }),
-    ),
-  );
+  await Promise.all(copied.map((name) => deleteDatabase(name)));
 }
 
 const connections = new Map<string, IdbStore<ConversationSchema>>();
@@ -144,7 +134,9 @@ export function conversationDb(name = CONVERSATION_DB, legacy: LegacyDatabases |
       name,
       version: VERSION,
       upgrade,
-      ready: legacy ? (db) => migrateLegacy(db, legacy) : undefined,
+      // A copy that fails (an old database the browser cannot read) must not lock the user out of
+      // their conversations: the old databases stay, and the copy is tried again on the next start.
+      ready: legacy ? (db) => migrateLegacy(db, legacy).catch((e: unknown) => console.warn('Conversations from the previous version could not be copied yet:', e)) : undefined,
     });
     connections.set(name, store);
   }
