@@ -67,10 +67,10 @@ test('hostile HTML from the model and from data renders inert', async ({ app, pa
   // Data values and column names in the tool output table and the result grid are text too.
   await openSteps(page);
   await steps.getByText('run_sql').click();
-  const table = steps.getByRole('table', { name: 'run_sql output' });
+  const table = steps.getByRole('grid', { name: 'run_sql output' });
   await expect(table.getByRole('columnheader', { name: '<img src=x onerror=alert(1)>' })).toBeVisible();
-  await expect(table.getByRole('cell', { name: '<script>window.__pwned=1</script>', exact: true })).toBeVisible();
-  await expect(table.getByRole('cell', { name: '<b>bold</b>', exact: true })).toBeVisible();
+  await expect(table.getByRole('gridcell', { name: '<script>window.__pwned=1</script>', exact: true })).toBeVisible();
+  await expect(table.getByRole('gridcell', { name: '<b>bold</b>', exact: true })).toBeVisible();
   const grid = card.getByRole('grid', { name: 'Result table' });
   await expect(grid.getByRole('gridcell', { name: '<script>window.__pwned=1</script>', exact: true })).toBeVisible();
 
