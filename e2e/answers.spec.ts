@@ -156,7 +156,8 @@ test('a code step shows highlighted SQL, copies it, and opens it in the console 
   await expect(sqlStep.getByText("'Gentoo'", { exact: true })).toHaveClass(/tok-string/);
 
   await sqlStep.getByRole('button', { name: 'Copy', exact: true }).click();
-  await expect(sqlStep.getByRole('status')).toHaveText('Copied.');
+  // The step's output grid has status lines of its own (Copy as TSV, filter): the code block's is the one that says Copied.
+  await expect(sqlStep.getByRole('status').filter({ hasText: 'Copied.' })).toHaveText('Copied.');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sql);
 
   await sqlStep.getByRole('button', { name: 'Open in console', exact: true }).click();
