@@ -73,8 +73,8 @@ test('answers a data question through run_sql and validation, with the key only 
   const steps = await openSteps(page);
   const sqlStep = steps.getByRole('listitem').filter({ hasText: 'run_sql' });
   await sqlStep.getByText('run_sql').click();
-  await expect(sqlStep.getByRole('table')).toContainText('mean_mass');
-  await expect(sqlStep.getByRole('table')).toContainText(figure);
+  await expect(sqlStep.getByRole('grid', { name: 'run_sql output' })).toContainText('mean_mass');
+  await expect(sqlStep.getByRole('grid', { name: 'run_sql output' })).toContainText(figure);
   await expect(steps.getByRole('listitem').filter({ hasText: 'validate_results' })).toContainText('looks right');
 
   // What the endpoint saw.

@@ -67,10 +67,10 @@ test('hostile HTML from the model and from data renders inert', async ({ app, pa
   // Data values and column names in the tool output table and the result grid are text too.
   await openSteps(page);
   await steps.getByText('run_sql').click();
-  const table = steps.getByRole('table', { name: 'run_sql output' });
+  const table = steps.getByRole('grid', { name: 'run_sql output' });
   await expect(table.getByRole('columnheader', { name: '<img src=x onerror=alert(1)>' })).toBeVisible();
-  await expect(table.getByRole('cell', { name: '<script>window.__pwned=1</script>', exact: true })).toBeVisible();
-  await expect(table.getByRole('cell', { name: '<b>bold</b>', exact: true })).toBeVisible();
+  await expect(table.getByRole('gridcell', { name: '<script>window.__pwned=1</script>', exact: true })).toBeVisible();
+  await expect(table.getByRole('gridcell', { name: '<b>bold</b>', exact: true })).toBeVisible();
   const grid = card.getByRole('grid', { name: 'Result table' });
   await expect(grid.getByRole('gridcell', { name: '<script>window.__pwned=1</script>', exact: true })).toBeVisible();
 
@@ -156,7 +156,8 @@ test('a code step shows highlighted SQL, copies it, and opens it in the console 
   await expect(sqlStep.getByText("'Gentoo'", { exact: true })).toHaveClass(/tok-string/);
 
   await sqlStep.getByRole('button', { name: 'Copy', exact: true }).click();
-  await expect(sqlStep.getByRole('status')).toHaveText('Copied.');
+  // The step's output grid has status lines of its own (Copy as TSV, filter): the code block's is the one that says Copied.
+  await expect(sqlStep.getByRole('status').filter({ hasText: 'Copied.' })).toHaveText('Copied.');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sql);
 
   await sqlStep.getByRole('button', { name: 'Open in console', exact: true }).click();

@@ -75,14 +75,14 @@ async function snapshot(page: Page): Promise<{ tables: { label: string; size: st
   await expect(log.getByRole('article', { name: 'Answer' })).toBeVisible({ timeout: 60_000 });
   // Open every step so its output is rendered.
   await log.evaluate((el) => el.querySelectorAll('details').forEach((d) => (d.open = true)));
-  await expect(log.getByRole('table', { name: 'run_sql output' })).toBeVisible();
+  await expect(log.getByRole('grid', { name: 'run_sql output' })).toBeVisible();
   // Plotly loads lazily: compare the drawn chart, not its placeholder.
   await expect(log.getByText('Loading chart…')).toHaveCount(0, { timeout: 60_000 });
   return log.evaluate((el) => ({
-    tables: Array.from(el.querySelectorAll('table[aria-label]')).map((t) => ({
+    tables: Array.from(el.querySelectorAll('[role="grid"][aria-label]')).map((t) => ({
       label: t.getAttribute('aria-label') ?? '',
-      size: (t.closest('.table-wrap')?.nextElementSibling?.textContent ?? '').replace(/\s+/g, ' ').trim(),
-      head: Array.from(t.querySelectorAll('tr')).slice(0, 4).map((r) => (r.textContent ?? '').replace(/\s+/g, ' ').trim()),
+      size: (t.closest('.tool-table')?.querySelector('.table-size')?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+      head: Array.from(t.querySelectorAll('[role="row"]')).slice(0, 4).map((r) => (r.textContent ?? '').replace(/\s+/g, ' ').trim()),
     })),
     charts: Array.from(el.querySelectorAll('article figure[aria-label]')).map((f) => f.getAttribute('aria-label') ?? ''),
     answer: (el.querySelector('article')?.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 200),

@@ -22,10 +22,10 @@ test('sums, statistics, stdout and a dict result', async ({ app }) => {
 test('a list of records becomes a table', async ({ app }) => {
   const py = await pythonConsole(app.page);
   await py.exec('result = [{"city": "Oslo", "temp": 4.5}, {"city": "Lima", "temp": 19.0}]');
-  const table = py.panel.getByRole('table', { name: 'Python result' });
-  await expect(table.getByRole('columnheader')).toHaveText(['city', 'temp']);
+  const table = py.panel.getByRole('grid', { name: 'Python result' });
+  await expect(table.locator('[data-column-name]')).toHaveText(['city', 'temp']);
   await expect(table.getByRole('row')).toHaveCount(3);
-  await expect(table.getByRole('cell', { name: 'Lima' })).toBeVisible();
+  await expect(table.getByRole('gridcell', { name: 'Lima' })).toBeVisible();
 });
 
 test('a Plotly dict in fig becomes an interactive chart', async ({ app }) => {

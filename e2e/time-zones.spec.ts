@@ -72,7 +72,7 @@ test('a scripted agent answers a date question on a TIMESTAMPTZ file, and the mo
   const steps = await openSteps(page);
   const step = steps.getByRole('listitem').filter({ hasText: 'run_sql' });
   await step.getByText('run_sql').click();
-  const table = step.getByRole('table');
+  const table = step.getByRole('grid', { name: 'run_sql output' });
   await expect(table).toContainText('2024-03-10');
   await expect(table).toContainText('2024-03-11');
   await expect(steps.getByText(/Error:/)).toHaveCount(0);

@@ -5,6 +5,7 @@
 import type { PlotlyStatic } from 'plotly.js-dist-min';
 import type { JsonValue, PlotlyFigure } from '../../workers/protocol/python';
 import { TOPOJSON_DIR } from '../../shared/figureSafety';
+import { plural } from '../../shared/text';
 
 let loading: Promise<PlotlyStatic> | null = null;
 
@@ -62,7 +63,7 @@ export function describeFigure(fig: PlotlyFigure): string {
   const kinds = [...new Set(fig.data.map((t) => (typeof t.type === 'string' ? t.type : 'scatter')))];
   const traces = fig.data.length;
   const head = typeof title === 'string' && title ? `${title}: ` : '';
-  return `${head}${kinds.join(', ')} chart with ${traces} ${traces === 1 ? 'trace' : 'traces'}`;
+  return `${head}${kinds.join(', ')} chart with ${plural(traces, 'trace')}`;
 }
 
 export function readTheme(el: Element): ChartTheme {

@@ -5,6 +5,7 @@
  * read as text), and which of the repeated notes to leave out.
  */
 import type { FinalOutput } from '../../workers/protocol/agent/final';
+import { plural } from '../../shared/text';
 
 export type Outcome = 'answered' | 'failed';
 
@@ -31,7 +32,7 @@ export function confidenceOf(final: FinalOutput): Confidence {
   const level = value >= 0.75 ? 'high' : value >= 0.5 ? 'medium' : 'low';
   const reason =
     ungrounded > 0
-      ? `${ungrounded} figure${ungrounded === 1 ? '' : 's'} in the answer not found in any tool output`
+      ? `${plural(ungrounded, 'figure')} in the answer not found in any tool output`
       : final.code && final.code.length > 0
         ? 'from the check of its result'
         : 'no code ran to check it against';

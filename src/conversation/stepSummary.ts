@@ -5,13 +5,10 @@
  */
 import type { ToolStep } from './turns';
 import { asPythonOutput, asTable, asVerdict, formatMs } from './format';
+import { plural } from '../../shared/text';
 
 function field(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
 
 /** The first table a query reads, for its title (the word after FROM; a title, not a parser). */

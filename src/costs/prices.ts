@@ -6,6 +6,7 @@
  */
 import { presetFor } from '../../workers/protocol/endpointPresets';
 import type { RunUsage } from '../../workers/protocol/agent/usage';
+import { plural } from '../../shared/text';
 
 export interface PriceRow {
   /** The preset's name (`ENDPOINT_PRESETS`), or `Custom` for any other endpoint. */
@@ -173,7 +174,7 @@ export function costLabel(runs: readonly (RunUsage | undefined)[], table: readon
   }
   const tokens = `${approx}${n(input + output)} tokens`;
   const money = unpriced.size > 0 ? `no price for ${[...unpriced].join(', ')}` : allLocal ? '$0 (local)' : `est. ${approx}${formatUsd(cost)}`;
-  const detail = `${approx}${n(input)} in, ${approx}${n(output)} out over ${n(requests)} request${requests === 1 ? '' : 's'}${
+  const detail = `${approx}${n(input)} in, ${approx}${n(output)} out over ${plural(requests, 'request')}${
     approx ? '; the endpoint reported no counts for some, estimated from text length' : ''
   }. Cost is an estimate from the price table in Settings.`;
   return { text: `${tokens} · ${money}`, detail };

@@ -1,4 +1,5 @@
 import type { ColumnProfile, DatasetInfo } from '../../workers/protocol/data';
+import { plural } from '../../shared/text';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -18,9 +19,7 @@ export function columnSummary(c: ColumnProfile, rowCount: number): string {
 
 /** "344 rows × 7 columns" — singular where it reads better. */
 export function describeSize(d: Pick<DatasetInfo, 'rowCount' | 'columns'>): string {
-  const rows = `${n(d.rowCount)} ${d.rowCount === 1 ? 'row' : 'rows'}`;
-  const cols = `${n(d.columns.length)} ${d.columns.length === 1 ? 'column' : 'columns'}`;
-  return `${rows} × ${cols}`;
+  return `${plural(d.rowCount, 'row')} × ${plural(d.columns.length, 'column')}`;
 }
 
 /** The file name to give pasted text, so the worker picks the right delimiter. */

@@ -32,7 +32,7 @@ describe('HTML report', () => {
     expect(html).toContain('<td>penguins</td><td>penguins.json</td><td>344</td><td>2</td>');
     expect(html).toContain('model: gpt-test-mini');
     expect(html).toContain('<p class="question">Mean mass by species?</p>');
-    expect(html).toContain(SQL.replace(/"/g, '&#34;'));
+    expect(html).toContain(SQL.replace(/"/g, '&quot;'));
     expect(html).toContain('<td>Gentoo</td><td>5076.02</td>');
     expect(html).toContain('Gentoo are heaviest at <strong>5076.02 g</strong>.');
     expect(html).toContain('Confidence: 90%');
@@ -62,8 +62,8 @@ describe('HTML report', () => {
     expect(body).not.toMatch(/<script/i);
     expect(body).not.toMatch(/<img[^>]*onerror/i);
     expect(body).not.toMatch(/href="javascript:/i);
-    expect(body).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
-    expect(html).toContain(`<title>&#60;script&#62;alert(1)`);
+    expect(body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain(`<title>&lt;script&gt;alert(1)`);
     expect(requestedUrls(html)).toEqual([]);
     expect(HOSTILE).toContain('<script>');
   });

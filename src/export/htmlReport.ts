@@ -7,8 +7,9 @@
 import { knowledgeMarkdown } from './knowledgeSection';
 import type { PlotlyFigure } from '../../shared/figure';
 import { answerMarkdown, figureLabel, outlineTurn, type OutlineItem, type OutlineTurn } from './outline';
-import { escapeHtml, htmlTable, tableFootnote } from './tables';
+import { htmlTable, tableFootnote } from './tables';
 import type { ExportThread } from './thread';
+import { escapeHtml } from '../../shared/text';
 
 export interface HtmlReportOptions {
   /** Markdown → sanitised HTML (safe to insert as is). */

@@ -8,6 +8,7 @@ import { safeMarkdown } from './markdownText';
 import { escapeMarkdownCell, gfmTable, tableFootnote } from './tables';
 import { knowledgeMarkdown } from './knowledgeSection';
 import type { ExportThread } from './thread';
+import { plural } from '../../shared/text';
 
 /** A fenced block whose fence is longer than any backtick run inside the text. */
 export function fence(text: string, lang = ''): string {
@@ -57,7 +58,7 @@ function itemMd(item: OutlineItem): string {
 
 function turnMd(t: OutlineTurn, n: number): string {
   const parts = [`## Question ${n}`, questionQuote(t)];
-  if (t.imageCount > 0) parts.push(`*(${t.imageCount} image${t.imageCount === 1 ? '' : 's'} attached)*`);
+  if (t.imageCount > 0) parts.push(`*(${plural(t.imageCount, 'image')} attached)*`);
   parts.push(...t.items.map(itemMd));
   parts.push(...t.extraFigures.map((f) => chartNote(figureLabel(f))));
   parts.push(answerMarkdown(t));

@@ -12,6 +12,7 @@ import { safeMarkdown } from './markdownText';
 import { answerMarkdown, figureLabel, outlineTurn, questionQuote, type OutlineItem, type OutlineTurn, type TableData } from './outline';
 import { cellText, escapeMarkdownCell, htmlTable, textTable } from './tables';
 import type { ExportThread } from './thread';
+import { plural } from '../../shared/text';
 
 type MultilineString = string[];
 type MimeBundle = Record<string, unknown>;
@@ -128,7 +129,7 @@ function titleMarkdown(thread: ExportThread): string {
 
 function questionMarkdown(t: OutlineTurn, n: number): string {
   const quoted = questionQuote(t);
-  const images = t.imageCount > 0 ? `\n\n*(${t.imageCount} image${t.imageCount === 1 ? '' : 's'} attached)*` : '';
+  const images = t.imageCount > 0 ? `\n\n*(${plural(t.imageCount, 'image')} attached)*` : '';
   return `## Question ${n}\n\n${quoted}${images}`;
 }
 

@@ -1,5 +1,6 @@
 /** A result table as plain text, escaped HTML and a GFM table, for the exports. */
 import type { TableData } from './outline';
+import { escapeHtml, plural } from '../../shared/text';
 
 /** How a value reads in a cell: NULL for missing, JSON for nested values. */
 export function cellText(v: unknown): string {
@@ -8,11 +9,7 @@ export function cellText(v: unknown): string {
   return String(v);
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-const rowsLabel = (t: TableData) => `${t.rowCount.toLocaleString('en-US')} row${t.rowCount === 1 ? '' : 's'} × ${t.columns.length} column${t.columns.length === 1 ? '' : 's'}`;
+const rowsLabel = (t: TableData) => `${plural(t.rowCount, 'row')} × ${plural(t.columns.length, 'column')}`;
 
 /** What the table leaves out, or '' when it is whole. */
 export function tableFootnote(t: TableData, shown: number): string {

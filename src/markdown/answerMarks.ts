@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../../shared/text';
 /**
  * Splits an answer into plain text and the numbers grounding could not find in any tool
  * output, so the view can flag exactly those (as text, never HTML).
@@ -5,10 +6,6 @@
 export interface AnswerSegment {
   text: string;
   ungrounded: boolean;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

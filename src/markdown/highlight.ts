@@ -7,6 +7,7 @@ import { classHighlighter, highlightCode } from '@lezer/highlight';
 import { PostgreSQL } from '@codemirror/lang-sql';
 import { pythonLanguage } from '@codemirror/lang-python';
 import type { CodeLanguage } from '../ui/codeLanguages';
+import { escapeHtml } from '../../shared/text';
 
 export interface CodeRun {
   text: string;
@@ -64,12 +65,6 @@ export function highlightRuns(code: string, language: CodeLanguage): CodeRun[] {
     },
   );
   return runs;
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
 /** Runs as HTML: every text escaped, classes only from the highlighter's own `tok-*` names. */

@@ -12,8 +12,9 @@
  * HTML by its source, so a new token re-renders only the block it lands in.
  */
 import { Marked, type Token, type Tokens } from 'marked';
-import { codeLanguageOf, escapeHtml, highlightRuns, runsToHtml } from './highlight';
+import { codeLanguageOf, highlightRuns, runsToHtml } from './highlight';
 import { mathBlock, mathInline } from './math';
+import { escapeHtml } from '../../shared/text';
 
 /** The URL schemes a rendered link may have; anything else (javascript:, data:, vbscript:…) is text. */
 const SAFE_URL = /^(?:https?:\/\/|mailto:)/i;

@@ -2,7 +2,8 @@
  * The notebook in IndexedDB: written a moment after each change (and at once when a run ends),
  * read back on start, so a reload loses no cell and no output.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { IdbStore } from '../../shared/idbStore';
 import { parseNotebookDoc, storedOutput, type NotebookDoc } from './model';
 
 interface NotebookDb extends DBSchema {
@@ -15,7 +16,7 @@ export interface NotebookStore {
 }
 
 export class IdbNotebookStore implements NotebookStore {
-  #db: Promise<IDBPDatabase<NotebookDb>> | null = null;
+  #db: IdbStore<NotebookDb> | undefined;
   /** `scrub` takes the user's keys out of the document before it is written. */
   constructor(
     private readonly dbName = 'dataseer-notebooks',
@@ -23,12 +24,14 @@ export class IdbNotebookStore implements NotebookStore {
   ) {}
 
   #open(): Promise<IDBPDatabase<NotebookDb>> {
-    this.#db ??= openDB<NotebookDb>(this.dbName, 1, {
+    this.#db ??= new IdbStore<NotebookDb>({
+      name: this.dbName,
+      version: 1,
       upgrade(db) {
         db.createObjectStore('notebooks', { keyPath: 'id' });
       },
     });
-    return this.#db;
+    return this.#db.open();
   }
 
   async load(id: string): Promise<NotebookDoc | null> {

@@ -12,6 +12,7 @@ import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import { ConversationSummarySchema } from '../protocol/agent/structured';
 import { INTERNAL_FLAG } from './threadView';
+import { plural } from '../../shared/text';
 
 /** A rough token count: about four characters a token for English text and code. */
 export function estimateTokens(text: string): number {
@@ -126,7 +127,7 @@ export function createSummarizer(model: ChatOpenAICompletions, budget: number, l
     if (cut === undefined || cut <= watermark) return undefined;
     const older = state.messages.slice(watermark, cut);
     const turns = older.filter(isQuestion).length;
-    onStatus(`The conversation is longer than the ${budget}-token budget; summarising ${turns} earlier turn${turns === 1 ? '' : 's'}.`);
+    onStatus(`The conversation is longer than the ${budget}-token budget; summarising ${plural(turns, 'earlier turn')}.`);
     const body = [state.summary ? `Summary so far:\n${state.summary}\n\nLater turns:` : 'Turns:', transcript(older)].join('\n');
     try {
       // No `config` here: its callbacks would stream the summary's JSON as answer tokens.

@@ -6,6 +6,7 @@ import { messageOf } from '../../shared/errors';
 import type { CsvReadOverrides } from '../protocol/loadReport';
 import { overridesSql } from './csvOptions';
 import { registerSource } from './csvSource';
+import { plural } from '../../shared/text';
 
 /**
  * CSV/TSV → a DuckDB table with DuckDB's own reader and sniffer. The bytes go to DuckDB as a
@@ -151,7 +152,7 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
           if (fixed.validNonAscii > 0 && fixed.replaced > 0) {
             await engine.dropFile(path).catch(() => undefined);
             await registerSource(engine, path, fixed.blob, format, input.memoryCeilingBytes);
-            warnings.push(`${fileName} has ${fixed.replaced.toLocaleString('en-US')} invalid UTF-8 byte sequence${fixed.replaced === 1 ? '' : 's'}; each was replaced with \uFFFD and the rest was read as UTF-8.`);
+            warnings.push(`${fileName} has ${plural(fixed.replaced, 'invalid UTF-8 byte sequence')}; each was replaced with \uFFFD and the rest was read as UTF-8.`);
           } else {
             opts.encoding = 'latin-1';
             warnings.push(`${fileName} has bytes that are not valid UTF-8 beyond its start; read it as Latin-1 (ISO-8859-1).`);

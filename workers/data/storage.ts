@@ -1,4 +1,5 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { IdbStore } from '../../shared/idbStore';
 import type { LoadReport } from '../protocol/loadReport';
 import type { ColumnInfo, DataFormat } from '../protocol/data';
 
@@ -44,8 +45,10 @@ interface StorageSchema extends DBSchema {
 
 export const DB_NAME = 'dataseer-datasets';
 
-function openManifestDb(): Promise<IDBPDatabase<StorageSchema>> {
-  return openDB<StorageSchema>(DB_NAME, 1, {
+function manifestDb(): IdbStore<StorageSchema> {
+  return new IdbStore<StorageSchema>({
+    name: DB_NAME,
+    version: 1,
     upgrade(db) {
       if (!db.objectStoreNames.contains('manifest')) db.createObjectStore('manifest', { keyPath: 'name' });
       if (!db.objectStoreNames.contains('sources')) db.createObjectStore('sources');
@@ -166,7 +169,7 @@ export class DatasetStorage {
 
   /** OPFS for bytes when available, else IndexedDB; the manifest is always in IndexedDB. */
   static async open(options: { useOpfs?: boolean } = {}): Promise<DatasetStorage> {
-    const db = await openManifestDb();
+    const db = await manifestDb().open();
     const opfs = options.useOpfs === false ? undefined : await OpfsSourceStore.open();
     return new DatasetStorage(db, opfs ?? new IndexedDbSourceStore(db));
   }

@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../../shared/text';
 /**
  * Keeps secrets out of everything that is stored or exported: the API key and any credentials in
  * the base URL are replaced by a marker in error texts, log entries, checkpoint writes and
@@ -18,10 +19,6 @@ export function urlCredentials(baseUrl: string): string[] {
   } catch {
     return [];
   }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function toBase64(bytes: Uint8Array): string {

@@ -2,7 +2,8 @@
  * Gauntlet runs in IndexedDB: each scored item is written as soon as it is scored, so a run
  * stopped, closed or reloaded resumes where it was and loses nothing.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { IdbStore } from '../../../shared/idbStore';
 import type { GauntletRun } from './types';
 
 interface GauntletDb extends DBSchema {
@@ -16,7 +17,7 @@ export interface GauntletStore {
 }
 
 export class IdbGauntletStore implements GauntletStore {
-  #db: Promise<IDBPDatabase<GauntletDb>> | null = null;
+  #db: IdbStore<GauntletDb> | undefined;
   /** `scrub` takes the user's keys out of a run before it is written. */
   constructor(
     private readonly dbName = 'dataseer-gauntlet',
@@ -24,12 +25,14 @@ export class IdbGauntletStore implements GauntletStore {
   ) {}
 
   #open(): Promise<IDBPDatabase<GauntletDb>> {
-    this.#db ??= openDB<GauntletDb>(this.dbName, 1, {
+    this.#db ??= new IdbStore<GauntletDb>({
+      name: this.dbName,
+      version: 1,
       upgrade(db) {
         db.createObjectStore('runs', { keyPath: 'id' });
       },
     });
-    return this.#db;
+    return this.#db.open();
   }
 
   async list(): Promise<GauntletRun[]> {

@@ -2,8 +2,8 @@
  * A LangGraph checkpoint saver on IndexedDB (through `idb`): one thread per conversation, so a
  * conversation survives a reload and can be listed, resumed or deleted.
  *
- * Layout (one database, four stores, all keyed by compound arrays so a thread or one
- * checkpoint's writes are a single key range):
+ * Layout (four stores of the conversation database, conversationDb.ts, all keyed by compound
+ * arrays so a thread or one checkpoint's writes are a single key range):
  * - `checkpoints` [thread_id, checkpoint_ns, checkpoint_id] → parent id, ts, channel versions and
  *   serialised metadata. Kept apart from the bodies so `list` can filter on metadata without
  *   reading every (possibly large) body.
@@ -20,7 +20,7 @@
  * outside transactions: serialise → write in one transaction; read in one transaction →
  * deserialise.
  */
-import { openDB, deleteDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { IDBPDatabase } from 'idb';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
   BaseCheckpointSaver,
@@ -40,12 +40,13 @@ import {
   type PendingWrite,
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
+import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from '../threads/conversationDb';
 
-type CheckpointKey = [string, string, string];
-type WriteKey = [string, string, string, string, number];
-type ChannelKey = [string, string, string, string];
+export type CheckpointKey = [string, string, string];
+export type WriteKey = [string, string, string, string, number];
+export type ChannelKey = [string, string, string, string];
 
-interface CheckpointRow {
+export interface CheckpointRow {
   thread_id: string;
   checkpoint_ns: string;
   checkpoint_id: string;
@@ -57,7 +58,7 @@ interface CheckpointRow {
   metadata: Uint8Array | string;
 }
 
-interface BlobRow {
+export interface BlobRow {
   thread_id: string;
   checkpoint_ns: string;
   checkpoint_id: string;
@@ -65,7 +66,7 @@ interface BlobRow {
   data: Uint8Array | string;
 }
 
-interface ChannelRow {
+export interface ChannelRow {
   thread_id: string;
   checkpoint_ns: string;
   channel: string;
@@ -75,7 +76,7 @@ interface ChannelRow {
   data: Uint8Array | string;
 }
 
-interface WriteRow {
+export interface WriteRow {
   thread_id: string;
   checkpoint_ns: string;
   checkpoint_id: string;
@@ -87,13 +88,6 @@ interface WriteRow {
   value: Uint8Array | string;
 }
 
-interface SaverSchema extends DBSchema {
-  checkpoints: { key: CheckpointKey; value: CheckpointRow };
-  blobs: { key: CheckpointKey; value: BlobRow };
-  channel_values: { key: ChannelKey; value: ChannelRow };
-  writes: { key: WriteKey; value: WriteRow };
-}
-
 /** A conversation as the checkpoint store sees it. */
 export interface ThreadSummary {
   threadId: string;
@@ -103,13 +97,11 @@ export interface ThreadSummary {
 }
 
 export interface IdbSaverOptions {
-  /** IndexedDB database name; one per app (tests use a unique name per instance). */
+  /** The conversation database's name; one per app (tests use a unique name per instance). */
   dbName?: string;
   serde?: SerializerProtocol;
 }
 
-export const DEFAULT_CHECKPOINT_DB = 'dataseer-checkpoints';
-const DB_VERSION = 1;
 /** An array sorts after every string in IndexedDB key order: the open end of a prefix range. */
 const HIGH: string[] = [];
 
@@ -140,44 +132,27 @@ function prefixRange(prefix: (string | number)[]): IDBKeyRange {
   return IDBKeyRange.bound(prefix, [...prefix, HIGH]);
 }
 
-export class IdbSaver extends BaseCheckpointSaver {
+export class IdbSaver extends BaseCheckpointSaver implements ConversationPart {
   readonly dbName: string;
-  private dbPromise: Promise<IDBPDatabase<SaverSchema>> | undefined;
+  readonly conversationStores = ['checkpoints', 'blobs', 'channel_values', 'writes'] as const;
 
   constructor(options: IdbSaverOptions = {}) {
     super(options.serde);
-    this.dbName = options.dbName ?? DEFAULT_CHECKPOINT_DB;
+    this.dbName = options.dbName ?? CONVERSATION_DB;
   }
 
-  private db(): Promise<IDBPDatabase<SaverSchema>> {
-    this.dbPromise ??= openDB<SaverSchema>(this.dbName, DB_VERSION, {
-      upgrade(db) {
-        db.createObjectStore('checkpoints', { keyPath: ['thread_id', 'checkpoint_ns', 'checkpoint_id'] });
-        db.createObjectStore('blobs', { keyPath: ['thread_id', 'checkpoint_ns', 'checkpoint_id'] });
-        db.createObjectStore('channel_values', { keyPath: ['thread_id', 'checkpoint_ns', 'channel', 'version'] });
-        db.createObjectStore('writes', {
-          keyPath: ['thread_id', 'checkpoint_ns', 'checkpoint_id', 'task_id', 'idx'],
-        });
-      },
-      // Another tab upgrading the schema: let it, and reopen on next use.
-      blocking: () => {
-        void this.close();
-      },
-    });
-    return this.dbPromise;
+  private db(): Promise<IDBPDatabase<ConversationSchema>> {
+    return conversationDb(this.dbName).open();
   }
 
   /** Closes the connection; the next call reopens it. */
   async close(): Promise<void> {
-    const pending = this.dbPromise;
-    this.dbPromise = undefined;
-    if (pending) (await pending).close();
+    await conversationDb(this.dbName).close();
   }
 
-  /** Closes and deletes the whole database (every thread). */
+  /** Closes and deletes the whole conversation database (every thread). */
   async destroy(): Promise<void> {
-    await this.close();
-    await deleteDB(this.dbName);
+    await conversationDb(this.dbName).destroy();
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -313,16 +288,12 @@ export class IdbSaver extends BaseCheckpointSaver {
   }
 
   async deleteThread(threadId: string): Promise<void> {
-    const db = await this.db();
-    const tx = db.transaction(['checkpoints', 'blobs', 'channel_values', 'writes'], 'readwrite');
+    await deleteConversation(threadId, [this]);
+  }
+
+  async deleteThreadIn(tx: ConversationTx, threadId: string): Promise<void> {
     const range = prefixRange([threadId]);
-    await Promise.all([
-      tx.objectStore('checkpoints').delete(range),
-      tx.objectStore('channel_values').delete(range),
-      tx.objectStore('blobs').delete(range),
-      tx.objectStore('writes').delete(range),
-      tx.done,
-    ]);
+    await Promise.all(this.conversationStores.map((name) => tx.objectStore(name).delete(range)));
   }
 
   /**

@@ -3,7 +3,8 @@
  * worker) and added to the `ExampleLibrary` beside the curated ones, so `search_examples` and
  * the prompt's top examples find them too.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { IdbStore } from '../../../shared/idbStore';
 import type { ExampleRecord } from '../../protocol/agent/tools';
 import type { FinalOutput } from '../../protocol/agent/final';
 import type { ExampleLibrary } from './retrieval';
@@ -15,20 +16,22 @@ interface UserExamplesDb extends DBSchema {
 export const USER_EXAMPLES_DB = 'dataseer-user-examples';
 
 export class UserExampleStore {
+  #db: IdbStore<UserExamplesDb> | undefined;
   readonly dbName: string;
-  #db: Promise<IDBPDatabase<UserExamplesDb>> | undefined;
 
   constructor(options: { dbName?: string } = {}) {
     this.dbName = options.dbName ?? USER_EXAMPLES_DB;
   }
 
   #open(): Promise<IDBPDatabase<UserExamplesDb>> {
-    this.#db ??= openDB<UserExamplesDb>(this.dbName, 1, {
+    this.#db ??= new IdbStore<UserExamplesDb>({
+      name: this.dbName,
+      version: 1,
       upgrade(db) {
         db.createObjectStore('examples', { keyPath: 'id' });
       },
     });
-    return this.#db;
+    return this.#db.open();
   }
 
   async all(): Promise<ExampleRecord[]> {
@@ -45,8 +48,7 @@ export class UserExampleStore {
   }
 
   async close(): Promise<void> {
-    if (this.#db) (await this.#db).close();
-    this.#db = undefined;
+    await this.#db?.close();
   }
 }
 

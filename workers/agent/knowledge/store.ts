@@ -4,7 +4,8 @@
  * it). Dictionaries are keyed by table name, so a dataset added again under its name finds its
  * dictionary again.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { IdbStore } from '../../../shared/idbStore';
 import { DataDictionarySchema, WorkspaceRuleSchema, type DataDictionary, type WorkspaceRule } from '../../protocol/agent/knowledge';
 
 interface KnowledgeDb extends DBSchema {
@@ -18,23 +19,23 @@ export const KNOWLEDGE_DB = 'dataseer-knowledge';
 export const MAX_RULES = 50;
 
 export class KnowledgeStore {
+  #db: IdbStore<KnowledgeDb> | undefined;
   readonly dbName: string;
-  #db: Promise<IDBPDatabase<KnowledgeDb>> | undefined;
 
   constructor(options: { dbName?: string } = {}) {
     this.dbName = options.dbName ?? KNOWLEDGE_DB;
   }
 
   #open(): Promise<IDBPDatabase<KnowledgeDb>> {
-    this.#db ??= openDB<KnowledgeDb>(this.dbName, 1, {
+    this.#db ??= new IdbStore<KnowledgeDb>({
+      name: this.dbName,
+      version: 1,
       upgrade(db) {
         db.createObjectStore('dictionaries', { keyPath: 'dataset' });
         db.createObjectStore('rules', { keyPath: 'id' });
       },
-      // Another context (page or worker) upgrading later must not be blocked by this one.
-      blocking: () => void this.close(),
     });
-    return this.#db;
+    return this.#db.open();
   }
 
   /** Stored dictionaries; a record that no longer fits the schema is skipped, never thrown. */
@@ -80,8 +81,6 @@ export class KnowledgeStore {
   }
 
   async close(): Promise<void> {
-    const db = this.#db;
-    this.#db = undefined;
-    if (db) (await db).close();
+    await this.#db?.close();
   }
 }

@@ -6,6 +6,7 @@
  */
 import { EXAMPLES_HEADING } from '../prompts';
 import { TEXT_PROTOCOL_HEADING } from './textTools';
+import { plural } from '../../../shared/text';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -168,7 +169,7 @@ export function fitToWindow(body: Json, window: number): Fitted {
     if (firstKept >= 0 && firstKept < lastQuestion) {
       const dropped = lastQuestion - firstKept;
       messages = [...messages.slice(0, firstKept), ...messages.slice(lastQuestion)];
-      changes.push(`${dropped} earlier message${dropped === 1 ? '' : 's'} left out`);
+      changes.push(`${plural(dropped, 'earlier message')} left out`);
     }
   }
   for (const max of [300, 120]) {

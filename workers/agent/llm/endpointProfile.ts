@@ -4,7 +4,8 @@
  * parameters it refused, the structured-output rung that worked, and the capability check's
  * findings. Keyed by the normalised base URL (credentials stripped) and the model id.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { IdbStore } from '../../../shared/idbStore';
 
 /** The structured-output ladder, most to least strict. */
 export const STRUCTURED_RUNGS = ['json_schema', 'function_calling', 'json_object', 'text'] as const;
@@ -81,20 +82,22 @@ interface ProfileDb extends DBSchema {
 export const ENDPOINT_PROFILE_DB = 'dataseer-endpoint-profiles';
 
 export class IdbEndpointProfileStore implements EndpointProfileStore {
+  #db: IdbStore<ProfileDb> | undefined;
   readonly dbName: string;
-  #db: Promise<IDBPDatabase<ProfileDb>> | undefined;
 
   constructor(options: { dbName?: string } = {}) {
     this.dbName = options.dbName ?? ENDPOINT_PROFILE_DB;
   }
 
   #open(): Promise<IDBPDatabase<ProfileDb>> {
-    this.#db ??= openDB<ProfileDb>(this.dbName, 1, {
+    this.#db ??= new IdbStore<ProfileDb>({
+      name: this.dbName,
+      version: 1,
       upgrade(db) {
         db.createObjectStore('profiles', { keyPath: 'key' });
       },
     });
-    return this.#db;
+    return this.#db.open();
   }
 
   async get(baseUrl: string, model: string): Promise<EndpointProfile | undefined> {

@@ -79,8 +79,8 @@ describe('PrivacyLogStore', () => {
         r.onsuccess = () => resolve(r.result as T[]);
         r.onerror = () => reject(r.error);
       });
-    expect(JSON.stringify(await all('requests'))).not.toContain('gone');
-    expect(JSON.stringify(await all('bodies'))).not.toContain('row value');
+    expect(JSON.stringify(await all('privacy_requests'))).not.toContain('gone');
+    expect(JSON.stringify(await all('privacy_bodies'))).not.toContain('row value');
     db.close();
   });
 });

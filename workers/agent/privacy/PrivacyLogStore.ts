@@ -1,21 +1,20 @@
 /**
  * The privacy log on IndexedDB (from the agent worker): per thread, every request sent to the
- * model endpoint. Its own database, so it never touches the checkpoints. Two stores: `requests`
- * (the small facts, indexed by thread) and `bodies` (the text), so pruning a thread reads only
- * the facts. Each thread keeps its newest `maxEntries` requests within `maxBytes` of bodies.
+ * model endpoint. Two stores of the conversation database (conversationDb.ts): `privacy_requests`
+ * (the small facts, indexed by thread) and `privacy_bodies` (the text), so pruning a thread reads
+ * only the facts. Each thread keeps its newest `maxEntries` requests within `maxBytes` of bodies.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { IDBPDatabase } from 'idb';
 import type { PrivacyLogEntry } from '../../protocol/agent/wire';
 import type { RequestOutcome, RequestSink, SentRequest } from './recordingFetch';
+import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from '../threads/conversationDb';
 
-type RequestRow = Omit<PrivacyLogEntry, 'body' | 'id'> & { id?: number; bytes: number };
-
-interface PrivacyDb extends DBSchema {
-  requests: { key: number; value: RequestRow; indexes: { thread_id: string } };
-  bodies: { key: number; value: { id: number; body: string } };
+export type PrivacyRequestRow = Omit<PrivacyLogEntry, 'body' | 'id'> & { id?: number; bytes: number };
+export interface PrivacyBodyRow {
+  id: number;
+  body: string;
 }
-
-export const PRIVACY_LOG_DB = 'dataseer-privacy-log';
+type RequestRow = PrivacyRequestRow;
 export const MAX_ENTRIES_PER_THREAD = 200;
 export const MAX_BYTES_PER_THREAD = 16 * 1024 * 1024;
 
@@ -27,31 +26,24 @@ export interface PrivacyLogStoreOptions {
   scrub?: (text: string) => string;
 }
 
-export class PrivacyLogStore {
+export class PrivacyLogStore implements ConversationPart {
   readonly dbName: string;
+  readonly conversationStores = ['privacy_requests', 'privacy_bodies'] as const;
   readonly maxEntries: number;
   readonly maxBytes: number;
   readonly #scrub: (text: string) => string;
-  #db: Promise<IDBPDatabase<PrivacyDb>> | undefined;
   /** Writes not yet committed, per thread: reading a log waits for them, so it is complete. */
   #pending = new Map<string, Set<Promise<unknown>>>();
 
   constructor(options: PrivacyLogStoreOptions = {}) {
-    this.dbName = options.dbName ?? PRIVACY_LOG_DB;
+    this.dbName = options.dbName ?? CONVERSATION_DB;
     this.maxEntries = options.maxEntries ?? MAX_ENTRIES_PER_THREAD;
     this.maxBytes = options.maxBytes ?? MAX_BYTES_PER_THREAD;
     this.#scrub = options.scrub ?? ((t) => t);
   }
 
-  #open(): Promise<IDBPDatabase<PrivacyDb>> {
-    this.#db ??= openDB<PrivacyDb>(this.dbName, 1, {
-      upgrade(db) {
-        const requests = db.createObjectStore('requests', { keyPath: 'id', autoIncrement: true });
-        requests.createIndex('thread_id', 'thread_id');
-        db.createObjectStore('bodies', { keyPath: 'id' });
-      },
-    });
-    return this.#db;
+  #open(): Promise<IDBPDatabase<ConversationSchema>> {
+    return conversationDb(this.dbName).open();
   }
 
   #track<T>(threadId: string, work: Promise<T>): Promise<T> {
@@ -68,17 +60,17 @@ export class PrivacyLogStore {
 
   async #add(threadId: string, req: SentRequest): Promise<number> {
     const db = await this.#open();
-    const tx = db.transaction(['requests', 'bodies'], 'readwrite');
+    const tx = db.transaction(['privacy_requests', 'privacy_bodies'], 'readwrite');
     const row: RequestRow = { thread_id: threadId, at: req.at, url: this.#scrub(req.url), method: req.method, status: null, usage: null, bytes: req.body.length * 2 };
-    const id = await tx.objectStore('requests').add(row);
-    await tx.objectStore('bodies').put({ id, body: this.#scrub(req.body) });
+    const id = await tx.objectStore('privacy_requests').add(row);
+    await tx.objectStore('privacy_bodies').put({ id, body: this.#scrub(req.body) });
     await tx.done;
     return id;
   }
 
   async #complete(threadId: string, id: number, outcome: RequestOutcome): Promise<void> {
     const db = await this.#open();
-    const tx = db.transaction('requests', 'readwrite');
+    const tx = db.transaction('privacy_requests', 'readwrite');
     const row = await tx.store.get(id);
     if (row) {
       const next: RequestRow = { ...row, status: outcome.status, usage: outcome.usage };
@@ -97,7 +89,7 @@ export class PrivacyLogStore {
   /** Drops the oldest requests of a thread beyond the entry and byte bounds. */
   async #prune(threadId: string): Promise<void> {
     const db = await this.#open();
-    const rows = await db.getAllFromIndex('requests', 'thread_id', threadId);
+    const rows = await db.getAllFromIndex('privacy_requests', 'thread_id', threadId);
     rows.sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
     let bytes = 0;
     let keep = 0;
@@ -111,8 +103,8 @@ export class PrivacyLogStore {
     }
     const drop = rows.slice(0, rows.length - keep).flatMap((r) => (r.id === undefined ? [] : [r.id]));
     if (drop.length === 0) return;
-    const tx = db.transaction(['requests', 'bodies'], 'readwrite');
-    await Promise.all([...drop.flatMap((id) => [tx.objectStore('requests').delete(id), tx.objectStore('bodies').delete(id)]), tx.done]);
+    const tx = db.transaction(['privacy_requests', 'privacy_bodies'], 'readwrite');
+    await Promise.all([...drop.flatMap((id) => [tx.objectStore('privacy_requests').delete(id), tx.objectStore('privacy_bodies').delete(id)]), tx.done]);
   }
 
   /** A sink for `createRecordingFetch` that logs under `threadId`. */
@@ -155,10 +147,10 @@ export class PrivacyLogStore {
   async list(threadId: string, waitMs = 2000): Promise<PrivacyLogEntry[]> {
     await this.settled(threadId, waitMs);
     const db = await this.#open();
-    const tx = db.transaction(['requests', 'bodies'], 'readonly');
-    const rows = await tx.objectStore('requests').index('thread_id').getAll(threadId);
+    const tx = db.transaction(['privacy_requests', 'privacy_bodies'], 'readonly');
+    const rows = await tx.objectStore('privacy_requests').index('thread_id').getAll(threadId);
     rows.sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
-    const bodies = await Promise.all(rows.map((r) => (r.id === undefined ? undefined : tx.objectStore('bodies').get(r.id))));
+    const bodies = await Promise.all(rows.map((r) => (r.id === undefined ? undefined : tx.objectStore('privacy_bodies').get(r.id))));
     await tx.done;
     return rows.map((r, i) => {
       const { bytes: _bytes, ...rest } = r;
@@ -166,16 +158,22 @@ export class PrivacyLogStore {
     });
   }
 
-  async deleteThread(threadId: string): Promise<void> {
+  async settle(threadId: string): Promise<void> {
     await this.settled(threadId, 2000);
-    const db = await this.#open();
-    const tx = db.transaction(['requests', 'bodies'], 'readwrite');
-    const ids = await tx.objectStore('requests').index('thread_id').getAllKeys(threadId);
-    await Promise.all([...ids.flatMap((id) => [tx.objectStore('requests').delete(id), tx.objectStore('bodies').delete(id)]), tx.done]);
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    await deleteConversation(threadId, [this]);
+  }
+
+  async deleteThreadIn(tx: ConversationTx, threadId: string): Promise<void> {
+    const requests = tx.objectStore('privacy_requests');
+    const bodies = tx.objectStore('privacy_bodies');
+    const ids = await requests.index('thread_id').getAllKeys(threadId);
+    await Promise.all(ids.flatMap((id) => [requests.delete(id), bodies.delete(id)]));
   }
 
   async close(): Promise<void> {
-    if (this.#db) (await this.#db).close();
-    this.#db = undefined;
+    await conversationDb(this.dbName).close();
   }
 }

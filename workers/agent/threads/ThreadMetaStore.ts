@@ -3,11 +3,13 @@
  * worker): the user's name for it, the ratings of its answers, and an index — title, mode and
  * searchable text as of its newest checkpoint — so `Conversations` can be listed and searched
  * without deserialising every thread. The index is rebuilt whenever a thread's newest
- * checkpoint time differs from the one it was built for.
+ * checkpoint time differs from the one it was built for. Two stores of the conversation database
+ * (conversationDb.ts): `threads` and `texts`.
  */
-import { openDB, deleteDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { IDBPDatabase } from 'idb';
 import type { AgentMode } from '../../protocol/agent/final';
 import type { RunUsage } from '../../protocol/agent/usage';
+import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from './conversationDb';
 
 export type StoredRating = 'up' | 'down';
 
@@ -25,33 +27,16 @@ export interface ThreadMeta {
   indexed_at?: string;
 }
 
-interface MetaDb extends DBSchema {
-  threads: { key: string; value: ThreadMeta };
-  /** Folded searchable text per thread, apart so listing never reads it. */
-  texts: { key: string; value: { thread_id: string; text: string } };
-}
-
-export const THREAD_META_DB = 'dataseer-thread-meta';
-
-export class ThreadMetaStore {
+export class ThreadMetaStore implements ConversationPart {
   readonly dbName: string;
-  #db: Promise<IDBPDatabase<MetaDb>> | undefined;
+  readonly conversationStores = ['threads', 'texts'] as const;
 
   constructor(options: { dbName?: string } = {}) {
-    this.dbName = options.dbName ?? THREAD_META_DB;
+    this.dbName = options.dbName ?? CONVERSATION_DB;
   }
 
-  #open(): Promise<IDBPDatabase<MetaDb>> {
-    this.#db ??= openDB<MetaDb>(this.dbName, 1, {
-      upgrade(db) {
-        db.createObjectStore('threads', { keyPath: 'thread_id' });
-        db.createObjectStore('texts', { keyPath: 'thread_id' });
-      },
-      blocking: () => {
-        void this.close();
-      },
-    });
-    return this.#db;
+  #open(): Promise<IDBPDatabase<ConversationSchema>> {
+    return conversationDb(this.dbName).open();
   }
 
   async all(): Promise<Map<string, ThreadMeta>> {
@@ -88,19 +73,19 @@ export class ThreadMetaStore {
   }
 
   async delete(threadId: string): Promise<void> {
-    const db = await this.#open();
-    const tx = db.transaction(['threads', 'texts'], 'readwrite');
-    await Promise.all([tx.objectStore('threads').delete(threadId), tx.objectStore('texts').delete(threadId), tx.done]);
+    await deleteConversation(threadId, [this]);
+  }
+
+  async deleteThreadIn(tx: ConversationTx, threadId: string): Promise<void> {
+    await Promise.all(this.conversationStores.map((name) => tx.objectStore(name).delete(threadId)));
   }
 
   async close(): Promise<void> {
-    const pending = this.#db;
-    this.#db = undefined;
-    if (pending) (await pending).close();
+    await conversationDb(this.dbName).close();
   }
 
+  /** Closes and deletes the whole conversation database. */
   async destroy(): Promise<void> {
-    await this.close();
-    await deleteDB(this.dbName);
+    await conversationDb(this.dbName).destroy();
   }
 }

@@ -60,7 +60,7 @@ describe('ToolOutputStore and secrets', () => {
     expect(leaks(stdout, KEY).length).toBeGreaterThan(3);
     await store.forThread('t');
     const db = await openDB(name);
-    const text = storedText(await db.getAll('outputs'));
+    const text = storedText(await db.getAll('tool_outputs'));
     db.close();
     expect(text).toContain('[redacted]');
     expect(leaks(text, KEY)).toEqual([]);

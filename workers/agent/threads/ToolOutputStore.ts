@@ -3,25 +3,23 @@
  * only ever sees clipped text of an output, but a reopened conversation shows exactly what the
  * live run showed (a 5,000-row table stays a table, a chart stays a chart). Writes are awaited
  * before a thread is read back, so a conversation opened right after its run is complete.
+ * The `tool_outputs` store of the conversation database (conversationDb.ts).
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { IDBPDatabase } from 'idb';
 import type { AgentEvent } from '../../protocol/agent/wire';
 import type { StoredToolOutput } from '../../protocol/agent/threadView';
+import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from './conversationDb';
 
-interface Row extends StoredToolOutput {
+export interface ToolOutputRow extends StoredToolOutput {
   key: string;
   thread_id: string;
   call_id: string;
 }
 
-interface ToolOutputDb extends DBSchema {
-  outputs: { key: string; value: Row; indexes: { thread_id: string } };
-}
+type Row = ToolOutputRow;
 
-export const TOOL_OUTPUT_DB = 'dataseer-tool-outputs';
-
-export class ToolOutputStore {
-  #db: Promise<IDBPDatabase<ToolOutputDb>> | undefined;
+export class ToolOutputStore implements ConversationPart {
+  readonly conversationStores = ['tool_outputs'] as const;
   #pending = new Set<Promise<unknown>>();
 
   /**
@@ -29,20 +27,12 @@ export class ToolOutputStore {
    * the key into a tool call, and its output would then hold it.
    */
   constructor(
-    private readonly dbName = TOOL_OUTPUT_DB,
+    readonly dbName = CONVERSATION_DB,
     private readonly scrub: <T>(value: T) => T = (v) => v,
   ) {}
 
-  #open(): Promise<IDBPDatabase<ToolOutputDb>> {
-    // Deferred so a missing IndexedDB (tests, odd browsers) is a rejected promise, never a throw.
-    this.#db ??= Promise.resolve().then(() =>
-      openDB<ToolOutputDb>(this.dbName, 1, {
-        upgrade(db) {
-          db.createObjectStore('outputs', { keyPath: 'key' }).createIndex('thread_id', 'thread_id');
-        },
-      }),
-    );
-    return this.#db;
+  #open(): Promise<IDBPDatabase<ConversationSchema>> {
+    return conversationDb(this.dbName).open();
   }
 
   /** Stores a `tool_end` or `tool_error` of `threadId`; other events are ignored. */
@@ -56,7 +46,7 @@ export class ToolOutputStore {
     row = this.scrub(row);
     // A value IndexedDB cannot clone (it never should happen: events crossed postMessage) is skipped.
     const write = this.#open()
-      .then((db) => db.put('outputs', row))
+      .then((db) => db.put('tool_outputs', row))
       .catch(() => undefined);
     this.#pending.add(write);
     void write.finally(() => this.#pending.delete(write));
@@ -65,17 +55,22 @@ export class ToolOutputStore {
   /** The stored outcomes of a thread's tool calls, by call id. */
   async forThread(threadId: string): Promise<Record<string, StoredToolOutput>> {
     await Promise.all([...this.#pending]);
-    const rows = await (await this.#open()).getAllFromIndex('outputs', 'thread_id', threadId);
+    const rows = await (await this.#open()).getAllFromIndex('tool_outputs', 'thread_id', threadId);
     const out: Record<string, StoredToolOutput> = {};
     for (const { key: _k, thread_id: _t, call_id, ...rest } of rows) out[call_id] = rest;
     return out;
   }
 
-  async deleteThread(threadId: string): Promise<void> {
+  async settle(): Promise<void> {
     await Promise.all([...this.#pending]);
-    const db = await this.#open();
-    const tx = db.transaction('outputs', 'readwrite');
-    for (const key of await tx.store.index('thread_id').getAllKeys(threadId)) await tx.store.delete(key);
-    await tx.done;
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    await deleteConversation(threadId, [this]);
+  }
+
+  async deleteThreadIn(tx: ConversationTx, threadId: string): Promise<void> {
+    const store = tx.objectStore('tool_outputs');
+    await Promise.all((await store.index('thread_id').getAllKeys(threadId)).map((key) => store.delete(key)));
   }
 }

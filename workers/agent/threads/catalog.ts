@@ -88,8 +88,8 @@ export function createThreadCatalog(deps: CatalogDeps) {
       await deps.meta.update(threadId, (row) => ({ ...row, ratings: Object.fromEntries(Object.entries(row.ratings).filter(([id]) => keep.has(id))) }));
     },
 
-    async forget(threadId: string): Promise<void> {
-      await deps.meta.delete(threadId);
+    /** After a conversation's rows went (deleteConversation): drops what this catalog cached of it. */
+    forget(threadId: string): void {
       texts?.delete(threadId);
     },
   };

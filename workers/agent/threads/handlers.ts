@@ -9,6 +9,7 @@ import type { Handlers } from '../../protocol/rpcServer';
 import type { AgentParts } from '../serviceParts';
 import { toThreadMessages } from '../threadView';
 import { userQuestions } from './stored';
+import { deleteConversation } from './conversationDb';
 
 export type ThreadHandlers = Pick<Handlers<AgentRequests>, 'listThreads' | 'loadThread' | 'deleteThread' | 'renameThread' | 'searchThreads' | 'privacyLog'>;
 
@@ -40,10 +41,8 @@ export function createThreadHandlers(parts: AgentParts): ThreadHandlers {
     },
     deleteThread: async ({ thread_id }) => {
       if (slot.current?.threadId === thread_id) throw new Error('Stop the running conversation before deleting it.');
-      await saver.deleteThread(thread_id);
-      await catalog.forget(thread_id);
-      await privacyLog.deleteThread(thread_id);
-      await toolOutputs.deleteThread(thread_id).catch(() => undefined);
+      await deleteConversation(thread_id, [saver, threadMeta, privacyLog, toolOutputs]);
+      catalog.forget(thread_id);
       return { result: await catalog.list() };
     },
     renameThread: async ({ thread_id, title }) => {

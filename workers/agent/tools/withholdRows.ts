@@ -6,6 +6,7 @@
  * and stay whole. The UI still gets the full output; only the model's copy is shaped.
  */
 import type { ColumnQuality, ProfileDataResult } from '../../protocol/agent/tools';
+import { plural } from '../../../shared/text';
 
 export interface RowPolicy {
   /** Most rows (list items, stdout lines) of one tool output the model may see. */
@@ -89,7 +90,7 @@ export function withholdRows(tool: string | undefined, output: unknown, policy: 
     // A figure carries every plotted value: the model gets what it is, not its data.
     if (isRecord(v.figure)) {
       const traces = Array.isArray(v.figure.data) ? v.figure.data.length : 0;
-      v.figure = `a chart with ${traces} trace${traces === 1 ? '' : 's'}, shown to the user (data withheld: No raw rows)`;
+      v.figure = `a chart with ${plural(traces, 'trace')}, shown to the user (data withheld: No raw rows)`;
     }
     value = v;
   }
