@@ -4,8 +4,8 @@
  * estimate the user can edit in Settings: providers change prices, bill cached input less, and
  * a router or a plan may charge differently.
  */
-import { presetFor } from '../../workers/protocol/endpointPresets';
-import type { RunUsage } from '../../workers/protocol/agent/usage';
+import { presetFor } from '../../shared/endpointPresets';
+import type { RunUsage } from '../../protocol/agent/usage';
 
 export interface PriceRow {
   /** The preset's name (`ENDPOINT_PRESETS`), or `Custom` for any other endpoint. */

@@ -2,10 +2,10 @@
  * The one main-thread owner of the data worker (DuckDB-WASM). Components read its `$state`
  * fields and call its methods; nothing else posts messages to the worker.
  */
-import { fetchSource } from '../../workers/data/sourceFetch';
+import { fetchSource } from '../../shared/sourceFetch';
 import { savedEntries } from '../../workers/data/storage';
-import type { RpcClient } from '../../workers/protocol/rpcClient';
-import { WorkerSession } from '../../workers/protocol/workerSession';
+import type { RpcClient } from '../../protocol/rpcClient';
+import { WorkerSession } from '../engines/workerSession';
 import type {
   DataEvent,
   DataPeer,
@@ -16,9 +16,9 @@ import type {
   LoadSource,
   RereadOutcome,
   SqlRisk,
-} from '../../workers/protocol/data';
+} from '../../protocol/data';
 import { timeZoneSetting } from '../settings/timeZone.svelte';
-import type { CsvReadOverrides } from '../../workers/protocol/loadReport';
+import type { CsvReadOverrides } from '../../protocol/loadReport';
 import type { DecodedRows } from '../../shared/arrowDecode';
 import { sampleUrl, urlFileName } from './urls';
 import { messageOf } from '../../shared/errors';

@@ -3,7 +3,7 @@
  * (Pyodide) and the agent worker, and the mesh of channels between them. `App.svelte` calls
  * `createEngines()` once; components use the three clients it returns.
  */
-import { AgentClient } from '../agent/AgentClient.svelte';
+import { AgentClient } from '../chat/AgentClient.svelte';
 import { DataClient } from '../data/DataClient.svelte';
 import { servePythonPort } from '../python/agentPort';
 import { PythonClient } from '../python/PythonClient.svelte';

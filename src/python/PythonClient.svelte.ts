@@ -4,9 +4,9 @@
  * interrupt is not honoured, memory ran out or the worker died.
  */
 import { version as pyodideVersion } from 'pyodide/package.json';
-import type { RpcClient } from '../../workers/protocol/rpcClient';
-import { WorkerSession, type ConnectPort } from '../../workers/protocol/workerSession';
-import type { PackageReport, PythonEvent, PythonRequests, RunOutcome, SqlPolicy } from '../../workers/protocol/python';
+import type { RpcClient } from '../../protocol/rpcClient';
+import { WorkerSession, type ConnectPort } from '../engines/workerSession';
+import type { PackageReport, PythonEvent, PythonRequests, RunOutcome, SqlPolicy } from '../../protocol/python';
 import { explainRestart, haltedOutcome, type HaltReason } from './halt';
 import { messageOf } from '../../shared/errors';
 

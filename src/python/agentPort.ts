@@ -5,8 +5,8 @@
  * restarts (it ends on this thread, not in the Python worker, which may be replaced at any time).
  * Output is forwarded as it is printed; Stop is one `stop` message, handled at once.
  */
-import { serve, type Served } from '../../workers/protocol/rpcServer';
-import type { AgentPythonEvent, AgentPythonRequests } from '../../workers/protocol/python';
+import { serve, type Served } from '../../protocol/rpcServer';
+import type { AgentPythonEvent, AgentPythonRequests } from '../../protocol/python';
 import type { PythonClient } from './PythonClient.svelte';
 
 export type PythonRunner = Pick<PythonClient, 'run' | 'stop' | 'refreshPackages'>;

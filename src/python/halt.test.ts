@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunOutcome } from '../../workers/protocol/python';
+import type { RunOutcome } from '../../protocol/python';
 import { explainRestart, haltedOutcome } from './halt';
 
 const interruptedRun: RunOutcome = {

@@ -11,11 +11,11 @@ import { tool as defineTool } from '@langchain/core/tools';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import { Annotation, END, MessagesAnnotation, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
-import { AskClarificationArgsSchema, TOOL_ARG_SCHEMAS, TOOL_NAMES, type ExampleRecord, type ValidateResultsArgs } from '../protocol/agent/tools';
-import { ValidationReportSchema, type ExecutionPlan, type ValidationReport } from '../protocol/agent/structured';
-import type { RunEvent } from '../protocol/agent/wire';
-import type { AgentMode, FinalOutput } from '../protocol/agent/final';
-import type { PlotlyFigure } from '../../shared/figure';
+import { AskClarificationArgsSchema, TOOL_ARG_SCHEMAS, TOOL_NAMES, type ExampleRecord, type ValidateResultsArgs } from '../../protocol/agent/tools';
+import { ValidationReportSchema, type ExecutionPlan, type ValidationReport } from '../../protocol/agent/structured';
+import type { RunEvent } from '../../protocol/agent/wire';
+import type { AgentMode, FinalOutput } from '../../protocol/agent/final';
+import type { PlotlyFigure } from '../../protocol/figure';
 import { buildFinalOutput, reasoningTrace } from './finalOutput';
 import { retryBrokenStreamOnce } from './llm/transientRetry';
 import { CODE_TOOLS, decide, failedAttempts, iterationBudget, type GuardDecision, type ToolOutcome } from './guard';
@@ -40,7 +40,7 @@ import { INTERNAL_FLAG } from './threadView';
 import { INVALID_ARGS_KEY, executeTool, resultForModel, type ToolDeps } from './tools/execute';
 import { callsAsked, capToolCalls, tooManyCallsMessage } from './tools/callCap';
 import { toJsonText } from './toolOutput';
-import { conversationSession } from '../protocol/python';
+import { conversationSession } from '../../protocol/python';
 
 /** What the run knows about the workspace, gathered once in `ingress`. */
 export interface RunContext {

@@ -5,10 +5,10 @@
  * IndexedDB through IdbSaver.
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import { DEFAULT_ROWS_PER_TOOL_OUTPUT, EndpointSettingsSchema, ImageAttachmentsSchema, type ImageAttachment, type AgentEvent, type AgentRequests, type EndpointSettings, type ModelListOutcome } from '../protocol/agent/wire';
-import type { AgentThreadSummary, ThreadView } from '../protocol/agent/threadView';
-import type { FinalOutput } from '../protocol/agent/final';
-import type { Handlers } from '../protocol/rpcServer';
+import { DEFAULT_ROWS_PER_TOOL_OUTPUT, EndpointSettingsSchema, ImageAttachmentsSchema, type ImageAttachment, type AgentEvent, type AgentRequests, type EndpointSettings, type ModelListOutcome } from '../../protocol/agent/wire';
+import type { AgentThreadSummary, ThreadView } from '../../protocol/agent/threadView';
+import type { FinalOutput } from '../../protocol/agent/final';
+import type { Handlers } from '../../protocol/rpcServer';
 import type { IdbSaver } from './checkpoint/IdbSaver';
 import { gatherRunContext } from './context';
 import type { ExampleLibrary } from './examples/retrieval';
@@ -22,14 +22,14 @@ import { readErrorBody } from './llm/wire/errorBody';
 import { PrivacyLogStore } from './privacy/PrivacyLogStore';
 import { createRecordingFetch } from './privacy/recordingFetch';
 import { UsageMeter } from './usage/usageMeter';
-import { addUsage, type RunUsage } from '../protocol/agent/usage';
-import { networkAdvice, providerRequest } from '../protocol/endpointPresets';
+import { addUsage, type RunUsage } from '../../protocol/agent/usage';
+import { networkAdvice, providerRequest } from '../../shared/endpointPresets';
 import { checkCapabilities } from './llm/capabilities';
 import { profileAdaptMemory } from './llm/adaptFetch';
 import { textToolsSummary } from './llm/textTools';
 import { windowFromModelEntry } from './llm/contextWindow';
 import type { WireObservations } from './llm/wire/normalise';
-import { SecretScrubber } from '../protocol/secrets';
+import { SecretScrubber } from '../../shared/secrets';
 import { IdbEndpointProfileStore, type EndpointProfileStore } from './llm/endpointProfile';
 import { withholdHistory } from './privacy/withholdHistory';
 import { runTurn } from './run';
@@ -41,12 +41,12 @@ import { ToolOutputStore } from './threads/ToolOutputStore';
 import { createWorkerHost, type DataClient, type PythonClient, type PythonOutput } from './tools/workerHost';
 import { rowPolicyOf } from './tools/withholdRows';
 import { messageOf } from '../../shared/errors';
-import { KnowledgeStore } from './knowledge/store';
+import { KnowledgeStore } from '../../shared/knowledge/store';
 import { describeColumns } from './knowledge/describe';
 import { draftDictionary } from './knowledge/draft';
 import { DATASETS_SHARE } from './knowledge/runContext';
 import { estimateTokens } from './prompts';
-import { dictionaryDraftThread } from '../protocol/agent/wire';
+import { dictionaryDraftThread } from '../../protocol/agent/wire';
 import { transientLadder } from './llm/structured';
 
 export interface AgentServiceDeps {

@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import type { AgentEvent } from '../protocol/agent/wire';
+import type { AgentEvent } from '../../protocol/agent/wire';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { createAgentGraph, internalNote } from './graph';
 import { createChatModel } from './llm/chatModel';

@@ -1,6 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { LoadReport } from '../protocol/loadReport';
-import type { ColumnInfo, DataFormat } from '../protocol/data';
+import type { LoadReport } from '../../protocol/loadReport';
+import type { ColumnInfo, DataFormat } from '../../protocol/data';
 
 /**
  * Keeps loaded datasets across reloads: the source bytes (OPFS when the browser has it, else

@@ -12,7 +12,7 @@
  * examples.test.ts substitutes them and runs every SQL pattern on native DuckDB and parses
  * every Python pattern, so a pattern that stops working fails a test.
  */
-import type { ExampleRecord } from '../../protocol/agent/tools';
+import type { ExampleRecord } from '../../../protocol/agent/tools';
 
 export const EXAMPLE_CATEGORIES = [
   'comparison',

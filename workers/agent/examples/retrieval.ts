@@ -4,7 +4,7 @@
  * examples is used instead, falling back to BM25 the moment an embedding call fails.
  */
 import MiniSearch from 'minisearch';
-import type { ExampleRecord } from '../../protocol/agent/tools';
+import type { ExampleRecord } from '../../../protocol/agent/tools';
 import { EXAMPLES } from './library';
 import { messageOf } from '../../../shared/errors';
 

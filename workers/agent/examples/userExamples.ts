@@ -4,8 +4,8 @@
  * the prompt's top examples find them too.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { ExampleRecord } from '../../protocol/agent/tools';
-import type { FinalOutput } from '../../protocol/agent/final';
+import type { ExampleRecord } from '../../../protocol/agent/tools';
+import type { FinalOutput } from '../../../protocol/agent/final';
 import type { ExampleLibrary } from './retrieval';
 
 interface UserExamplesDb extends DBSchema {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Serial } from './engine';
+import { Serial } from './duckdbEngine';
 
 describe('Serial', () => {
   it('runs one job at a time, in order, and survives failures', async () => {

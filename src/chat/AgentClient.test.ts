@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent, AgentRequests, StartRunRequest } from '../../workers/protocol/agent/wire';
-import type { FinalOutput } from '../../workers/protocol/agent/final';
-import type { ThreadView } from '../../workers/protocol/agent/threadView';
-import { serve, type Handlers } from '../../workers/protocol/rpcServer';
-import type { Endpoint } from '../../workers/protocol/rpc';
+import type { AgentEvent, AgentRequests, StartRunRequest } from '../../protocol/agent/wire';
+import type { FinalOutput } from '../../protocol/agent/final';
+import type { ThreadView } from '../../protocol/agent/threadView';
+import { serve, type Handlers } from '../../protocol/rpcServer';
+import type { Endpoint } from '../../protocol/rpc';
 import { AgentClient } from './AgentClient.svelte';
-import { FakeWorker } from '../../workers/protocol/testing/fakeWorker';
+import { FakeWorker } from '../engines/testing/fakeWorker';
 
 
 const settings = { baseUrl: 'http://x/v1', apiKey: 'sk-1', model: 'm' };

@@ -3,7 +3,7 @@
  * provider sends a token every few milliseconds, and each change re-runs the answer's effects.
  * Any other event first applies the tokens before it, so the order of the turn is the stream's.
  */
-import type { RunEvent } from '../../workers/protocol/agent/wire';
+import type { RunEvent } from '../../protocol/agent/wire';
 
 type TokenEvent = Extract<RunEvent, { type: 'token' }>;
 

@@ -4,7 +4,7 @@
  * which also crosses to the page as the typed `output` of a `tool_end` event.
  */
 import { z } from 'zod';
-import { PlotlyFigureSchema } from '../../../shared/figure';
+import { PlotlyFigureSchema } from '../figure';
 import { ValidationReportSchema } from './structured';
 
 

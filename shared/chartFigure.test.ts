@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PlotlyFigureSchema } from '../../../shared/figure';
+import { PlotlyFigureSchema } from '../protocol/figure';
 import { buildChartFigure, type ChartTable } from './chartFigure';
 
 const t: ChartTable = {

@@ -4,8 +4,8 @@
  * applies the restart policy. The data, agent and Python clients each hold one; none of them
  * spawns, terminates or restarts a worker by itself.
  */
-import type { RequestMap } from './rpc';
-import { RpcClient, WorkerGoneError } from './rpcClient';
+import type { RequestMap } from '../../protocol/rpc';
+import { RpcClient, WorkerGoneError } from '../../protocol/rpcClient';
 
 /**
  * - `eager`: a crashed worker is started again at once, at most `max` times in a row (a worker

@@ -6,12 +6,12 @@
  * The endpoint key arrives with each `ask`/`retry` (from the settings on this thread) and goes
  * to the worker only inside that run's request.
  */
-import { WorkerGoneError, type RpcClient } from '../../workers/protocol/rpcClient';
-import { WorkerSession, type ConnectPort } from '../../workers/protocol/workerSession';
-import { imageDataUrl, parseAgentEvent, type AgentEvent, type AgentRequests, type EndpointSettings, type ImageAttachment, type ModelListOutcome, type ModelContextView, type CapabilityReport, type StartRunRequest } from '../../workers/protocol/agent/wire';
-import type { AgentMode, FinalOutput } from '../../workers/protocol/agent/final';
-import type { DataDictionary } from '../../workers/protocol/agent/knowledge';
-import type { AgentThreadSummary, AnswerRating } from '../../workers/protocol/agent/threadView';
+import { WorkerGoneError, type RpcClient } from '../../protocol/rpcClient';
+import { WorkerSession, type ConnectPort } from '../engines/workerSession';
+import { imageDataUrl, parseAgentEvent, type AgentEvent, type AgentRequests, type EndpointSettings, type ImageAttachment, type ModelListOutcome, type ModelContextView, type CapabilityReport, type StartRunRequest } from '../../protocol/agent/wire';
+import type { AgentMode, FinalOutput } from '../../protocol/agent/final';
+import type { DataDictionary } from '../../protocol/agent/knowledge';
+import type { AgentThreadSummary, AnswerRating } from '../../protocol/agent/threadView';
 import { applyEvent, failTurn, newTurn, turnsFromThread, type ChatTurn } from '../conversation/turns';
 import { batchTokens } from './tokenBatch';
 import { RunStream } from './runStream';

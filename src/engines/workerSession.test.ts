@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { serve } from './rpcServer';
+import { serve } from '../../protocol/rpcServer';
 import { FakeWorker } from './testing/fakeWorker';
 import { WorkerSession, type RestartPolicy } from './workerSession';
 

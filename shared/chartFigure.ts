@@ -3,9 +3,9 @@
  * Python involved. Returns the figure for the UI and a short summary for the model (the model
  * never needs the points themselves).
  */
-import { sanitiseFigure } from '../../../shared/figureSafety';
-import type { ChartType, CreateChartArgs } from '../../protocol/agent/tools';
-import type { PlotlyFigure } from '../../../shared/figure';
+import { sanitiseFigure } from './figureSafety';
+import type { ChartType, CreateChartArgs } from '../protocol/agent/tools';
+import type { PlotlyFigure } from '../protocol/figure';
 
 export interface ChartTable {
   columns: { name: string; type: string }[];

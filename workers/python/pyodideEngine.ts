@@ -5,10 +5,10 @@
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 import pyodidePackage from 'pyodide/package.json';
 import type { PyCallable, PyProxy } from 'pyodide/ffi';
-import { SwappableClient } from '../protocol/swappableClient';
-import type { Handlers } from '../protocol/rpcServer';
-import type { DataEvent, DataRequests } from '../protocol/data';
-import type { PackageReport, PythonEvent, PythonInit, PythonRequests, RunOutcome, SqlPolicy } from '../protocol/python';
+import { SwappableClient } from '../../protocol/swappableClient';
+import type { Handlers } from '../../protocol/rpcServer';
+import type { DataEvent, DataRequests } from '../../protocol/data';
+import type { PackageReport, PythonEvent, PythonInit, PythonRequests, RunOutcome, SqlPolicy } from '../../protocol/python';
 import { pyodideAssets } from './assets';
 import { decodeColumns } from './arrowColumns';
 import { parseOutcome } from './outcome';

@@ -3,7 +3,7 @@
  * and CORS failures (which browsers report only as "Failed to fetch") into a message that says
  * what probably happened.
  */
-import { messageOf } from '../../shared/errors';
+import { messageOf } from './errors';
 
 export type FetchOutcome = { ok: true; blob: Blob; fileName: string } | { ok: false; fileName: string; message: string; suggestion?: string };
 

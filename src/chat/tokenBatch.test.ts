@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../workers/protocol/agent/wire';
+import type { RunEvent } from '../../protocol/agent/wire';
 import { batchTokens } from './tokenBatch';
 
 describe('batchTokens', () => {

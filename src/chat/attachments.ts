@@ -3,7 +3,7 @@
  * a message a person can act on when one is not, and reading a file as the protocol's
  * `ImageAttachment` (base64 from a `data:` URL, read on the main thread).
  */
-import { IMAGE_MIME_TYPES, MAX_IMAGE_ATTACHMENTS, MAX_IMAGE_BYTES, type ImageAttachment } from '../../workers/protocol/agent/wire';
+import { IMAGE_MIME_TYPES, MAX_IMAGE_ATTACHMENTS, MAX_IMAGE_BYTES, type ImageAttachment } from '../../protocol/agent/wire';
 
 export const IMAGE_ACCEPT = IMAGE_MIME_TYPES.join(',');
 

@@ -3,7 +3,7 @@
  * event stream (./wire.ts) and the stored conversation view (./threadView.ts).
  */
 import { z } from 'zod';
-import { PlotlyFigureSchema } from '../../../shared/figure';
+import { PlotlyFigureSchema } from '../figure';
 
 export const AGENT_MODES = ['agent', 'pipeline'] as const;
 export type AgentMode = (typeof AGENT_MODES)[number];

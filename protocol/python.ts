@@ -3,7 +3,7 @@
  * `PythonRequests`; stdout/stderr stream as `PythonEvent`s while code runs.
  */
 
-import type { JsonValue, PlotlyFigure } from '../../shared/figure';
+import type { JsonValue, PlotlyFigure } from './figure';
 
 export type { JsonValue, PlotlyFigure };
 
