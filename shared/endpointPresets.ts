@@ -3,6 +3,7 @@
  * know about each: where the base URL comes from, the header the key goes in, and whether a web
  * page may call the provider at all (CORS). Plain data shared by the settings UI and the agent
  * worker; it imports nothing, so the app shell can use it without the worker's LangChain modules.
+ * How a request is shaped for each provider is the agent's (workers/agent/llm/providerRequest.ts).
  */
 
 /** How a browser page may reach the provider. */
@@ -160,31 +161,4 @@ export function networkAdvice(baseUrl: string): string {
   if (p.cors === 'needs-setup') return `${p.name}: ${p.note}`;
   if (p.cors === 'unknown') return `${p.name} may not allow calls from web pages (CORS). ${ROUTER_ADVICE}`;
   return `Check the base URL and your connection to ${p.name}.`;
-}
-
-/**
- * The URL and headers for a request to the endpoint, in the provider's own way: Azure wants the
- * key in `api-key` and an `api-version` query; Anthropic wants browser calls acknowledged. The
- * key goes only to the configured host.
- */
-export function providerRequest(url: string, headers: Headers, baseUrl: string): string {
-  const p = presetFor(baseUrl);
-  if (p?.auth === 'azure') {
-    const auth = headers.get('authorization');
-    const key = auth?.replace(/^Bearer\s+/i, '');
-    headers.delete('authorization');
-    if (key && key !== 'not-needed') headers.set('api-key', key);
-    const u = new URL(url);
-    const fromBase = (() => {
-      try {
-        return new URL(baseUrl.trim()).searchParams.get('api-version');
-      } catch {
-        return null;
-      }
-    })();
-    if (!u.searchParams.has('api-version')) u.searchParams.set('api-version', fromBase ?? AZURE_API_VERSION);
-    return u.toString();
-  }
-  if (p?.name === 'Anthropic') headers.set('anthropic-dangerous-direct-browser-access', 'true');
-  return url;
 }

@@ -3,7 +3,7 @@
  * fields and call its methods; nothing else posts messages to the worker.
  */
 import { fetchSource } from '../../shared/sourceFetch';
-import { savedEntries } from '../../workers/data/storage';
+import { savedEntries } from '../../shared/datasetManifest';
 import type { RpcClient } from '../../protocol/rpcClient';
 import { WorkerSession } from '../engines/workerSession';
 import type {

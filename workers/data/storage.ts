@@ -1,6 +1,8 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { LoadReport } from '../../protocol/loadReport';
-import type { ColumnInfo, DataFormat } from '../../protocol/data';
+import type { IDBPDatabase } from 'idb';
+import type { ColumnInfo } from '../../protocol/data';
+import { openDatasetsDb, type DatasetsDb, type ManifestEntry } from '../../shared/datasetManifest';
+
+export type { ManifestEntry } from '../../shared/datasetManifest';
 
 /**
  * Keeps loaded datasets across reloads: the source bytes (OPFS when the browser has it, else
@@ -9,65 +11,12 @@ import type { ColumnInfo, DataFormat } from '../../protocol/data';
  * back. The source is the fallback when a snapshot is missing or no longer loads.
  */
 
-export interface ManifestEntry {
-  /** Table name (primary key). */
-  name: string;
-  fileName: string;
-  format: DataFormat;
-  sheet?: string;
-  /** Key of the stored source bytes; an Excel workbook's sheets share one. */
-  sourceKey: string;
-  sizeBytes: number;
-  loadedAt: number;
-  /** Key of the table's latest snapshot in the same store (absent until one is written). */
-  snapshotKey?: string;
-  /** The table's columns when the snapshot was written: the types it is restored with. */
-  columns?: ColumnInfo[];
-  /** Its rows then (so a restore needs no count). */
-  rowCount?: number;
-  /** The load report, with the CSV options a fix put in force (a restore from source reads with them). */
-  report?: LoadReport;
-}
-
 export interface SourceStore {
   readonly kind: 'opfs' | 'indexeddb';
   put(key: string, blob: Blob, onProgress?: (fraction: number) => void): Promise<void>;
   get(key: string): Promise<Blob | undefined>;
   delete(key: string): Promise<void>;
   keys(): Promise<string[]>;
-}
-
-interface StorageSchema extends DBSchema {
-  manifest: { key: string; value: ManifestEntry };
-  sources: { key: string; value: Blob };
-}
-
-export const DB_NAME = 'dataseer-datasets';
-
-/**
- * The saved datasets' manifest, read without starting the engine: the page names what is coming
- * back from its first paint, while the data worker is still starting. Empty when unreadable.
- */
-export async function savedEntries(): Promise<ManifestEntry[]> {
-  try {
-    const db = await openManifestDb();
-    try {
-      return (await db.getAll('manifest')).sort((a, b) => a.loadedAt - b.loadedAt);
-    } finally {
-      db.close();
-    }
-  } catch {
-    return [];
-  }
-}
-
-function openManifestDb(): Promise<IDBPDatabase<StorageSchema>> {
-  return openDB<StorageSchema>(DB_NAME, 1, {
-    upgrade(db) {
-      if (!db.objectStoreNames.contains('manifest')) db.createObjectStore('manifest', { keyPath: 'name' });
-      if (!db.objectStoreNames.contains('sources')) db.createObjectStore('sources');
-    },
-  });
 }
 
 /** Counts bytes through a stream, reporting the fraction of `total`. */
@@ -84,7 +33,7 @@ function progressCounter(total: number, onProgress?: (fraction: number) => void)
 
 export class IndexedDbSourceStore implements SourceStore {
   readonly kind = 'indexeddb' as const;
-  constructor(private readonly db: IDBPDatabase<StorageSchema>) {}
+  constructor(private readonly db: IDBPDatabase<DatasetsDb>) {}
 
   async put(key: string, blob: Blob, onProgress?: (fraction: number) => void): Promise<void> {
     // The browser streams a stored Blob to disk itself; no JS copy of its bytes is made.
@@ -177,13 +126,13 @@ export function isQuotaError(e: unknown): boolean {
 
 export class DatasetStorage {
   constructor(
-    private readonly db: IDBPDatabase<StorageSchema>,
+    private readonly db: IDBPDatabase<DatasetsDb>,
     readonly sources: SourceStore,
   ) {}
 
   /** OPFS for bytes when available, else IndexedDB; the manifest is always in IndexedDB. */
   static async open(options: { useOpfs?: boolean } = {}): Promise<DatasetStorage> {
-    const db = await openManifestDb();
+    const db = await openDatasetsDb();
     const opfs = options.useOpfs === false ? undefined : await OpfsSourceStore.open();
     return new DatasetStorage(db, opfs ?? new IndexedDbSourceStore(db));
   }

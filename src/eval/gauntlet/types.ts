@@ -2,7 +2,7 @@
 import type { AgentMode } from '../../../protocol/agent/final';
 import type { FailureClass } from './check';
 import type { Difficulty } from './questions';
-import type { ExampleCategory } from '../../../workers/agent/examples/library';
+import type { ExampleCategory } from '../../../shared/exampleCategories';
 
 export interface PlannedItem {
   question_id: string;

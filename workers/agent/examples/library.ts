@@ -13,16 +13,9 @@
  * every Python pattern, so a pattern that stops working fails a test.
  */
 import type { ExampleRecord } from '../../../protocol/agent/tools';
+import type { ExampleCategory } from '../../../shared/exampleCategories';
 
-export const EXAMPLE_CATEGORIES = [
-  'comparison',
-  'relationship',
-  'description',
-  'pattern',
-  'visualization',
-  'data_operation',
-] as const;
-export type ExampleCategory = (typeof EXAMPLE_CATEGORIES)[number];
+export { EXAMPLE_CATEGORIES, type ExampleCategory } from '../../../shared/exampleCategories';
 
 export interface CuratedExample extends ExampleRecord {
   category: ExampleCategory;

@@ -9,7 +9,7 @@ import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
 import { ChatOpenAICompletions } from '@langchain/openai';
 import type { EndpointSettings, ErrorKind } from '../../../protocol/agent/wire';
-import { providerRequest } from '../../../shared/endpointPresets';
+import { providerRequest } from './providerRequest';
 import type { WireObservations } from './wire/normalise';
 import { createWireFetch, type WireMemory } from './wire/wireFetch';
 import { ProviderFieldStore, isProviderFields } from './wire/roundTrip';
@@ -103,7 +103,7 @@ export function normaliseBaseUrl(url: string): string {
   return url.trim().replace(/[?#].*$/, '').replace(/\/+$/, '');
 }
 
-/** A fetch that sends the key the way the provider of `baseUrl` expects it (endpointPresets.ts). */
+/** A fetch that sends the key the way the provider of `baseUrl` expects it (providerRequest.ts). */
 export function providerFetch(inner: typeof fetch, baseUrl: string): typeof fetch {
   return (input, init) => {
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));

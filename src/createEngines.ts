@@ -1,14 +1,15 @@
 /**
  * The one place the page creates its engines: the data worker (DuckDB), the Python worker
- * (Pyodide) and the agent worker, and the mesh of channels between them. `App.svelte` calls
- * `createEngines()` once; components use the three clients it returns.
+ * (Pyodide) and the agent worker, and the mesh of channels between them. It is the composition
+ * root, above the three clients; src/engines/ below them owns sessions, spawning and the mesh.
+ * `App.svelte` calls `createEngines()` once; components use the three clients it returns.
  */
-import { AgentClient } from '../chat/AgentClient.svelte';
-import { DataClient } from '../data/DataClient.svelte';
-import { servePythonPort } from '../python/agentPort';
-import { PythonClient } from '../python/PythonClient.svelte';
-import { EngineMesh } from './mesh';
-import { spawnAgentWorker, spawnDataWorker, spawnPythonWorker } from './spawn';
+import { AgentClient } from './chat/AgentClient.svelte';
+import { DataClient } from './data/DataClient.svelte';
+import { servePythonPort } from './python/agentPort';
+import { PythonClient } from './python/PythonClient.svelte';
+import { EngineMesh } from './engines/mesh';
+import { spawnAgentWorker, spawnDataWorker, spawnPythonWorker } from './engines/spawn';
 
 export interface Engines {
   data: DataClient;
