@@ -4,6 +4,21 @@ import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import svelteConfig from './svelte.config.js';
 
+const TEST_CODE = ['**/testing/**', '**/*.test', '**/*.test.ts', '**/e2e/**', 'vitest', '@playwright/test'];
+
+/** A no-restricted-imports block for production files in `files`: never test code, nor `patterns`. */
+function layering(files, patterns) {
+  return [
+    {
+      files,
+      ignores: ['**/*.test.ts', '**/testing/**'],
+      rules: {
+        'no-restricted-imports': ['error', { patterns: [{ group: TEST_CODE, message: 'production code must not import test code.' }, ...patterns] }],
+      },
+    },
+  ];
+}
+
 export default ts.config(
   { ignores: ['dist/', 'dist-*/', 'node_modules/', 'bench/results/', 'e2e/fixtures/', 'test-results/', 'playwright-report/', 'public/samples/'] },
   js.configs.recommended,
@@ -16,23 +31,25 @@ export default ts.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  // Layering (src/layering.test.ts checks the whole graph): the workers and shared code never
-  // import the page, and production code never imports test code.
-  {
-    files: ['workers/**/*.ts', 'shared/**/*.ts'],
-    ignores: ['**/*.test.ts', '**/testing/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/src/**'], message: 'workers/ and shared/ must not import the page (src/); put code both use in shared/.' },
-            { group: ['**/testing/**', '**/*.test', '**/*.test.ts', '**/e2e/**', 'vitest', '@playwright/test'], message: 'production code must not import test code.' },
-          ],
-        },
-      ],
-    },
-  },
+  // Layering (src/layering.test.ts checks the whole graph, including cycles): protocol/ imports
+  // only itself; shared/ only protocol/ and shared/; the page reaches a worker only through the
+  // entry Vite spawns; a worker never imports the page or another worker; production code never
+  // imports test code. Patterns see the import as written, so relative climbs are matched too.
+  ...layering(['protocol/**/*.ts'], [
+    { regex: '^(\\.\\./)+(src|shared|workers|e2e|bench|scripts)(/|$)', message: 'protocol/ holds only the wire types and the RPC runtime: it imports nothing but itself.' },
+  ]),
+  ...layering(['shared/**/*.ts'], [
+    { regex: '^(\\.\\./)+(src|workers|e2e|bench|scripts)(/|$)', message: 'shared/ imports only protocol/ and shared/.' },
+  ]),
+  ...['agent', 'data', 'python'].flatMap((w) =>
+    layering([`workers/${w}/**/*.ts`], [
+      { regex: '^(\\.\\./)+(src|workers|e2e|bench|scripts)(/|$)', message: 'a worker imports only itself, protocol/ and shared/ (never the page).' },
+      {
+        regex: `^(\\.\\./)+(${['agent', 'data', 'python'].filter((o) => o !== w).join('|')})(/|$)`,
+        message: `workers/${w} must not import another worker's internals; put what both need in shared/.`,
+      },
+    ]),
+  ),
   {
     files: ['src/**/*.ts', 'src/**/*.svelte'],
     ignores: ['**/*.test.ts', '**/testing/**', 'src/main.ts'],
@@ -41,8 +58,9 @@ export default ts.config(
         'error',
         {
           patterns: [
-            { group: ['**/testing/**', '**/*.test', '**/*.test.ts', '**/e2e/**', 'vitest', '@playwright/test'], message: 'production code must not import test code.' },
+            { group: TEST_CODE, message: 'production code must not import test code.' },
             { group: ['**/App.svelte', '../main', '../main.ts'], message: 'a feature folder must not import the app shell.' },
+            { regex: '^(\\.\\./)+workers/(?![^/]+/[^/]+\\.worker\\.ts\\?worker$)', message: "the page reaches a worker only through its entry file (src/engines/spawn.ts); put what the page needs in shared/ or protocol/, or ask the worker." },
           ],
         },
       ],

@@ -7,8 +7,8 @@
  */
 import { HumanMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
-import { RunSqlArgsSchema } from '../workers/protocol/agent/tools';
-import { ValidationReportSchema } from '../workers/protocol/agent/structured';
+import { RunSqlArgsSchema } from '../protocol/agent/tools';
+import { ValidationReportSchema } from '../protocol/agent/structured';
 import { createChatModel } from '../workers/agent/llm/chatModel';
 import { structuredOutput, type LadderMemory } from '../workers/agent/llm/structured';
 import type { StructuredRung } from '../workers/agent/llm/endpointProfile';

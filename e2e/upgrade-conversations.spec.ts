@@ -7,7 +7,7 @@
  * starts there.
  */
 import type { Page } from '@playwright/test';
-import { DataApp, expect, test } from './fixtures';
+import { DataApp, expect, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();

@@ -15,7 +15,7 @@ import { launchOptions } from './browser.mjs';
 import { startStaticServer } from '../bench/static-server.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-// The example library's categories (workers/agent/examples/library.ts): the Questions picker's values.
+// The example library's categories (shared/exampleCategories.ts): the Questions picker's values.
 const CATEGORIES = new Set(['comparison', 'relationship', 'description', 'pattern', 'visualization', 'data_operation']);
 
 const USAGE = `usage: npm run gauntlet -- --base-url URL --model NAME [--key-env NAME | --no-key]

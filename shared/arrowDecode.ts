@@ -3,7 +3,7 @@
  * Loaded with dynamic `import()` by DataClient so apache-arrow stays out of the app shell.
  */
 import { DataType, TimeUnit, tableFromIPC, util, type Field } from 'apache-arrow';
-import type { ColumnInfo, QueryResult } from '../workers/protocol/data';
+import type { ColumnInfo, QueryResult } from '../protocol/data';
 import { zonedTimestamp } from './zonedTime';
 
 export interface DecodeOptions {

@@ -22,7 +22,7 @@
  * as `<`.
  */
 import allowList from './plotlyAllowList.json';
-import type { JsonValue } from './figure';
+import type { JsonValue } from '../protocol/figure';
 
 type Json = JsonValue;
 type Rec = { [key: string]: Json };

@@ -1,8 +1,12 @@
 /**
- * The house's layering, checked over every production import:
- * - workers/ and shared/ never import the page (src/);
- * - production code never imports test code (testing/ folders, *.test, e2e/);
- * - src/ feature folders form no cycle (a feature only imports "downward").
+ * The house's layering, checked over every production import (eslint.config.js says the same per
+ * file; this test sees the whole graph):
+ * - protocol/ (the wire types and RPC runtime) imports only itself;
+ * - shared/ imports only protocol/ and shared/;
+ * - the page (src/) reaches a worker only through the entry file Vite spawns, never its internals;
+ * - a worker never imports the page or another worker (what two sides need lives in shared/);
+ * - the top-level areas form no cycle, nor do src/ feature folders;
+ * - production code never imports test code (testing/ folders, *.test, e2e/).
  */
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -11,38 +15,107 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const files = execFileSync('git', ['ls-files', 'src', 'workers', 'shared'], { cwd: ROOT, encoding: 'utf8' })
+const files = execFileSync('git', ['ls-files', 'src', 'workers', 'shared', 'protocol'], { cwd: ROOT, encoding: 'utf8' })
   .split('\n')
   .filter((f) => /\.(ts|svelte)$/.test(f) && !/\.test\.ts$/.test(f) && !f.includes('/testing/'));
 
-/** Repo-relative targets of a file's relative imports (static and dynamic). */
-function importsOf(file: string): string[] {
+interface Edge {
+  from: string;
+  /** Repo-relative path, without the query. */
+  to: string;
+  /** How it is reached: an import, or a worker Vite builds (`?worker`, `new Worker(new URL(…))`). */
+  spawn: boolean;
+}
+
+/** A file's relative imports (static, dynamic, side-effect, re-export) and worker URLs. */
+function importsOf(file: string): Edge[] {
   let text: string;
   try {
     text = readFileSync(join(ROOT, file), 'utf8');
   } catch {
     return []; // listed by git but deleted in the working tree
   }
-  const out: string[] = [];
-  for (const m of text.matchAll(/(?:from\s+|import\s*\()\s*['"](\.[^'"]+)['"]/g)) {
-    out.push(relative(ROOT, normalize(join(ROOT, dirname(file), m[1] ?? ''))));
+  const out: Edge[] = [];
+  for (const m of text.matchAll(/(from\s+|import\s*\(\s*|import\s+|new\s+URL\(\s*)['"](\.[^'"]+)['"]/g)) {
+    const [path = '', query = ''] = (m[2] ?? '').split('?');
+    const to = relative(ROOT, normalize(join(ROOT, dirname(file), path)));
+    out.push({ from: file, to, spawn: query === 'worker' || (m[1] ?? '').startsWith('new') });
   }
   return out;
 }
 
-const edges = files.flatMap((f) => importsOf(f).map((to) => ({ from: f, to })));
+const edges = files.flatMap(importsOf);
+
+/** The top-level area a path belongs to: protocol, shared, src, workers/<name>, or another root. */
+function area(p: string): string {
+  const [top = '', second = ''] = p.split('/');
+  return top === 'workers' ? `workers/${second}` : top;
+}
+
+/** Every cycle in a directed graph, each written `a → b → a`. */
+function cyclesOf(graph: Map<string, Set<string>>): string[] {
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (node: string, path: string[]) => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'open') {
+      cycles.push([...path.slice(path.indexOf(node)), node].join(' → '));
+      return;
+    }
+    state.set(node, 'open');
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) visit(node, []);
+  return cycles;
+}
+
+const show = (list: Edge[]) => list.map((e) => `${e.from} → ${e.to}`);
 
 describe('layering', () => {
   it('has production files to check', () => {
     expect(files.length).toBeGreaterThan(100);
+    expect(files.some((f) => f.startsWith('protocol/'))).toBe(true);
   });
 
-  it('workers/ and shared/ never import src/', () => {
-    expect(edges.filter((e) => /^(workers|shared)\//.test(e.from) && e.to.startsWith('src/'))).toEqual([]);
+  it('protocol/ imports only protocol/', () => {
+    expect(show(edges.filter((e) => e.from.startsWith('protocol/') && !e.to.startsWith('protocol/')))).toEqual([]);
+  });
+
+  it('shared/ imports only protocol/ and shared/', () => {
+    expect(show(edges.filter((e) => e.from.startsWith('shared/') && !/^(protocol|shared)\//.test(e.to)))).toEqual([]);
+  });
+
+  it('src/ reaches a worker only through the entry file Vite spawns', () => {
+    const entry = /^workers\/[^/]+\/[^/]+\.worker\.ts$/;
+    const bad = edges.filter((e) => e.from.startsWith('src/') && e.to.startsWith('workers/') && !(e.spawn && entry.test(e.to)));
+    expect(show(bad)).toEqual([]);
+    // The rule must see the three spawns, or it checks nothing.
+    expect(edges.filter((e) => e.from.startsWith('src/') && e.spawn && entry.test(e.to)).map((e) => area(e.to)).sort()).toEqual([
+      'workers/agent',
+      'workers/data',
+      'workers/python',
+    ]);
+  });
+
+  it('a worker imports only itself, protocol/ and shared/ (never the page, never another worker)', () => {
+    const bad = edges.filter((e) => e.from.startsWith('workers/') && area(e.to) !== area(e.from) && !/^(protocol|shared)\//.test(e.to));
+    expect(show(bad)).toEqual([]);
+  });
+
+  it('the top-level areas form no cycle', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const e of edges) {
+      const a = area(e.from);
+      const b = area(e.to);
+      if (a !== b) graph.set(a, (graph.get(a) ?? new Set()).add(b));
+    }
+    expect([...graph.keys()].sort()).toEqual(expect.arrayContaining(['shared', 'src', 'workers/agent', 'workers/data', 'workers/python']));
+    expect(cyclesOf(graph)).toEqual([]);
   });
 
   it('production code never imports test code', () => {
-    expect(edges.filter((e) => /(^|\/)testing\/|\.test(\.ts)?$|^e2e\//.test(e.to))).toEqual([]);
+    expect(show(edges.filter((e) => /(^|\/)testing\/|\.test(\.ts)?$|^e2e\//.test(e.to)))).toEqual([]);
   });
 
   it('src/ feature folders import each other without cycles', () => {
@@ -55,19 +128,6 @@ describe('layering', () => {
       if (!a || !b || a === b) continue;
       graph.set(a, (graph.get(a) ?? new Set()).add(b));
     }
-    const cycles: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const visit = (node: string, path: string[]) => {
-      if (state.get(node) === 'done') return;
-      if (state.get(node) === 'open') {
-        cycles.push([...path.slice(path.indexOf(node)), node].join(' → '));
-        return;
-      }
-      state.set(node, 'open');
-      for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
-      state.set(node, 'done');
-    };
-    for (const node of graph.keys()) visit(node, []);
-    expect(cycles).toEqual([]);
+    expect(cyclesOf(graph)).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 import { bootDuckDB } from '../../workers/data/duckdbBoot';
 import { readCsvSql } from '../../workers/data/csvIngest';
 import { runQuery } from '../../workers/data/queryRunner';
-import { REGISTERED_DIR } from '../../workers/data/engine';
+import { REGISTERED_DIR } from '../../workers/data/duckdbEngine';
 import { warmUpEngine } from '../../workers/data/warmUp';
 import { timeParquet } from './bareParquet';
 

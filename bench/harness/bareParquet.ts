@@ -1,6 +1,6 @@
 // Parquet through the app's own reader and Arrow insert, with none of the rest of the load path:
 // decode alone, then decode + insert cold (the engine's first Arrow insert) and warm.
-import type { Engine } from '../../workers/data/engine';
+import type { Engine } from '../../workers/data/duckdbEngine';
 import { ingestArrowStreams } from '../../workers/data/arrowIngest';
 import { convertParquet } from '../../workers/data/loaders/parquet';
 

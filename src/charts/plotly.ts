@@ -3,7 +3,7 @@
  * figure's layout to the page's light or dark colours.
  */
 import type { PlotlyStatic } from 'plotly.js-dist-min';
-import type { JsonValue, PlotlyFigure } from '../../workers/protocol/python';
+import type { JsonValue, PlotlyFigure } from '../../protocol/python';
 import { TOPOJSON_DIR } from '../../shared/figureSafety';
 import { plural } from '../../shared/text';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FinalOutput } from '../../workers/protocol/agent/final';
+import type { FinalOutput } from '../../protocol/agent/final';
 import { distinctCaveats, confidenceOf, outcomeOf, splitFollowUps } from './answerView';
 
 const final = (over: Partial<FinalOutput> = {}): FinalOutput => ({

@@ -4,7 +4,7 @@
  * or stopped part-way, the follow-up questions the answer ends with (asked by a button instead of
  * read as text), and which of the repeated notes to leave out.
  */
-import type { FinalOutput } from '../../workers/protocol/agent/final';
+import type { FinalOutput } from '../../protocol/agent/final';
 import { plural } from '../../shared/text';
 
 export type Outcome = 'answered' | 'failed';

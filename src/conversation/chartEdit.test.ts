@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildChartFigure } from '../../workers/agent/tools/chartFigure';
+import { buildChartFigure } from '../../shared/chartFigure';
 import { chartSources, readEdit, redraw, saveEdit, tableFromFigure, type ChartSpec } from './chartEdit';
 
 const table = {

@@ -5,9 +5,9 @@
  * again: the model's SQL is not re-run outside the agent's read-only path. The user's changes
  * are kept in this browser per answer, so a reload shows the chart as they left it.
  */
-import { CreateChartArgsSchema, type ChartType } from '../../workers/protocol/agent/tools';
-import { buildChartFigure, type ChartTable } from '../../workers/agent/tools/chartFigure';
-import type { PlotlyFigure } from '../../shared/figure';
+import { CreateChartArgsSchema, type ChartType } from '../../protocol/agent/tools';
+import { buildChartFigure, type ChartTable } from '../../shared/chartFigure';
+import type { PlotlyFigure } from '../../protocol/figure';
 import type { Step } from './turns';
 
 export type ChartSpec = { type: ChartType; x: string; y?: string; color?: string; title?: string };

@@ -1,5 +1,5 @@
 /** Small display helpers for the step trace and answer card. */
-import type { JsonValue, PlotlyFigure } from '../../workers/protocol/python';
+import type { JsonValue, PlotlyFigure } from '../../protocol/python';
 
 /** JSON for a `<pre>`, shortened past `max` characters with a note saying so. */
 export function prettyJson(value: unknown, max = 4000): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../workers/protocol/agent/wire';
-import type { FinalOutput } from '../../workers/protocol/agent/final';
-import type { ThreadView } from '../../workers/protocol/agent/threadView';
+import type { RunEvent } from '../../protocol/agent/wire';
+import type { FinalOutput } from '../../protocol/agent/final';
+import type { ThreadView } from '../../protocol/agent/threadView';
 import { applyEvent, newTurn, turnsFromThread, type ToolStep } from './turns';
 
 const final = (answer: string): FinalOutput => ({

@@ -3,10 +3,10 @@
  * from the worker's event stream (`applyEvent`) or from a stored thread after a reload
  * (`turnsFromThread`), so both render the same way.
  */
-import type { RunEvent, ErrorKind, StatusKind } from '../../workers/protocol/agent/wire';
-import type { AnswerRating, ThreadView } from '../../workers/protocol/agent/threadView';
-import type { FinalOutput } from '../../workers/protocol/agent/final';
-import { addUsage, type RunUsage } from '../../workers/protocol/agent/usage';
+import type { RunEvent, ErrorKind, StatusKind } from '../../protocol/agent/wire';
+import type { AnswerRating, ThreadView } from '../../protocol/agent/threadView';
+import type { FinalOutput } from '../../protocol/agent/final';
+import { addUsage, type RunUsage } from '../../protocol/agent/usage';
 
 export interface ToolStep {
   kind: 'tool';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRICES, costLabel, costOf, formatUsd, isLocalEndpoint, mergePrices, parsePriceEdits, priceFor, withPriceEdit, type PriceRow } from './prices';
 import { gauntletEstimate, TYPICAL_ITEM_TOKENS } from './estimate';
-import type { RunUsage } from '../../workers/protocol/agent/usage';
+import type { RunUsage } from '../../protocol/agent/usage';
 
 const OPENAI = 'https://api.openai.com/v1';
 const run = (over: Partial<RunUsage> = {}): RunUsage => ({ input_tokens: 10_000, output_tokens: 1_000, requests: 3, estimated: false, model: 'gpt-4o-mini', base_url: OPENAI, ...over });

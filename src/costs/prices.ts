@@ -4,8 +4,8 @@
  * estimate the user can edit in Settings: providers change prices, bill cached input less, and
  * a router or a plan may charge differently.
  */
-import { presetFor } from '../../workers/protocol/endpointPresets';
-import type { RunUsage } from '../../workers/protocol/agent/usage';
+import { presetFor } from '../../shared/endpointPresets';
+import type { RunUsage } from '../../protocol/agent/usage';
 import { plural } from '../../shared/text';
 
 export interface PriceRow {

@@ -6,8 +6,8 @@
  * again.
  */
 import { fetchSource } from './sourceFetch';
-import type { DataPeer, DatasetProfile, LoadSource, RereadOutcome, SqlRisk } from '../../workers/protocol/data';
-import type { CsvReadOverrides } from '../../workers/protocol/loadReport';
+import type { DataPeer, DatasetProfile, LoadSource, RereadOutcome, SqlRisk } from '../../protocol/data';
+import type { CsvReadOverrides } from '../../protocol/loadReport';
 import type { DecodedRows } from '../../shared/arrowDecode';
 import { messageOf } from '../../shared/errors';
 import { timeZoneSetting } from '../settings/timeZone.svelte';

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
-import { serve, type Handlers } from '../../workers/protocol/rpcServer';
-import type { DataEvent, DataRequests, DatasetInfo } from '../../workers/protocol/data';
+import { serve, type Handlers } from '../../protocol/rpcServer';
+import type { DataEvent, DataRequests, DatasetInfo } from '../../protocol/data';
 import { DataClient } from './DataClient.svelte';
 import { sampleUrl, urlFileName } from './urls';
-import { FakeWorker } from '../../workers/protocol/testing/fakeWorker';
+import { FakeWorker } from '../engines/testing/fakeWorker';
 
 
 const info = (name: string, rowCount = 2): DatasetInfo => ({

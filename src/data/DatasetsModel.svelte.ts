@@ -3,7 +3,7 @@
  * coming back, errors and warnings, and the engine's state. It changes only from the worker's
  * answers and events (through DataClient) and the user's dismissals; it sends nothing.
  */
-import type { DataEvent, DatasetInfo, LoadPhase } from '../../workers/protocol/data';
+import type { DataEvent, DatasetInfo, LoadPhase } from '../../protocol/data';
 import type { DataInit } from './dataTransport';
 
 export interface LoadState {

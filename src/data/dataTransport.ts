@@ -3,9 +3,9 @@
  * `init`, sends requests and hands every event to one listener. It holds no view state: the
  * DatasetsModel (through DataClient) does.
  */
-import type { RpcClient } from '../../workers/protocol/rpcClient';
-import { WorkerSession } from '../../workers/protocol/workerSession';
-import type { DataEvent, DataRequests } from '../../workers/protocol/data';
+import type { RpcClient } from '../../protocol/rpcClient';
+import { WorkerSession } from '../engines/workerSession';
+import type { DataEvent, DataRequests } from '../../protocol/data';
 import { messageOf } from '../../shared/errors';
 
 /** Makes the worker (src/engines/spawn.ts; tests use a MessageChannel stand-in). */

@@ -1,4 +1,4 @@
-import type { ColumnProfile, DatasetInfo } from '../../workers/protocol/data';
+import type { ColumnProfile, DatasetInfo } from '../../protocol/data';
 import { plural } from '../../shared/text';
 
 const n = (x: number) => x.toLocaleString('en-US');

@@ -6,7 +6,7 @@
  * its previous channel: the page-side server is closed here, and the data worker closes a peer's
  * old port itself when that peer's new one arrives.
  */
-import type { ConnectPort } from '../../workers/protocol/workerSession';
+import type { ConnectPort } from './workerSession';
 
 /** Who serves a link: a worker that can restart, or this page (which outlives the workers). */
 export type Provider = 'data' | 'page';

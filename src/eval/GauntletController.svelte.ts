@@ -3,8 +3,8 @@
  * loads the sample tables the questions need, then runs the gauntlet through the agent client
  * (one detached run per item) and keeps the stored run and the view in step.
  */
-import type { AgentEvent, EndpointSettings, PrivacyLogEntry, StartRunRequest } from '../../workers/protocol/agent/wire';
-import type { AgentMode } from '../../workers/protocol/agent/final';
+import type { AgentEvent, EndpointSettings, PrivacyLogEntry, StartRunRequest } from '../../protocol/agent/wire';
+import type { AgentMode } from '../../protocol/agent/final';
 import expectedJson from './gauntlet/expected.json';
 import type { ExpectedAnswer } from './gauntlet/expected';
 import type { SampleTable } from './gauntlet/questions';

@@ -3,8 +3,8 @@
  * background so it reads the same printed or in a dark viewer.
  */
 import { sanitiseFigure } from '../../shared/figureSafety';
-import type { PlotlyFigure } from '../../shared/figure';
-import type { JsonValue } from '../../workers/protocol/python';
+import type { PlotlyFigure } from '../../protocol/figure';
+import type { JsonValue } from '../../protocol/python';
 import { loadPlotly, themedLayout, topojsonUrl } from '../charts/plotly';
 
 const LIGHT = { dark: false, fg: '#17202a', muted: '#5a6472', grid: '#d5dbe3', font: 'system-ui, sans-serif' };

@@ -3,7 +3,7 @@ import { renderMarkdown } from '../markdown/render';
 import { buildHtmlReport } from './htmlReport';
 import { FIGURE, HOSTILE, SQL, threads, type ThreadName } from './testing/threads';
 import { buildExportThread } from './thread';
-import type { PlotlyFigure } from '../../shared/figure';
+import type { PlotlyFigure } from '../../protocol/figure';
 
 const SVG_URL = 'data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%22%3E%3C%2Fsvg%3E';
 

@@ -5,7 +5,7 @@
  * Markdown (answers, notes) is turned into sanitised HTML by the renderer the caller passes in.
  */
 import { knowledgeMarkdown } from './knowledgeSection';
-import type { PlotlyFigure } from '../../shared/figure';
+import type { PlotlyFigure } from '../../protocol/figure';
 import { answerMarkdown, figureLabel, outlineTurn, type OutlineItem, type OutlineTurn } from './outline';
 import { htmlTable, tableFootnote } from './tables';
 import type { ExportThread } from './thread';

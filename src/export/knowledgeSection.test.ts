@@ -3,8 +3,8 @@ import { buildMarkdownReport } from './markdownReport';
 import { buildNotebook } from './notebook';
 import { threads } from './testing/threads';
 import { buildExportThread } from './thread';
-import { emptyDictionary, type DataDictionary } from '../../workers/protocol/agent/knowledge';
-import { importDictionary } from '../../workers/agent/knowledge/import';
+import { emptyDictionary, type DataDictionary } from '../../protocol/agent/knowledge';
+import { importDictionary } from '../../shared/knowledge/dictionaryImport';
 
 function penguinsDictionary(status: DataDictionary['status'] = 'accepted'): DataDictionary {
   const d = emptyDictionary('penguins', ['Species', 'Body Mass (g)']);

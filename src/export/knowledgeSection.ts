@@ -4,7 +4,7 @@
  * and the HTML report (through its Markdown renderer) all include, so a reader knows what the
  * codes meant and which rules applied.
  */
-import type { DataDictionary, WorkspaceKnowledge } from '../../workers/protocol/agent/knowledge';
+import type { DataDictionary, WorkspaceKnowledge } from '../../protocol/agent/knowledge';
 import { escapeMarkdownCell } from './tables';
 
 export type ExportKnowledge = WorkspaceKnowledge;

@@ -6,7 +6,7 @@
  */
 import { knowledgeMarkdown } from './knowledgeSection';
 import { sanitiseFigure } from '../../shared/figureSafety';
-import type { PlotlyFigure } from '../../shared/figure';
+import type { PlotlyFigure } from '../../protocol/figure';
 import { chartCellCode, pythonCellCode, setupCode, sqlCellCode } from './notebookCode';
 import { safeMarkdown } from './markdownText';
 import { answerMarkdown, figureLabel, outlineTurn, questionQuote, type OutlineItem, type OutlineTurn, type TableData } from './outline';

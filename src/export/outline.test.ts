@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlotlyFigure } from '../../shared/figure';
+import type { PlotlyFigure } from '../../protocol/figure';
 import { answerMarkdown, outlineTurn, tableOf } from './outline';
 import { FIGURE, chartStep, final, sqlStep, turn } from './testing/threads';
 

@@ -3,9 +3,9 @@
  * short note for the other tools and status changes), the answer and any figures the steps
  * did not claim. The notebook, HTML and Markdown builders all read this one shape.
  */
-import type { CreateChartArgs } from '../../workers/protocol/agent/tools';
-import type { FinalOutput } from '../../workers/protocol/agent/final';
-import type { PlotlyFigure } from '../../shared/figure';
+import type { CreateChartArgs } from '../../protocol/agent/tools';
+import type { FinalOutput } from '../../protocol/agent/final';
+import type { PlotlyFigure } from '../../protocol/figure';
 import { editedChart, editKey } from '../conversation/chartEdit';
 import { statusLabel } from '../conversation/format';
 import type { ChatTurn, Step, TurnError, TurnState } from '../conversation/turns';

@@ -5,7 +5,7 @@ import { buildMarkdownReport } from './markdownReport';
 import { notebookJson } from './notebook';
 import { FIGURE, KEY, PENGUINS, SETTINGS, chartStep, final, input, sqlStep, threads, turn } from './testing/threads';
 import { buildExportThread, datasetsUsed, defaultTitle, redact, REDACTED, secretsOf } from './thread';
-import type { DatasetInfo } from '../../workers/protocol/data';
+import type { DatasetInfo } from '../../protocol/data';
 
 const CARS = { ...PENGUINS, name: 'cars', fileName: 'cars.json' } as DatasetInfo;
 

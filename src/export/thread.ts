@@ -4,8 +4,8 @@
  * the key and the base URL never reach an export, and any copy of the key the user typed or a
  * tool echoed is blanked before a builder sees the thread.
  */
-import type { DataFormat, DatasetInfo } from '../../workers/protocol/data';
-import type { EndpointSettings } from '../../workers/protocol/agent/wire';
+import type { DataFormat, DatasetInfo } from '../../protocol/data';
+import type { EndpointSettings } from '../../protocol/agent/wire';
 import type { ChatTurn } from '../conversation/turns';
 import type { ExportKnowledge } from './knowledgeSection';
 

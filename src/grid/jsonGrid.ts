@@ -4,7 +4,7 @@
  * else → VARCHAR), and nested values written out as JSON text.
  */
 import type { CellValue } from '../../shared/arrowDecode';
-import type { ColumnInfo } from '../../workers/protocol/data';
+import type { ColumnInfo } from '../../protocol/data';
 
 export function jsonGrid(names: readonly string[], rows: readonly (readonly unknown[])[]): { columns: ColumnInfo[]; rows: CellValue[][] } {
   const cells = rows.map((r) => names.map((_, c): CellValue => {

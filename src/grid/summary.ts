@@ -4,7 +4,7 @@
  * rows a grid holds (results) — in which case it describes those rows only.
  */
 import type { CellValue } from '../../shared/arrowDecode';
-import type { ColumnInfo, DatasetProfile } from '../../workers/protocol/data';
+import type { ColumnInfo, DatasetProfile } from '../../protocol/data';
 import { isNumericType } from './cellText';
 import { formatCell, type ColumnFormat } from './format';
 

@@ -5,10 +5,10 @@
  * `data_dictionary` call through the agent worker); the draft waits for the user to accept it.
  */
 import { getContext, setContext } from 'svelte';
-import type { DataDictionary, WorkspaceKnowledge, WorkspaceRule } from '../../workers/protocol/agent/knowledge';
-import type { DatasetInfo } from '../../workers/protocol/data';
-import type { ModelContextView } from '../../workers/protocol/agent/wire';
-import { KnowledgeStore } from '../../workers/agent/knowledge/store';
+import type { DataDictionary, WorkspaceKnowledge, WorkspaceRule } from '../../protocol/agent/knowledge';
+import type { DatasetInfo } from '../../protocol/data';
+import type { ModelContextView } from '../../protocol/agent/wire';
+import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
 
 export interface KnowledgeClientOptions {

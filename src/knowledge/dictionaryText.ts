@@ -2,7 +2,7 @@
  * The dictionary editor's text fields and the stored shape: codes as "1 = North; 2 = South",
  * placeholders as ". , -9", join keys one per line as "cust_no = customers.customer_id".
  */
-import type { CodeMeaning, JoinKey } from '../../workers/protocol/agent/knowledge';
+import type { CodeMeaning, JoinKey } from '../../protocol/agent/knowledge';
 
 export function codesToText(codes: readonly CodeMeaning[]): string {
   return codes.map((c) => (c.meaning ? `${c.code} = ${c.meaning}` : c.code)).join('; ');

@@ -6,7 +6,7 @@
  */
 import { messageOf } from '../../shared/errors';
 import type { CellValue } from '../../shared/arrowDecode';
-import type { JsonValue } from '../../workers/protocol/python';
+import type { JsonValue } from '../../protocol/python';
 import type { DataClient } from '../data/DataClient.svelte';
 import { textOf, type PythonClient } from '../python/PythonClient.svelte';
 import { emptyNotebook, insertCell, moveCell, newCell, removeCell, type Cell, type CellKind, type CellOutput, type NotebookDoc } from './model';

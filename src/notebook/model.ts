@@ -3,7 +3,7 @@
  * output. Pure functions over plain objects, so the same shape is rendered, stored in IndexedDB
  * and exported to `.ipynb`.
  */
-import type { JsonValue, PlotlyFigure, PyError, PyResult } from '../../workers/protocol/python';
+import type { JsonValue, PlotlyFigure, PyError, PyResult } from '../../protocol/python';
 
 export type CellKind = 'sql' | 'python' | 'markdown';
 

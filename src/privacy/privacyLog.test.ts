@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PrivacyLogEntry } from '../../workers/protocol/agent/wire';
+import type { PrivacyLogEntry } from '../../protocol/agent/wire';
 import { loadPrivacyLog, prettyBody, requestKind, sizeLabel, statusLabel, tokenTotals, tokensLabel } from './privacyLog';
 
 const entry = (over: Partial<PrivacyLogEntry> = {}): PrivacyLogEntry => ({

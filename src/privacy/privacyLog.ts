@@ -2,8 +2,8 @@
  * The privacy log on the main thread: fetched from the agent worker per thread, and the pure
  * helpers the dialog shows it with (totals, pretty body, labels).
  */
-import type { AgentEvent, AgentRequests, PrivacyLogEntry } from '../../workers/protocol/agent/wire';
-import type { RpcClient } from '../../workers/protocol/rpcClient';
+import type { AgentEvent, AgentRequests, PrivacyLogEntry } from '../../protocol/agent/wire';
+import type { RpcClient } from '../../protocol/rpcClient';
 
 /** What the log needs of the agent client: its started worker. */
 export interface PrivacyLogSource {

@@ -4,9 +4,9 @@
  * interrupt is not honoured, memory ran out or the worker died. What it shows is its
  * view-model's (PythonView, pythonView.svelte.ts), which it extends.
  */
-import type { RpcClient } from '../../workers/protocol/rpcClient';
-import { WorkerSession, type ConnectPort } from '../../workers/protocol/workerSession';
-import type { PackageReport, PythonEvent, PythonRequests, RunOutcome, SqlPolicy } from '../../workers/protocol/python';
+import type { RpcClient } from '../../protocol/rpcClient';
+import { WorkerSession, type ConnectPort } from '../engines/workerSession';
+import type { PackageReport, PythonEvent, PythonRequests, RunOutcome, SqlPolicy } from '../../protocol/python';
 import { explainRestart, graceVerdict, haltedOutcome, type HaltReason } from './halt';
 import { PythonView, type OutputChunk, type RunRecord, type CompletedRun } from './pythonView.svelte';
 import { bloated, withHeapNote, withStateLost } from './runNotes';

@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { serve } from '../../workers/protocol/rpcServer';
-import type { PythonEvent, PythonRequests, RunOutcome } from '../../workers/protocol/python';
+import { serve } from '../../protocol/rpcServer';
+import type { PythonEvent, PythonRequests, RunOutcome } from '../../protocol/python';
 import { PythonClient, STATE_LOST_NOTE } from './PythonClient.svelte';
-import { FakeWorker } from '../../workers/protocol/testing/fakeWorker';
+import { FakeWorker } from '../engines/testing/fakeWorker';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcClient } from '../../workers/protocol/rpcClient';
-import type { AgentPythonEvent, AgentPythonRequests, PackageReport, RunOutcome } from '../../workers/protocol/python';
+import { RpcClient } from '../../protocol/rpcClient';
+import type { AgentPythonEvent, AgentPythonRequests, PackageReport, RunOutcome } from '../../protocol/python';
 import type { CompletedRun, OutputChunk, RunOptions } from './PythonClient.svelte';
 import { servePythonPort, type PythonRunner } from './agentPort';
 

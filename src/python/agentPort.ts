@@ -6,8 +6,8 @@
  * Output is forwarded as it is printed; Stop is one `stop` message, handled at once. What can be
  * imported is pushed as a `packages` event whenever it changes, so no run has to ask for it.
  */
-import { serve, type Served } from '../../workers/protocol/rpcServer';
-import type { AgentPythonEvent, AgentPythonRequests } from '../../workers/protocol/python';
+import { serve, type Served } from '../../protocol/rpcServer';
+import type { AgentPythonEvent, AgentPythonRequests } from '../../protocol/python';
 import type { PythonClient } from './PythonClient.svelte';
 
 export type PythonRunner = Pick<PythonClient, 'run' | 'stop' | 'refreshPackages' | 'watchPackages'>;

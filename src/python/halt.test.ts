@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RunOutcome } from '../../workers/protocol/python';
+import type { RunOutcome } from '../../protocol/python';
 import { explainRestart, graceVerdict, haltedOutcome } from './halt';
 
 const interruptedRun: RunOutcome = {

@@ -1,7 +1,7 @@
 /**
  * What the user is told when a run was halted (time limit or Stop) or ended the interpreter.
  */
-import type { RunOutcome } from '../../workers/protocol/python';
+import type { RunOutcome } from '../../protocol/python';
 
 export type HaltReason = 'timeout' | 'stop';
 

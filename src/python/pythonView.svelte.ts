@@ -5,7 +5,7 @@
  * keeps these fields up to date.
  */
 import { version as pyodideVersion } from 'pyodide/package.json';
-import type { PackageReport, RunOutcome } from '../../workers/protocol/python';
+import type { PackageReport, RunOutcome } from '../../protocol/python';
 import type { HaltReason } from './halt';
 
 export const DEFAULT_PACKAGE_BASE_URL = `https://cdn.jsdelivr.net/pyodide/v${pyodideVersion}/full/`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunOutcome } from '../../workers/protocol/python';
+import type { RunOutcome } from '../../protocol/python';
 import { HEAP_RECYCLE_BYTES, STATE_LOST_NOTE, bloated, withHeapNote, withStateLost } from './runNotes';
 
 const ok: RunOutcome = { ok: true, warnings: ['w'], elapsedMs: 1, heapBytes: 2 * HEAP_RECYCLE_BYTES };

@@ -2,7 +2,7 @@
  * What the page adds to a run's outcome after the fact: that the session's earlier state is
  * gone (Python restarted since), or that the interpreter grew too big and is being replaced.
  */
-import type { RunOutcome } from '../../workers/protocol/python';
+import type { RunOutcome } from '../../protocol/python';
 
 /** Above this much interpreter memory the worker is replaced after a run (wasm never shrinks). */
 export const HEAP_RECYCLE_BYTES = 1024 ** 3;

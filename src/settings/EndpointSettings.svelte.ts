@@ -5,7 +5,7 @@
  * entered for (see keyRing.ts): a request to another origin carries none.
  */
 import { timeZoneSetting } from './timeZone.svelte';
-import { DEFAULT_ROWS_PER_TOOL_OUTPUT, type EndpointSettings as Settings } from '../../workers/protocol/agent/wire';
+import { DEFAULT_ROWS_PER_TOOL_OUTPUT, type EndpointSettings as Settings } from '../../protocol/agent/wire';
 import { allKeys, keyFor, withKey, type KeyRing } from './keyRing';
 import { browserStorage, loadEndpoint, saveEndpoint, type StorageAreas } from './persist';
 

@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
-import { leaks, storedText } from '../../workers/protocol/testing/secretForms';
+import { leaks, storedText } from '../../shared/testing/secretForms';
 import { IdbGauntletStore } from '../eval/gauntlet/store';
 import type { GauntletRun, ItemResult } from '../eval/gauntlet/types';
 import { IdbNotebookStore } from '../notebook/store';

@@ -3,7 +3,7 @@
  * taken out of a value before it is written — model code opened in the notebook, or an answer
  * the gauntlet keeps, may quote a key an endpoint echoed.
  */
-import { SecretScrubber } from '../../workers/protocol/secrets';
+import { SecretScrubber } from '../../shared/secrets';
 
 /** `secrets()` is read at each call, so a key entered later is scrubbed from then on. */
 export function keyScrub(secrets: () => string[]): <T>(value: T) => T {

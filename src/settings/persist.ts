@@ -3,7 +3,7 @@
  * otherwise sessionStorage (gone when the tab closes). Saving to one clears the other, so a key
  * the user stopped remembering does not linger on disk.
  */
-import type { EndpointSettings } from '../../workers/protocol/agent/wire';
+import type { EndpointSettings } from '../../protocol/agent/wire';
 import { messageOf } from '../../shared/errors';
 import { keyFor, parseRing, withKey, type KeyRing } from './keyRing';
 

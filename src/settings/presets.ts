@@ -1,2 +1,2 @@
-/** The providers offered in Settings (see workers/protocol/endpointPresets.ts). */
-export { ENDPOINT_PRESETS as PRESETS, presetFor } from '../../workers/protocol/endpointPresets';
+/** The providers offered in Settings (see shared/endpointPresets.ts). */
+export { ENDPOINT_PRESETS as PRESETS, presetFor } from '../../shared/endpointPresets';

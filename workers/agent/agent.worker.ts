@@ -3,16 +3,16 @@
  * reaches DuckDB and Pyodide only through the ports the page's engine mesh hands it
  * (src/engines/mesh.ts); a port handed again replaces the old one.
  */
-import type { AgentEvent, AgentRequests } from '../protocol/agent/wire';
-import type { DataEvent, DataRequests } from '../protocol/data';
-import type { AgentPythonEvent, AgentPythonRequests } from '../protocol/python';
-import type { Endpoint } from '../protocol/rpc';
-import { SwappableClient } from '../protocol/swappableClient';
-import { serve, type Handlers } from '../protocol/rpcServer';
+import type { AgentEvent, AgentRequests } from '../../protocol/agent/wire';
+import type { DataEvent, DataRequests } from '../../protocol/data';
+import type { AgentPythonEvent, AgentPythonRequests } from '../../protocol/python';
+import type { Endpoint } from '../../protocol/rpc';
+import { SwappableClient } from '../../protocol/swappableClient';
+import { serve, type Handlers } from '../../protocol/rpcServer';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { ScrubbingSerde } from './checkpoint/scrubbingSerde';
 import { PrivacyLogStore } from './privacy/PrivacyLogStore';
-import { SecretScrubber } from '../protocol/secrets';
+import { SecretScrubber } from '../../shared/secrets';
 import { ExampleLibrary } from './examples/retrieval';
 import { createAgentService, type AgentService } from './service';
 import { PythonOutput } from './tools/workerHost';

@@ -9,7 +9,7 @@
 import { AIMessage } from '@langchain/core/messages';
 import { tool as defineTool } from '@langchain/core/tools';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph/web';
-import { AskClarificationArgsSchema, TOOL_ARG_SCHEMAS, TOOL_NAMES } from '../protocol/agent/tools';
+import { AskClarificationArgsSchema, TOOL_ARG_SCHEMAS, TOOL_NAMES } from '../../protocol/agent/tools';
 import { reasoningTrace } from './finalOutput';
 import { decide, failedAttempts, type GuardDecision, type ToolOutcome } from './guard';
 import { retryBrokenStreamOnce } from './llm/transientRetry';

@@ -9,7 +9,7 @@ import type { ExampleLibrary } from './examples/retrieval';
 import type { RunContext } from './state';
 import type { DatasetContext } from './prompts';
 import { decodeIpc } from '../../shared/arrowDecode';
-import { timeZoneSentence, type LoadReport } from '../protocol/loadReport';
+import { timeZoneSentence, type LoadReport } from '../../protocol/loadReport';
 import { knowledgeContext, type KnowledgeSource } from './knowledge/runContext';
 
 export interface ContextSources {

@@ -6,7 +6,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../protocol/agent/wire';
+import type { AgentEvent } from '../../protocol/agent/wire';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { ExampleLibrary } from './examples/retrieval';
 import { UserExampleStore } from './examples/userExamples';

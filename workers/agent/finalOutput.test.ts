@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FinalOutputSchema } from '../protocol/agent/final';
-import type { ValidationReport } from '../protocol/agent/structured';
+import { FinalOutputSchema } from '../../protocol/agent/final';
+import type { ValidationReport } from '../../protocol/agent/structured';
 import { buildFinalOutput, reasoningTrace, UNVALIDATED_CONFIDENCE } from './finalOutput';
 import type { ToolOutcome } from './guard';
 

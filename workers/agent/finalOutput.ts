@@ -4,9 +4,9 @@
  * user should weigh — failed validation, ungrounded figures, an exhausted budget — lands in
  * `caveats` rather than being silently dropped.
  */
-import type { FinalOutput } from '../protocol/agent/final';
-import type { PlotlyFigure } from '../../shared/figure';
-import type { ValidationReport } from '../protocol/agent/structured';
+import type { FinalOutput } from '../../protocol/agent/final';
+import type { PlotlyFigure } from '../../protocol/figure';
+import type { ValidationReport } from '../../protocol/agent/structured';
 import { CODE_TOOLS, failedAttempts, latestValidation, type ToolOutcome } from './guard';
 import { checkGrounding } from './grounding';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { BaseMessage } from '@langchain/core/messages';
 import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from '../../testing/mock-llm/server.mjs';
-import type { AgentEvent } from '../protocol/agent/wire';
+import type { AgentEvent } from '../../protocol/agent/wire';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { EXAMPLES } from './examples/library';
 import { createAgentGraph } from './graph';

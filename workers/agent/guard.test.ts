@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ValidationReport } from '../protocol/agent/structured';
+import type { ValidationReport } from '../../protocol/agent/structured';
 import {
   consecutiveCodeFailures,
   decide,

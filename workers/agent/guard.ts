@@ -7,7 +7,7 @@
  * - an iteration budget by question complexity (5 / 8 / 10) ends in graceful degradation;
  * - failed attempts are collected for the prompt; 3 failed code attempts in a row end an approach.
  */
-import type { ValidationReport } from '../protocol/agent/structured';
+import type { ValidationReport } from '../../protocol/agent/structured';
 
 export type Complexity = 'simple' | 'standard' | 'complex';
 

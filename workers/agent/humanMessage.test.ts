@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
-import { ImageAttachmentsSchema, type ImageAttachment } from '../protocol/agent/wire';
+import { ImageAttachmentsSchema, type ImageAttachment } from '../../protocol/agent/wire';
 import { buildHumanMessage, messageImages } from './humanMessage';
 import { toThreadMessages } from './threadView';
 

@@ -5,7 +5,7 @@
  * them with the thread and a reopened thread can show them.
  */
 import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
-import { imageDataUrl, type ImageAttachment } from '../protocol/agent/wire';
+import { imageDataUrl, type ImageAttachment } from '../../protocol/agent/wire';
 
 export type QuestionPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 

@@ -5,7 +5,7 @@
  */
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph/web';
-import type { RunEvent } from '../protocol/agent/wire';
+import type { RunEvent } from '../../protocol/agent/wire';
 import { INTERNAL_FLAG } from './threadView';
 
 /**

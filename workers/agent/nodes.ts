@@ -9,9 +9,9 @@ import { HumanMessage, SystemMessage, ToolMessage, type BaseMessage, type ToolCa
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
-import type { ValidateResultsArgs } from '../protocol/agent/tools';
-import { ValidationReportSchema, type ValidationReport } from '../protocol/agent/structured';
-import { conversationSession } from '../protocol/python';
+import type { ValidateResultsArgs } from '../../protocol/agent/tools';
+import { ValidationReportSchema, type ValidationReport } from '../../protocol/agent/structured';
+import { conversationSession } from '../../protocol/python';
 import { buildFinalOutput, reasoningTrace } from './finalOutput';
 import { CODE_TOOLS, iterationBudget, type ToolOutcome } from './guard';
 import { structuredOutput, transientLadder, type LadderMemory } from './llm/structured';

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { startMockLlm, type MockLlm, type RecordedRequest, type ScriptedReply } from '../../testing/mock-llm/server.mjs';
-import type { AgentEvent } from '../protocol/agent/wire';
+import type { AgentEvent } from '../../protocol/agent/wire';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { createChatModel } from './llm/chatModel';
 import { createPipelineGraph } from './pipeline';

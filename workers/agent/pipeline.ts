@@ -8,8 +8,8 @@
 import { AIMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { tool as defineTool } from '@langchain/core/tools';
 import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
-import { ExecutionPlanSchema, type ExecutionPlan } from '../protocol/agent/structured';
-import { TOOL_ARG_SCHEMAS } from '../protocol/agent/tools';
+import { ExecutionPlanSchema, type ExecutionPlan } from '../../protocol/agent/structured';
+import { TOOL_ARG_SCHEMAS } from '../../protocol/agent/tools';
 import { structuredOutput } from './llm/structured';
 import { retryBrokenStreamOnce } from './llm/transientRetry';
 import { emit, emitNode, emitRestart, internalNote } from './nodeKit';

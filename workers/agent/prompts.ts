@@ -3,8 +3,8 @@
  * apart from node logic; global context is built once per run). Pure functions of their inputs,
  * so a test can check what the model will see.
  */
-import type { ExampleRecord } from '../protocol/agent/tools';
-import type { ValidationReport } from '../protocol/agent/structured';
+import type { ExampleRecord } from '../../protocol/agent/tools';
+import type { ValidationReport } from '../../protocol/agent/structured';
 import { formatExamples } from './examples/retrieval';
 
 /** A dataset as the model should know it: table, size, columns with types and sample values. */

@@ -5,14 +5,14 @@
  * in the checkpoint when the model is called, so the thread can be resumed).
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import type { AgentEvent, ImageAttachment, RunEvent } from '../protocol/agent/wire';
+import type { AgentEvent, ImageAttachment, RunEvent } from '../../protocol/agent/wire';
 import { ANSWER_NODES } from './nodeKit';
-import type { AgentMode, FinalOutput } from '../protocol/agent/final';
+import type { AgentMode, FinalOutput } from '../../protocol/agent/final';
 import { buildHumanMessage } from './humanMessage';
 import type { AgentGraph } from './graph';
 import type { PipelineGraph } from './pipeline';
 import { classifyLlmError, type LlmFailure } from './llm/chatModel';
-import type { RunUsage } from '../protocol/agent/usage';
+import type { RunUsage } from '../../protocol/agent/usage';
 
 export interface TurnRequest {
   thread_id: string;

@@ -5,8 +5,8 @@
  * the tools, and the run's global context.
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import type { AgentMode } from '../protocol/agent/final';
-import type { EndpointSettings } from '../protocol/agent/wire';
+import type { AgentMode } from '../../protocol/agent/final';
+import type { EndpointSettings } from '../../protocol/agent/wire';
 import { gatherRunContext } from './context';
 import { createAgentGraph } from './graph';
 import { describeColumns } from './knowledge/describe';

@@ -5,11 +5,11 @@
  * Regenerate); `resume` continues a thread from its last checkpoint; `abort` stops a run.
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import type { AgentMode } from '../protocol/agent/final';
-import { addUsage, type RunUsage } from '../protocol/agent/usage';
-import { DEFAULT_ROWS_PER_TOOL_OUTPUT, ImageAttachmentsSchema, type AgentRequests, type EndpointSettings, type ImageAttachment } from '../protocol/agent/wire';
-import { networkAdvice } from '../protocol/endpointPresets';
-import type { Handlers } from '../protocol/rpcServer';
+import type { AgentMode } from '../../protocol/agent/final';
+import { addUsage, type RunUsage } from '../../protocol/agent/usage';
+import { DEFAULT_ROWS_PER_TOOL_OUTPUT, ImageAttachmentsSchema, type AgentRequests, type EndpointSettings, type ImageAttachment } from '../../protocol/agent/wire';
+import { networkAdvice } from '../../shared/endpointPresets';
+import type { Handlers } from '../../protocol/rpcServer';
 import { findForkPoint, replaceQuestionText, validQuestionId } from './fork';
 import { buildHumanMessage } from './humanMessage';
 import { normaliseBaseUrl } from './llm/chatModel';

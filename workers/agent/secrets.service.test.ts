@@ -5,14 +5,14 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
-import type { AgentEvent } from '../protocol/agent/wire';
-import { SecretScrubber } from '../protocol/secrets';
+import type { AgentEvent } from '../../protocol/agent/wire';
+import { SecretScrubber } from '../../shared/secrets';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { ScrubbingSerde } from './checkpoint/scrubbingSerde';
 import { ExampleLibrary } from './examples/retrieval';
 import { PrivacyLogStore } from './privacy/PrivacyLogStore';
 import { ToolOutputStore } from './threads/ToolOutputStore';
-import { leaks, storedText } from '../protocol/testing/secretForms';
+import { leaks, storedText } from '../../shared/testing/secretForms';
 import { createAgentService } from './service';
 import { useDataWorker } from './testing/dataWorker';
 import { useMockEndpoint } from './testing/mockEndpoint';

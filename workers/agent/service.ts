@@ -4,8 +4,8 @@
  * (threads/handlers.ts), ratings (examples/rating.ts), knowledge (knowledge/handlers.ts), the
  * endpoint's model list and capability probe (llm/) — sharing the parts of serviceParts.ts.
  */
-import type { AgentRequests } from '../protocol/agent/wire';
-import type { Handlers } from '../protocol/rpcServer';
+import type { AgentRequests } from '../../protocol/agent/wire';
+import type { Handlers } from '../../protocol/rpcServer';
 import { createRatingHandler } from './examples/rating';
 import { createKnowledgeHandlers } from './knowledge/handlers';
 import { probeCapabilities } from './llm/capabilityProbe';

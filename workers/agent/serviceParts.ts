@@ -4,12 +4,12 @@
  * run slot, and events out with the keys scrubbed. Each job's handlers (runs.ts,
  * threads/handlers.ts, examples/rating.ts, knowledge/handlers.ts, llm/) take these parts.
  */
-import type { AgentEvent } from '../protocol/agent/wire';
-import { SecretScrubber } from '../protocol/secrets';
+import type { AgentEvent } from '../../protocol/agent/wire';
+import { SecretScrubber } from '../../shared/secrets';
 import type { IdbSaver } from './checkpoint/IdbSaver';
 import type { ExampleLibrary } from './examples/retrieval';
 import { UserExampleStore, loadUserExamples } from './examples/userExamples';
-import { KnowledgeStore } from './knowledge/store';
+import { KnowledgeStore } from '../../shared/knowledge/store';
 import { IdbEndpointProfileStore, type EndpointProfileStore } from './llm/endpointProfile';
 import { PrivacyLogStore } from './privacy/PrivacyLogStore';
 import { createThreadCatalog, type ThreadCatalog } from './threads/catalog';

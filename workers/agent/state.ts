@@ -4,10 +4,10 @@
  * cleared by `ingress` with a `Reset` and appended to by the nodes after it.
  */
 import { Annotation, MessagesAnnotation } from '@langchain/langgraph/web';
-import type { ExampleRecord } from '../protocol/agent/tools';
-import type { ExecutionPlan } from '../protocol/agent/structured';
-import type { AgentMode, FinalOutput } from '../protocol/agent/final';
-import type { PlotlyFigure } from '../../shared/figure';
+import type { ExampleRecord } from '../../protocol/agent/tools';
+import type { ExecutionPlan } from '../../protocol/agent/structured';
+import type { AgentMode, FinalOutput } from '../../protocol/agent/final';
+import type { PlotlyFigure } from '../../protocol/figure';
 import type { ToolOutcome } from './guard';
 import type { DatasetContext } from './prompts';
 

@@ -10,7 +10,7 @@ import { SUMMARY_HEADING } from './llm/contextWindow';
 import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph/web';
-import { ConversationSummarySchema } from '../protocol/agent/structured';
+import { ConversationSummarySchema } from '../../protocol/agent/structured';
 import { INTERNAL_FLAG } from './threadView';
 import { plural } from '../../shared/text';
 

@@ -4,7 +4,7 @@
  * injected instructions stay internal.
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import type { ThreadMessage } from '../protocol/agent/threadView';
+import type { ThreadMessage } from '../../protocol/agent/threadView';
 import { messageImages } from './humanMessage';
 
 /** Messages the guard injects for the model only carry this in `additional_kwargs`. */

@@ -1,5 +1,5 @@
 import type { ConvertedTable } from './loaders/types';
-import type { Engine } from './engine';
+import type { Engine } from './duckdbEngine';
 import { quoteIdent } from '../../shared/sql';
 
 /**

@@ -1,5 +1,5 @@
-import type { SqlRisk } from '../protocol/data';
-import { rowsOf, type Engine } from './engine';
+import type { SqlRisk } from '../../protocol/data';
+import { rowsOf, type Engine } from './duckdbEngine';
 import { isKeyword, nameOf, splitScript, TokenKind, type SqlStatement, type SqlToken } from './sqlScript';
 
 /**

@@ -5,7 +5,7 @@
 import { quoteIdent } from '../../shared/sql';
 import { columnTypes } from './catalog';
 import { briefError, readCsvSql } from './csvIngest';
-import { REGISTERED_DIR, type Engine } from './engine';
+import { REGISTERED_DIR, type Engine } from './duckdbEngine';
 import type { HostContext } from './hostContext';
 import { tableInfo, type IngestOutcome } from './ingest';
 import { readerLabel } from './readerLabel';

@@ -1,5 +1,5 @@
-import type { ColumnInfo } from '../protocol/data';
-import { rowsOf, type Engine } from './engine';
+import type { ColumnInfo } from '../../protocol/data';
+import { rowsOf, type Engine } from './duckdbEngine';
 import { quoteIdent, quoteLiteral } from '../../shared/sql';
 
 /** What DuckDB itself knows about its tables: the source of truth behind the dataset list. */

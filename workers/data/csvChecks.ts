@@ -1,6 +1,6 @@
-import type { ColumnInfo } from '../protocol/data';
-import type { CsvReadOverrides, LoadFinding } from '../protocol/loadReport';
-import { rowsOf, type Engine } from './engine';
+import type { ColumnInfo } from '../../protocol/data';
+import type { CsvReadOverrides, LoadFinding } from '../../protocol/loadReport';
+import { rowsOf, type Engine } from './duckdbEngine';
 import { readCsvSql, type ReadOptions } from './csvIngest';
 import { mergeOverrides } from './csvOptions';
 import { quoteIdent } from '../../shared/sql';

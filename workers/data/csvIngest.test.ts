@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { briefError, ingestCsv, readCsvSql } from './csvIngest';
 import { NodeEngine } from './testing/nodeEngine';
-import { rowsOf } from './engine';
+import { rowsOf } from './duckdbEngine';
 
 describe('csvIngest', { timeout: 60_000 }, () => {
   it('builds the read_csv call with the chosen options', () => {

@@ -1,9 +1,9 @@
-import type { Engine } from './engine';
+import type { Engine } from './duckdbEngine';
 import type { EncodingGuess } from './sniff';
 import { quoteIdent, quoteLiteral } from '../../shared/sql';
 import { briefSqlError } from './sqlError';
 import { messageOf } from '../../shared/errors';
-import type { CsvReadOverrides } from '../protocol/loadReport';
+import type { CsvReadOverrides } from '../../protocol/loadReport';
 import { overridesSql } from './csvOptions';
 import { registerSource } from './csvSource';
 import { plural } from '../../shared/text';

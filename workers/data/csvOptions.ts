@@ -1,4 +1,4 @@
-import type { CsvReadOverrides } from '../protocol/loadReport';
+import type { CsvReadOverrides } from '../../protocol/loadReport';
 import { quoteLiteral } from '../../shared/sql';
 
 /**

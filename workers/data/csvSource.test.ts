@@ -3,7 +3,7 @@ import { fitsAsBuffer } from './csvSource';
 import { ingestCsv } from './csvIngest';
 import { HEADROOM_BYTES } from './footprint';
 import { NodeEngine } from './testing/nodeEngine';
-import { rowsOf } from './engine';
+import { rowsOf } from './duckdbEngine';
 
 const MB = 1024 ** 2;
 

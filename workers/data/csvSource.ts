@@ -1,4 +1,4 @@
-import type { Engine } from './engine';
+import type { Engine } from './duckdbEngine';
 import { HEADROOM_BYTES, WASM_CEILING_BYTES, estimateFootprint } from './footprint';
 import { memoryUsed } from './catalog';
 

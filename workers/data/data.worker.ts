@@ -3,8 +3,8 @@
  * The data worker's entry: DuckDB-WASM (nested worker), the format readers and browser storage,
  * wired into the DataHost and served over the worker's own endpoint.
  */
-import type { DataEvent, DataRequests } from '../protocol/data';
-import { serve } from '../protocol/rpcServer';
+import type { DataEvent, DataRequests } from '../../protocol/data';
+import { serve } from '../../protocol/rpcServer';
 import { bootDuckDB } from './duckdbBoot';
 import { receiveDuckDBPort } from './duckdbPort';
 import { DataHost } from './host';

@@ -1,4 +1,4 @@
-import type { ExtensionState } from './engine';
+import type { ExtensionState } from './duckdbEngine';
 import { DUCKDB_EXTENSION_REPOSITORY, DUCKDB_EXTENSIONS, extensionUrl, type DuckdbExtension, type WasmPlatform } from '../../shared/duckdbExtensions';
 import { quoteLiteral } from '../../shared/sql';
 import { messageOf } from '../../shared/errors';

@@ -1,4 +1,4 @@
-import type { DataFormat } from '../protocol/data';
+import type { DataFormat } from '../../protocol/data';
 
 /**
  * Guesses how much wasm memory a load will need, so a file that cannot fit is refused up front

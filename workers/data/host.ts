@@ -6,9 +6,9 @@
  * storage and readers come in as dependencies so this runs in Node tests against the real
  * DuckDB-WASM build.
  */
-import type { DataRequests, DatasetInfo, LoadOutcome, LoadSource, QueryOutcome, QueryResult, RereadOutcome } from '../protocol/data';
-import type { CsvReadOverrides } from '../protocol/loadReport';
-import type { Handlers } from '../protocol/rpcServer';
+import type { DataRequests, DatasetInfo, LoadOutcome, LoadSource, QueryOutcome, QueryResult, RereadOutcome } from '../../protocol/data';
+import type { CsvReadOverrides } from '../../protocol/loadReport';
+import type { Handlers } from '../../protocol/rpcServer';
 import { quoteIdent } from '../../shared/sql';
 import { assessSql } from './assess';
 import { describeTable } from './catalog';

@@ -3,8 +3,8 @@
  * the writer claim, the dataset list and the events that announce it. The jobs (loading,
  * persistence, restore, list changes, the peer channel) are functions over this one context.
  */
-import type { DataEvent, DatasetInfo, LoadPhase } from '../protocol/data';
-import { Serial, type Engine } from './engine';
+import type { DataEvent, DatasetInfo, LoadPhase } from '../../protocol/data';
+import { Serial, type Engine } from './duckdbEngine';
 import type { Converter } from './loaders/types';
 import type { DatasetStorage } from './storage';
 import { SnapshotWriter } from './saving';

@@ -5,13 +5,13 @@
  */
 import { messageOf } from '../../shared/errors';
 import { quoteIdent } from '../../shared/sql';
-import type { DataFormat, DatasetInfo } from '../protocol/data';
-import type { CsvReadOverrides, LoadFinding, LoadReport } from '../protocol/loadReport';
+import type { DataFormat, DatasetInfo } from '../../protocol/data';
+import type { CsvReadOverrides, LoadFinding, LoadReport } from '../../protocol/loadReport';
 import { ingestArrowStreams } from './arrowIngest';
 import { columnTypes, describeTable } from './catalog';
 import { csvFindings } from './csvChecks';
 import { briefError, ingestCsv } from './csvIngest';
-import { REGISTERED_DIR, type Engine } from './engine';
+import { REGISTERED_DIR, type Engine } from './duckdbEngine';
 import type { HostContext } from './hostContext';
 import type { ConvertedTable } from './loaders/types';
 import { ingestParquetNative } from './parquetNative';

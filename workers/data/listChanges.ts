@@ -4,11 +4,11 @@
  * stay in step.
  */
 import { quoteIdent } from '../../shared/sql';
-import type { DatasetInfo, QueryOutcome } from '../protocol/data';
+import type { DatasetInfo, QueryOutcome } from '../../protocol/data';
 import { mayWrite, renameIn, assessStatements } from './assess';
 import { dropSql } from './bigFile';
 import { describeTable, mainTableNames, tableNames } from './catalog';
-import type { Engine } from './engine';
+import type { Engine } from './duckdbEngine';
 import type { HostContext } from './hostContext';
 import { runQuery } from './queryRunner';
 import { nameOf } from './sqlScript';

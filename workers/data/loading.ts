@@ -4,7 +4,7 @@
  * view), keep it for the next visit, and announce the list once.
  */
 import { quoteIdent } from '../../shared/sql';
-import type { LoadOutcome, LoadSource } from '../protocol/data';
+import type { LoadOutcome, LoadSource } from '../../protocol/data';
 import { attachView } from './bigFile';
 import { memoryUsed, tableNames } from './catalog';
 import { checkFootprint } from './footprint';

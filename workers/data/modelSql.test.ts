@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from './engine';
+import { rowsOf } from './duckdbEngine';
 import { runModelSql, type ModelScope } from './modelSql';
 import { NodeEngine } from './testing/nodeEngine';
 import { ATTACKS } from './testing/corpus/attacks';

@@ -1,5 +1,5 @@
-import type { QueryOutcome } from '../protocol/data';
-import { rowsOf, type Engine } from './engine';
+import type { QueryOutcome } from '../../protocol/data';
+import { rowsOf, type Engine } from './duckdbEngine';
 import { runStatement } from './queryRunner';
 import { briefSqlError } from './sqlError';
 import { isKeyword, nameOf, splitScript, TokenKind, type SqlStatement } from './sqlScript';

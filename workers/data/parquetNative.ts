@@ -1,4 +1,4 @@
-import type { Engine } from './engine';
+import type { Engine } from './duckdbEngine';
 import { quoteIdent, quoteLiteral } from '../../shared/sql';
 
 /**

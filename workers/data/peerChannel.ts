@@ -3,8 +3,8 @@
  * describe and query the datasets, and cancel their query. Model SQL is judged here, once, where
  * it runs (modelSql.ts: one read-only statement, by DuckDB's own analysis).
  */
-import type { DataEvent, DataPeer, DataRequests, QueryOutcome } from '../protocol/data';
-import { serve, type Handlers, type Served } from '../protocol/rpcServer';
+import type { DataEvent, DataPeer, DataRequests, QueryOutcome } from '../../protocol/data';
+import { serve, type Handlers, type Served } from '../../protocol/rpcServer';
 import type { HostContext } from './hostContext';
 import { runModelSql, type ModelScope } from './modelSql';
 import { DEFAULT_MAX_ROWS } from './queryRunner';

@@ -1,5 +1,5 @@
-import type { ColumnInfo, ColumnProfile, DatasetProfile, HistogramBin, ProfileSample } from '../protocol/data';
-import { rowsOf, type Engine } from './engine';
+import type { ColumnInfo, ColumnProfile, DatasetProfile, HistogramBin, ProfileSample } from '../../protocol/data';
+import { rowsOf, type Engine } from './duckdbEngine';
 import { collectRows } from './queryRunner';
 import { quoteIdent } from '../../shared/sql';
 

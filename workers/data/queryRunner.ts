@@ -1,6 +1,6 @@
 import { DataType, tableToIPC, Table, type RecordBatch, type Schema } from 'apache-arrow';
-import type { ColumnInfo, QueryOutcome, QueryResult } from '../protocol/data';
-import { rowsOf, type Engine } from './engine';
+import type { ColumnInfo, QueryOutcome, QueryResult } from '../../protocol/data';
+import { rowsOf, type Engine } from './duckdbEngine';
 import { briefSqlError } from './sqlError';
 import { nameOf, splitScript } from './sqlScript';
 

@@ -1,5 +1,5 @@
-import type { DataFormat } from '../protocol/data';
-import type { Engine } from './engine';
+import type { DataFormat } from '../../protocol/data';
+import type { Engine } from './duckdbEngine';
 
 /** Which path a load took, as the load report states it. */
 export function readerLabel(format: DataFormat, engine: Engine): string {

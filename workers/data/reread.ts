@@ -3,13 +3,13 @@
  * table under the same name; a failed re-read leaves the table as it was.
  */
 import { quoteIdent } from '../../shared/sql';
-import type { RereadOutcome } from '../protocol/data';
-import type { CsvReadOverrides, LoadFinding } from '../protocol/loadReport';
+import type { RereadOutcome } from '../../protocol/data';
+import type { CsvReadOverrides, LoadFinding } from '../../protocol/loadReport';
 import { columnTypes } from './catalog';
 import { csvFindings } from './csvChecks';
 import { ingestCsv } from './csvIngest';
 import { isEmptyOverrides } from './csvOptions';
-import { REGISTERED_DIR } from './engine';
+import { REGISTERED_DIR } from './duckdbEngine';
 import type { HostContext } from './hostContext';
 import { tableInfo } from './ingest';
 import { readerLabel } from './readerLabel';

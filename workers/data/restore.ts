@@ -4,8 +4,8 @@
  * from its snapshots, else from its source bytes, under its saved name.
  */
 import { quoteIdent } from '../../shared/sql';
-import type { DatasetInfo, RestoringSource } from '../protocol/data';
-import type { Engine } from './engine';
+import type { DatasetInfo, RestoringSource } from '../../protocol/data';
+import type { Engine } from './duckdbEngine';
 import type { HostContext } from './hostContext';
 import { ingest } from './ingest';
 import { restoreSnapshot } from './snapshot';

@@ -4,7 +4,7 @@
  * the source again. A failure here only costs persistence, never the dataset.
  */
 import { messageOf } from '../../shared/errors';
-import type { DatasetInfo } from '../protocol/data';
+import type { DatasetInfo } from '../../protocol/data';
 import { describeTable } from './catalog';
 import type { HostContext } from './hostContext';
 import { writeSnapshot } from './snapshot';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from './engine';
+import { rowsOf } from './duckdbEngine';
 import { describeTable } from './catalog';
 import { FRAME_ROWS, restoreSnapshot, writeSnapshot } from './snapshot';
 import { NodeEngine } from './testing/nodeEngine';

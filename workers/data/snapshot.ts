@@ -7,10 +7,10 @@
  * stream, read back frame by frame, so neither side holds the whole table as one buffer.
  */
 import { RecordBatchStreamWriter, Table, tableToIPC, type RecordBatch } from 'apache-arrow';
-import type { ColumnInfo } from '../protocol/data';
+import type { ColumnInfo } from '../../protocol/data';
 import { quoteIdent } from '../../shared/sql';
 import { columnTypes } from './catalog';
-import type { Engine } from './engine';
+import type { Engine } from './duckdbEngine';
 
 /** Rows per frame: big enough that a frame's overhead is nothing, small enough to stay in memory. */
 export const FRAME_ROWS = 200_000;

@@ -1,4 +1,4 @@
-import type { DataFormat } from '../protocol/data';
+import type { DataFormat } from '../../protocol/data';
 
 /**
  * Decides what a source holds from its name and first bytes: the data format (extension first,

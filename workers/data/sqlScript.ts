@@ -1,4 +1,4 @@
-import type { Engine, ScriptTokens } from './engine';
+import type { Engine, ScriptTokens } from './duckdbEngine';
 
 /**
  * A script split into statements by DuckDB's own lexer (the scanner its parser runs), so

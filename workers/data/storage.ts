@@ -1,7 +1,7 @@
 import type { DBSchema, IDBPDatabase } from 'idb';
 import { IdbStore } from '../../shared/idbStore';
-import type { LoadReport } from '../protocol/loadReport';
-import type { ColumnInfo, DataFormat } from '../protocol/data';
+import type { LoadReport } from '../../protocol/loadReport';
+import type { ColumnInfo, DataFormat } from '../../protocol/data';
 
 /**
  * Keeps loaded datasets across reloads: the source bytes (OPFS when the browser has it, else

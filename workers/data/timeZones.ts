@@ -1,6 +1,6 @@
-import type { ColumnInfo } from '../protocol/data';
-import type { TimeZoneNote } from '../protocol/loadReport';
-import type { Engine } from './engine';
+import type { ColumnInfo } from '../../protocol/data';
+import type { TimeZoneNote } from '../../protocol/loadReport';
+import type { Engine } from './duckdbEngine';
 import { quoteIdent } from '../../shared/sql';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rowsOf } from './engine';
+import { rowsOf } from './duckdbEngine';
 import { tableNames } from './catalog';
 import { NodeEngine } from './testing/nodeEngine';
 import { warmUpArrow, warmUpCsv, warmUpEngine } from './warmUp';

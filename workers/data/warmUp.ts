@@ -1,7 +1,7 @@
 import { Bool, DateDay, Dictionary, Float64, Int32, Int64, makeData, makeVector, Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import { columnTypes, memoryUsed, tableNames } from './catalog';
 import { readCsvSql } from './csvIngest';
-import { REGISTERED_DIR, type Engine } from './engine';
+import { REGISTERED_DIR, type Engine } from './duckdbEngine';
 
 /**
  * V8 compiles each function of DuckDB's 34 MB module the first time it runs, so a tab's first CSV

@@ -1,7 +1,7 @@
 /**
  * pyodide_js (the Pyodide API, which hands out the Emscripten module) and ctypes (any C function,
  * any address) must stay out of reach of user code after the sandbox is closed
- * (`_dataseer._block_modules`, as engine.ts runs it), by every route found: a plain import, the
+ * (`_dataseer._block_modules`, as pyodideEngine.ts runs it), by every route found: a plain import, the
  * import hook's own table, an edited or replaced sys.meta_path, importlib, the _imp module's
  * constructors (and their originals), and module objects found through gc. Real Pyodide under
  * Node; the worker's JavaScript scope is covered by the e2e escape suite.

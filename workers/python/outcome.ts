@@ -3,7 +3,7 @@
  * the report is built by Python from user values, so nothing in it is trusted by shape.
  */
 import { sanitiseFigure } from '../../shared/figureSafety';
-import type { JsonValue, PlotlyFigure, PyError, PyResult, RunOutcome } from '../protocol/python';
+import type { JsonValue, PlotlyFigure, PyError, PyResult, RunOutcome } from '../../protocol/python';
 import { trimTraceback } from './traceback';
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -2,10 +2,10 @@
  * Entry of the Python worker. The message endpoint is captured here, then `postMessage` is taken
  * off the global scope so code that escapes into JS cannot speak the protocol to the page.
  */
-import type { Endpoint } from '../protocol/rpc';
-import { serve } from '../protocol/rpcServer';
-import type { PythonEvent, PythonRequests } from '../protocol/python';
-import { createEngine } from './engine';
+import type { Endpoint } from '../../protocol/rpc';
+import { serve } from '../../protocol/rpcServer';
+import type { PythonEvent, PythonRequests } from '../../protocol/python';
+import { createEngine } from './pyodideEngine';
 import { removeMember } from './sandbox';
 
 const scope = globalThis;

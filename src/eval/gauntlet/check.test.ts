@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FinalOutput } from '../../../workers/protocol/agent/final';
+import type { FinalOutput } from '../../../protocol/agent/final';
 import { checkRun, decisionIn, mentions, numbersIn, toleranceFor, within, type RunRecord } from './check';
 import type { ExpectedAnswer } from './expected';
 import type { GauntletQuestion } from './questions';

@@ -3,8 +3,8 @@
  * failure pattern it shows. Pure: it reads what a run left (its final output, error and the
  * statuses and tool outcomes it streamed), never the model.
  */
-import type { ErrorKind, StatusKind } from '../../../workers/protocol/agent/wire';
-import type { FinalOutput } from '../../../workers/protocol/agent/final';
+import type { ErrorKind, StatusKind } from '../../../protocol/agent/wire';
+import type { FinalOutput } from '../../../protocol/agent/final';
 import type { ExpectedAnswer } from './expected';
 import { DEFAULT_TOLERANCE, type GauntletQuestion, type Tolerance } from './questions';
 

@@ -8,12 +8,12 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../../workers/protocol/agent/wire';
-import { dictionaryDraftThread } from '../../../workers/protocol/agent/wire';
+import type { AgentEvent } from '../../../protocol/agent/wire';
+import { dictionaryDraftThread } from '../../../protocol/agent/wire';
 import { IdbSaver } from '../../../workers/agent/checkpoint/IdbSaver';
 import { ExampleLibrary } from '../../../workers/agent/examples/retrieval';
 import { createAgentService } from '../../../workers/agent/service';
-import { KnowledgeStore } from '../../../workers/agent/knowledge/store';
+import { KnowledgeStore } from '../../../shared/knowledge/store';
 import { PrivacyLogStore } from '../../../workers/agent/privacy/PrivacyLogStore';
 import { useDataWorker } from '../../../workers/agent/testing/dataWorker';
 import { useMockEndpoint } from '../../../workers/agent/testing/mockEndpoint';

@@ -6,7 +6,7 @@
  * that knowledge and the SQL it writes without it, and the answer, worked out by hand from the
  * data below (the test checks the knowing SQL gives it and the naive one does not).
  */
-import type { DataDictionary, WorkspaceRule } from '../../../workers/protocol/agent/knowledge';
+import type { DataDictionary, WorkspaceRule } from '../../../protocol/agent/knowledge';
 
 export const KNOWLEDGE_FILES = {
   'survey.csv': `respondent_id,region,sex,income,satisfaction

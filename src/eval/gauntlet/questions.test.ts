@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { EXAMPLE_CATEGORIES } from '../../../workers/agent/examples/library';
+import { EXAMPLE_CATEGORIES } from '../../../shared/exampleCategories';
 import { expectedFrom, type ExpectedAnswer } from './expected';
 import { DIFFICULTIES, QUESTIONS } from './questions';
 

@@ -8,7 +8,7 @@
  * The SQL must give the same answer on the app's tables and on native DuckDB's `read_json` /
  * `read_csv` views, so dates are cast explicitly (`cars.Year` is text in the app, DATE natively).
  */
-import type { ExampleCategory } from '../../../workers/agent/examples/library';
+import type { ExampleCategory } from '../../../shared/exampleCategories';
 
 export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];

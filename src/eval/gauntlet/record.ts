@@ -3,8 +3,8 @@
  * output or error, statuses, tool calls and errors, retries, the validation verdict and the
  * chart calls' arguments.
  */
-import type { AgentEvent, StatusKind } from '../../../workers/protocol/agent/wire';
-import type { FinalOutput } from '../../../workers/protocol/agent/final';
+import type { AgentEvent, StatusKind } from '../../../protocol/agent/wire';
+import type { FinalOutput } from '../../../protocol/agent/final';
 import type { RunRecord } from './check';
 
 export interface RunTrace extends RunRecord {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent, StartRunRequest } from '../../../workers/protocol/agent/wire';
-import type { FinalOutput } from '../../../workers/protocol/agent/final';
+import type { AgentEvent, StartRunRequest } from '../../../protocol/agent/wire';
+import type { FinalOutput } from '../../../protocol/agent/final';
 import expectedJson from './expected.json';
 import type { ExpectedAnswer } from './expected';
 import { QUESTIONS } from './questions';

@@ -3,8 +3,8 @@
  * own conversation, through the same agent worker a chat uses. Every scored item is stored at
  * once; a stopped run resumes with the first item that has no score.
  */
-import type { AgentEvent, EndpointSettings, PrivacyLogEntry, StartRunRequest } from '../../../workers/protocol/agent/wire';
-import type { AgentMode } from '../../../workers/protocol/agent/final';
+import type { AgentEvent, EndpointSettings, PrivacyLogEntry, StartRunRequest } from '../../../protocol/agent/wire';
+import type { AgentMode } from '../../../protocol/agent/final';
 import { tokenTotals } from '../../privacy/privacyLog';
 import { checkRun } from './check';
 import type { ExpectedAnswer } from './expected';

@@ -1,8 +1,8 @@
 /** A gauntlet run as it is planned, stored, resumed, reported and exported. */
-import type { AgentMode } from '../../../workers/protocol/agent/final';
+import type { AgentMode } from '../../../protocol/agent/final';
 import type { FailureClass } from './check';
 import type { Difficulty } from './questions';
-import type { ExampleCategory } from '../../../workers/agent/examples/library';
+import type { ExampleCategory } from '../../../shared/exampleCategories';
 
 export interface PlannedItem {
   question_id: string;

@@ -1,8 +1,8 @@
 /** Conversations for the export tests (tests only; never imported by the app). */
-import type { DatasetInfo } from '../../../workers/protocol/data';
-import type { EndpointSettings } from '../../../workers/protocol/agent/wire';
-import type { FinalOutput } from '../../../workers/protocol/agent/final';
-import type { PlotlyFigure } from '../../../shared/figure';
+import type { DatasetInfo } from '../../../protocol/data';
+import type { EndpointSettings } from '../../../protocol/agent/wire';
+import type { FinalOutput } from '../../../protocol/agent/final';
+import type { PlotlyFigure } from '../../../protocol/figure';
 import type { ChatTurn, Step, ToolStep } from '../../conversation/turns';
 import type { ExportInput } from '../thread';
 

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph/web';
-import { SecretScrubber } from '../../protocol/secrets';
-import { leaks, storedText } from '../../protocol/testing/secretForms';
+import { SecretScrubber } from '../../../shared/secrets';
+import { leaks, storedText } from '../../../shared/testing/secretForms';
 import { IdbSaver } from './IdbSaver';
 import { ScrubbingSerde } from './scrubbingSerde';
 

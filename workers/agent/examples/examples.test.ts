@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { CreateChartArgsSchema } from '../../protocol/agent/tools';
+import { CreateChartArgsSchema } from '../../../protocol/agent/tools';
 import { EXAMPLES, EXAMPLE_CATEGORIES } from './library';
 
 const require = createRequire(import.meta.url);

@@ -14,17 +14,10 @@
  *
  * Long on purpose: it is data (one record per example), read and tested as one list.
  */
-import type { ExampleRecord } from '../../protocol/agent/tools';
+import type { ExampleRecord } from '../../../protocol/agent/tools';
+import type { ExampleCategory } from '../../../shared/exampleCategories';
 
-export const EXAMPLE_CATEGORIES = [
-  'comparison',
-  'relationship',
-  'description',
-  'pattern',
-  'visualization',
-  'data_operation',
-] as const;
-export type ExampleCategory = (typeof EXAMPLE_CATEGORIES)[number];
+export { EXAMPLE_CATEGORIES, type ExampleCategory } from '../../../shared/exampleCategories';
 
 export interface CuratedExample extends ExampleRecord {
   category: ExampleCategory;

@@ -2,8 +2,8 @@
  * Helpful / Not helpful on an answer: the rating is kept with the thread, and a helpful answer
  * becomes an example the agent can find for similar questions (a thumbs-down takes it out).
  */
-import type { AgentRequests } from '../../protocol/agent/wire';
-import type { Handlers } from '../../protocol/rpcServer';
+import type { AgentRequests } from '../../../protocol/agent/wire';
+import type { Handlers } from '../../../protocol/rpcServer';
 import type { AgentParts } from '../serviceParts';
 import { exampleFromAnswer, userExampleId } from './userExamples';
 

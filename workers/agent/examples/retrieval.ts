@@ -3,7 +3,7 @@
  * (MiniSearch), which works offline and needs nothing from the endpoint.
  */
 import MiniSearch from 'minisearch';
-import type { ExampleRecord } from '../../protocol/agent/tools';
+import type { ExampleRecord } from '../../../protocol/agent/tools';
 import { EXAMPLES } from './library';
 
 export interface ExampleHit {

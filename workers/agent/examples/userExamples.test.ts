@@ -4,7 +4,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { FinalOutput } from '../../protocol/agent/final';
+import type { FinalOutput } from '../../../protocol/agent/final';
 import { IdbSaver } from '../checkpoint/IdbSaver';
 import { createAgentService } from '../service';
 import type { DataClient } from '../tools/workerHost';

@@ -5,8 +5,8 @@
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
 import { IdbStore } from '../../../shared/idbStore';
-import type { ExampleRecord } from '../../protocol/agent/tools';
-import type { FinalOutput } from '../../protocol/agent/final';
+import type { ExampleRecord } from '../../../protocol/agent/tools';
+import type { FinalOutput } from '../../../protocol/agent/final';
 import type { ExampleLibrary } from './retrieval';
 
 interface UserExamplesDb extends DBSchema {

@@ -4,8 +4,8 @@
  * range. Without `columns` it lists every column (name, type, one-line description), so a table
  * listed as one line in the prompt can still be explored.
  */
-import type { DescribeColumnsArgs, DescribeColumnsResult, DescribedColumn } from '../../protocol/agent/tools';
-import type { DataDictionary } from '../../protocol/agent/knowledge';
+import type { DescribeColumnsArgs, DescribeColumnsResult, DescribedColumn } from '../../../protocol/agent/tools';
+import type { DataDictionary } from '../../../protocol/agent/knowledge';
 import type { DataClient } from '../tools/workerHost';
 import type { HostResult } from '../tools/execute';
 import { messageOf } from '../../../shared/errors';

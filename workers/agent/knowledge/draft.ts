@@ -6,8 +6,8 @@
  */
 import { HumanMessage } from '@langchain/core/messages';
 import type { ChatOpenAICompletions } from '@langchain/openai';
-import { DictionaryDraftSchema, type DataDictionary, type DictionaryDraft } from '../../protocol/agent/knowledge';
-import type { DatasetInfo, DatasetProfile } from '../../protocol/data';
+import { DictionaryDraftSchema, type DataDictionary, type DictionaryDraft } from '../../../protocol/agent/knowledge';
+import type { DatasetInfo, DatasetProfile } from '../../../protocol/data';
 import { structuredOutput, type LadderMemory } from '../llm/structured';
 import type { DataClient } from '../tools/workerHost';
 

@@ -3,8 +3,8 @@
  * (`modelContext`), and one model call drafting a dataset's dictionary (`draftDictionary`),
  * logged in the privacy log under the dataset's draft thread.
  */
-import { dictionaryDraftThread, type AgentRequests } from '../../protocol/agent/wire';
-import type { Handlers } from '../../protocol/rpcServer';
+import { dictionaryDraftThread, type AgentRequests } from '../../../protocol/agent/wire';
+import type { Handlers } from '../../../protocol/rpcServer';
 import { gatherRunContext } from '../context';
 import { checkSettings, endpointModel } from '../llm/endpointModel';
 import { transientLadder } from '../llm/structured';

@@ -1,11 +1,11 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { emptyDictionary, type DataDictionary } from '../../protocol/agent/knowledge';
+import { emptyDictionary, type DataDictionary } from '../../../protocol/agent/knowledge';
 import { estimateTokens, type DatasetContext } from '../prompts';
 import { buildWorkspaceContext } from './prompt';
-import { dictionaryToJson, importDictionary, parseCsv } from './import';
-import { KnowledgeStore } from './store';
+import { dictionaryToJson, importDictionary, parseCsv } from '../../../shared/knowledge/dictionaryImport';
+import { KnowledgeStore } from '../../../shared/knowledge/store';
 import { knowledgeContext } from './runContext';
 
 const survey: DatasetContext = {

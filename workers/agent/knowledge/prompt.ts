@@ -6,7 +6,7 @@
  * types → the widest tables as one line each) and tells the model to fetch the rest with
  * `describe_columns`, so a 500-column table or 50 datasets still fit a small window.
  */
-import type { DataDictionary, ColumnEntry } from '../../protocol/agent/knowledge';
+import type { DataDictionary, ColumnEntry } from '../../../protocol/agent/knowledge';
 import { estimateTokens, formatSample, type DatasetContext } from '../prompts';
 
 export type DetailLevel = 'full' | 'no_samples' | 'index' | 'names' | 'table';

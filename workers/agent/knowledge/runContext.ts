@@ -2,10 +2,10 @@
  * What a run takes from the workspace's knowledge: read once at the run's start (so an edit made
  * while a run is under way applies from the next question) and turned into the datasets block.
  */
-import type { DataDictionary, WorkspaceRule } from '../../protocol/agent/knowledge';
+import type { DataDictionary, WorkspaceRule } from '../../../protocol/agent/knowledge';
 import type { DatasetContext } from '../prompts';
 import { buildWorkspaceContext } from './prompt';
-import { MAX_RULES } from './store';
+import { MAX_RULES } from '../../../shared/knowledge/store';
 
 export interface KnowledgeSource {
   dictionaries(): Promise<DataDictionary[]>;

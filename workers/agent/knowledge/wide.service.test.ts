@@ -5,14 +5,14 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../protocol/agent/wire';
+import type { AgentEvent } from '../../../protocol/agent/wire';
 import { IdbSaver } from '../checkpoint/IdbSaver';
 import { ExampleLibrary } from '../examples/retrieval';
 import { createAgentService } from '../service';
 import { useDataWorker } from '../testing/dataWorker';
 import { useMockEndpoint } from '../testing/mockEndpoint';
-import { KnowledgeStore } from './store';
-import { emptyDictionary } from '../../protocol/agent/knowledge';
+import { KnowledgeStore } from '../../../shared/knowledge/store';
+import { emptyDictionary } from '../../../protocol/agent/knowledge';
 
 const WIDE_COLUMNS = 500;
 const header = Array.from({ length: WIDE_COLUMNS }, (_, i) => `sensor_reading_${i}`).join(',');

@@ -8,7 +8,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import { z } from 'zod';
-import type { CapabilityReport } from '../../protocol/agent/wire';
+import type { CapabilityReport } from '../../../protocol/agent/wire';
 import { buildHumanMessage } from '../humanMessage';
 import { classifyLlmError } from './chatModel';
 import { RUNG_LABELS, structuredOutput, transientLadder } from './structured';

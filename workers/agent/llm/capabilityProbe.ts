@@ -3,7 +3,7 @@
  * capabilities.ts on a model built as a run's is, and what they found stored in the endpoint's
  * profile, so the agent starts from it (tool mode, structured-output rung).
  */
-import type { CapabilityReport, EndpointSettings } from '../../protocol/agent/wire';
+import type { CapabilityReport, EndpointSettings } from '../../../protocol/agent/wire';
 import { profileAdaptMemory } from './adaptFetch';
 import { checkCapabilities } from './capabilities';
 import { endpointModel } from './endpointModel';

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { HumanMessage, type AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
-import { RunSqlArgsSchema } from '../../protocol/agent/tools';
-import { ValidationReportSchema } from '../../protocol/agent/structured';
+import { RunSqlArgsSchema } from '../../../protocol/agent/tools';
+import { ValidationReportSchema } from '../../../protocol/agent/structured';
 import { buildHumanMessage } from '../humanMessage';
 import { useMockEndpoint } from '../testing/mockEndpoint';
 import { baseUrlProblem, classifyLlmError, createChatModel, type RetryInfo } from './chatModel';
@@ -83,7 +83,7 @@ describe('ChatOpenAI (Chat Completions) against the mock endpoint', () => {
   it('answers a forced tool (functionCalling method) with that tool', async () => {
     const plan = { summary: 'User asked about penguins; mean mass 3700.66 g.' };
     await mock.script([{ type: 'structured', value: plan, when: 'conversation_summary' }, { type: 'text', content: 'unused' }]);
-    const { ConversationSummarySchema } = await import('../../protocol/agent/structured');
+    const { ConversationSummarySchema } = await import('../../../protocol/agent/structured');
     const summarizer = createChatModel(settings()).withStructuredOutput(ConversationSummarySchema, {
       name: 'conversation_summary',
       method: 'functionCalling',

@@ -8,8 +8,8 @@ import type { BaseMessage } from '@langchain/core/messages';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
 import { ChatOpenAICompletions } from '@langchain/openai';
-import type { EndpointSettings, ErrorKind } from '../../protocol/agent/wire';
-import { providerRequest } from '../../protocol/endpointPresets';
+import type { EndpointSettings, ErrorKind } from '../../../protocol/agent/wire';
+import { providerRequest } from './providerRequest';
 import type { WireObservations } from './wire/normalise';
 import { createWireFetch, type WireMemory } from './wire/wireFetch';
 import { ProviderFieldStore, isProviderFields } from './wire/roundTrip';
@@ -96,14 +96,14 @@ class PreparedChatModel extends ChatOpenAICompletions {
   }
 }
 
-export { ENDPOINT_PRESETS } from '../../protocol/endpointPresets';
+export { ENDPOINT_PRESETS } from '../../../shared/endpointPresets';
 
 /** The base URL the SDK appends paths to: no query (Azure's api-version is added per request), no trailing slash. */
 export function normaliseBaseUrl(url: string): string {
   return url.trim().replace(/[?#].*$/, '').replace(/\/+$/, '');
 }
 
-/** A fetch that sends the key the way the provider of `baseUrl` expects it (endpointPresets.ts). */
+/** A fetch that sends the key the way the provider of `baseUrl` expects it (providerRequest.ts). */
 export function providerFetch(inner: typeof fetch, baseUrl: string): typeof fetch {
   return (input, init) => {
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));

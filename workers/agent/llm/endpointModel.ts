@@ -5,7 +5,7 @@
  * refusal is remembered for the next model built for it.
  */
 import type { ChatOpenAICompletions } from '@langchain/openai';
-import { EndpointSettingsSchema, type EndpointSettings } from '../../protocol/agent/wire';
+import { EndpointSettingsSchema, type EndpointSettings } from '../../../protocol/agent/wire';
 import { baseUrlProblem, createChatModel, type ChatModelOptions } from './chatModel';
 import type { EndpointProfile, EndpointProfileStore } from './endpointProfile';
 

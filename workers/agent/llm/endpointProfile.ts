@@ -14,8 +14,8 @@ export type StructuredRung = (typeof STRUCTURED_RUNGS)[number];
 /** How a model's reasoning arrives, when it has any. */
 export type ReasoningShape = 'reasoning_content' | 'reasoning' | 'inline_tags' | 'none';
 
-export type { CapabilityReport } from '../../protocol/agent/wire';
-import type { CapabilityReport } from '../../protocol/agent/wire';
+export type { CapabilityReport } from '../../../protocol/agent/wire';
+import type { CapabilityReport } from '../../../protocol/agent/wire';
 
 export interface EndpointProfile {
   /** Request parameters the endpoint refused (e.g. `temperature`, `stream_options`). */

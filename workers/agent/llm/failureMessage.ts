@@ -4,7 +4,7 @@
  * "400 status code (no body)". Also tells "model not found" (a permanent failure, fixed by
  * picking a model) from other refusals, whatever status the server used for it.
  */
-import type { ErrorKind } from '../../protocol/agent/wire';
+import type { ErrorKind } from '../../../protocol/agent/wire';
 import { isModelNotFound } from './wire/errorBody';
 import { isMidStreamError } from './wire/streamError';
 

@@ -3,8 +3,9 @@
  * provider's own words, and each listed model's context window remembered where the list states
  * one (local servers, OpenRouter), so requests to it are fitted from the first one on.
  */
-import type { EndpointSettings, ModelListOutcome } from '../../protocol/agent/wire';
-import { networkAdvice, providerRequest } from '../../protocol/endpointPresets';
+import type { EndpointSettings, ModelListOutcome } from '../../../protocol/agent/wire';
+import { networkAdvice } from '../../../shared/endpointPresets';
+import { providerRequest } from './providerRequest';
 import { messageOf } from '../../../shared/errors';
 import { normaliseBaseUrl } from './chatModel';
 import { windowFromModelEntry } from './contextWindow';

@@ -8,7 +8,7 @@ import { AIMessage, HumanMessage, ToolMessage, type AIMessageChunk, type BaseMes
 import { tool } from '@langchain/core/tools';
 import { JsonPlusSerializer } from '@langchain/langgraph-checkpoint';
 import type { ChatOpenAICompletions } from '@langchain/openai';
-import { RunSqlArgsSchema } from '../../protocol/agent/tools';
+import { RunSqlArgsSchema } from '../../../protocol/agent/tools';
 import { useMockEndpoint } from '../testing/mockEndpoint';
 import { classifyLlmError, createChatModel, transientMemory } from './chatModel';
 import { isTransientStreamError } from './wire/streamError';

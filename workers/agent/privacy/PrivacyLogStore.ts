@@ -5,7 +5,7 @@
  * only the facts. Each thread keeps its newest `maxEntries` requests within `maxBytes` of bodies.
  */
 import type { IDBPDatabase } from 'idb';
-import type { PrivacyLogEntry } from '../../protocol/agent/wire';
+import type { PrivacyLogEntry } from '../../../protocol/agent/wire';
 import type { RequestOutcome, RequestSink, SentRequest } from './recordingFetch';
 import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from '../threads/conversationDb';
 

@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { ScriptedReply } from '../../../testing/mock-llm/server.mjs';
-import type { EndpointSettings } from '../../protocol/agent/wire';
+import type { EndpointSettings } from '../../../protocol/agent/wire';
 import { IdbSaver } from '../checkpoint/IdbSaver';
 import { ExampleLibrary } from '../examples/retrieval';
 import { createAgentService } from '../service';

@@ -5,7 +5,7 @@
  * up in the log. The response goes back to the caller untouched; usage is read from a clone, so
  * the SDK still gets the whole (streamed) body.
  */
-import type { TokenUsage } from '../../protocol/agent/wire';
+import type { TokenUsage } from '../../../protocol/agent/wire';
 import { splitThink } from '../llm/wire/thinkSplitter';
 
 export interface SentRequest {

@@ -4,9 +4,9 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll } from 'vitest';
-import type { DataEvent, DataRequests, LoadOutcome } from '../../protocol/data';
-import { RpcClient } from '../../protocol/rpcClient';
-import { serve } from '../../protocol/rpcServer';
+import type { DataEvent, DataRequests, LoadOutcome } from '../../../protocol/data';
+import { RpcClient } from '../../../protocol/rpcClient';
+import { serve } from '../../../protocol/rpcServer';
 import { DataHost } from '../../data/host';
 import { convertJson } from '../../data/loaders/json';
 import { DatasetStorage } from '../../data/storage';

@@ -4,7 +4,7 @@
  * agent graphs in Node. Not imported by app code.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ProfileDataResult, RunSqlResult } from '../../protocol/agent/tools';
+import type { ProfileDataResult, RunSqlResult } from '../../../protocol/agent/tools';
 import type { ToolHost } from '../tools/execute';
 import { messageOf } from '../../../shared/errors';
 

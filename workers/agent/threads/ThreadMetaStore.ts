@@ -7,8 +7,8 @@
  * (conversationDb.ts): `threads` and `texts`.
  */
 import type { IDBPDatabase } from 'idb';
-import type { AgentMode } from '../../protocol/agent/final';
-import type { RunUsage } from '../../protocol/agent/usage';
+import type { AgentMode } from '../../../protocol/agent/final';
+import type { RunUsage } from '../../../protocol/agent/usage';
 import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from './conversationDb';
 
 export type StoredRating = 'up' | 'down';

@@ -2,10 +2,10 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
 import { ToolOutputStore } from './ToolOutputStore';
-import { SecretScrubber } from '../../protocol/secrets';
-import { leaks, storedText } from '../../protocol/testing/secretForms';
+import { SecretScrubber } from '../../../shared/secrets';
+import { leaks, storedText } from '../../../shared/testing/secretForms';
 import { turnsFromThread } from '../../../src/conversation/turns';
-import type { ThreadView } from '../../protocol/agent/threadView';
+import type { ThreadView } from '../../../protocol/agent/threadView';
 
 describe('ToolOutputStore', () => {
   it('keeps each call’s full outcome per thread and forgets a deleted thread', async () => {

@@ -6,8 +6,8 @@
  * The `tool_outputs` store of the conversation database (conversationDb.ts).
  */
 import type { IDBPDatabase } from 'idb';
-import type { AgentEvent } from '../../protocol/agent/wire';
-import type { StoredToolOutput } from '../../protocol/agent/threadView';
+import type { AgentEvent } from '../../../protocol/agent/wire';
+import type { StoredToolOutput } from '../../../protocol/agent/threadView';
 import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from './conversationDb';
 
 export interface ToolOutputRow extends StoredToolOutput {

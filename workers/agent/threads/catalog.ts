@@ -6,8 +6,8 @@
  * bodies; the texts are mirrored in memory for searching as the user types.
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import { MAX_THREAD_NAME, type AgentThreadSummary } from '../../protocol/agent/threadView';
-import type { AgentMode } from '../../protocol/agent/final';
+import { MAX_THREAD_NAME, type AgentThreadSummary } from '../../../protocol/agent/threadView';
+import type { AgentMode } from '../../../protocol/agent/final';
 import { threadTitle } from '../threadView';
 import { fold, matchesAll, queryWords, searchText } from './search';
 import type { StoredRating, ThreadMetaStore } from './ThreadMetaStore';

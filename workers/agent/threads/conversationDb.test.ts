@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph/web';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
-import type { AgentEvent } from '../../protocol/agent/wire';
+import type { AgentEvent } from '../../../protocol/agent/wire';
 import { openExisting } from '../../../shared/idbStore';
 import { IdbSaver } from '../checkpoint/IdbSaver';
 import { PrivacyLogStore } from '../privacy/PrivacyLogStore';

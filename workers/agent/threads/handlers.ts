@@ -3,9 +3,9 @@
  * privacy log. Opening one puts together what its checkpoint, the catalogue (ratings, usage)
  * and the stored tool outputs hold, so it reopens as the live run showed it.
  */
-import type { AgentRequests } from '../../protocol/agent/wire';
-import type { ThreadView } from '../../protocol/agent/threadView';
-import type { Handlers } from '../../protocol/rpcServer';
+import type { AgentRequests } from '../../../protocol/agent/wire';
+import type { ThreadView } from '../../../protocol/agent/threadView';
+import type { Handlers } from '../../../protocol/rpcServer';
 import type { AgentParts } from '../serviceParts';
 import { toThreadMessages } from '../threadView';
 import { userQuestions } from './stored';

@@ -1,6 +1,6 @@
 /** A thread as its newest checkpoint holds it: the messages, the answers, the mode and the summary. */
 import type { BaseMessage } from '@langchain/core/messages';
-import type { FinalOutput } from '../../protocol/agent/final';
+import type { FinalOutput } from '../../../protocol/agent/final';
 import type { IdbSaver } from '../checkpoint/IdbSaver';
 import { INTERNAL_FLAG } from '../threadView';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunSqlResult } from '../../protocol/agent/tools';
+import type { RunSqlResult } from '../../../protocol/agent/tools';
 import { INVALID_ARGS_KEY, executeTool, type ToolDeps, type ToolHost } from './execute';
 
 const table: RunSqlResult = {

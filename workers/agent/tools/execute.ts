@@ -3,12 +3,12 @@
  * and returns everything the graph needs: the outcome for the guard, the text for the model
  * (truncated, `Error: …` on failure), the full output for the UI and grounding, and figures.
  */
-import { parseToolArgs, type CreateChartResult, type DescribeColumnsArgs, type DescribeColumnsResult, type ExampleRecord, type ProfileDataArgs, type ProfileDataResult, type RunPythonResult, type RunSqlResult, type ToolName, type ToolOutput, type ValidateResultsArgs, isToolName } from '../../protocol/agent/tools';
-import type { PlotlyFigure } from '../../../shared/figure';
-import type { ValidationReport } from '../../protocol/agent/structured';
+import { parseToolArgs, type CreateChartResult, type DescribeColumnsArgs, type DescribeColumnsResult, type ExampleRecord, type ProfileDataArgs, type ProfileDataResult, type RunPythonResult, type RunSqlResult, type ToolName, type ToolOutput, type ValidateResultsArgs, isToolName } from '../../../protocol/agent/tools';
+import type { PlotlyFigure } from '../../../protocol/figure';
+import type { ValidationReport } from '../../../protocol/agent/structured';
 import type { ToolOutcome } from '../guard';
 import { formatToolOutputForModel, toJsonText, toolErrorText } from '../toolOutput';
-import { buildChartFigure } from './chartFigure';
+import { buildChartFigure } from '../../../shared/chartFigure';
 import { limitLines, withholdRows, type RowPolicy } from './withholdRows';
 import { messageOf } from '../../../shared/errors';
 

@@ -3,7 +3,7 @@
  * on the agent's Python port, sent when the port is served and whenever the list changes), so a
  * run reads it here instead of asking the page — which would start Pyodide — on every question.
  */
-import type { AgentPythonEvent } from '../../protocol/python';
+import type { AgentPythonEvent } from '../../../protocol/python';
 
 export class PythonPackages {
   #loaded: string[] | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProfileDataResult, RunPythonResult, RunSqlResult } from '../../protocol/agent/tools';
+import type { ProfileDataResult, RunPythonResult, RunSqlResult } from '../../../protocol/agent/tools';
 import { executeTool, resultForModel, type ToolDeps, type ToolHost } from './execute';
 import { limitLines, rowPolicyOf, withholdRows } from './withholdRows';
 

@@ -5,7 +5,7 @@
  * list (table rows, Python results, stdout lines), with a note saying so. Column lists are schema
  * and stay whole. The UI still gets the full output; only the model's copy is shaped.
  */
-import type { ColumnQuality, ProfileDataResult } from '../../protocol/agent/tools';
+import type { ColumnQuality, ProfileDataResult } from '../../../protocol/agent/tools';
 import { plural } from '../../../shared/text';
 
 export interface RowPolicy {

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentPythonEvent, AgentPythonRequests } from '../../protocol/python';
-import type { RpcClient } from '../../protocol/rpcClient';
+import type { AgentPythonEvent, AgentPythonRequests } from '../../../protocol/python';
+import type { RpcClient } from '../../../protocol/rpcClient';
 import { useDataWorker } from '../testing/dataWorker';
 import { PythonOutput, createWorkerHost, type DataClient } from './workerHost';
 

@@ -4,11 +4,11 @@
  * dataset are refused before they reach DuckDB.
  */
 import { decodeIpc } from '../../../shared/arrowDecode';
-import type { DataEvent, DataRequests, ProfileSample } from '../../protocol/data';
-import type { AgentPythonEvent, AgentPythonRequests, PyResult, RunOutcome } from '../../protocol/python';
-import type { ColumnQuality, ProfileDataArgs, ProfileDataResult, RunPythonResult, RunSqlResult } from '../../protocol/agent/tools';
-import type { PlotlyFigure } from '../../../shared/figure';
-import type { RpcClient } from '../../protocol/rpcClient';
+import type { DataEvent, DataRequests, ProfileSample } from '../../../protocol/data';
+import type { AgentPythonEvent, AgentPythonRequests, PyResult, RunOutcome } from '../../../protocol/python';
+import type { ColumnQuality, ProfileDataArgs, ProfileDataResult, RunPythonResult, RunSqlResult } from '../../../protocol/agent/tools';
+import type { PlotlyFigure } from '../../../protocol/figure';
+import type { RpcClient } from '../../../protocol/rpcClient';
 import type { HostResult, ToolHost } from './execute';
 import { messageOf } from '../../../shared/errors';
 

@@ -3,7 +3,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { createChatModel } from '../llm/chatModel';
 import { createRecordingFetch, type RequestOutcome, type RequestSink } from '../privacy/recordingFetch';
 import { UsageMeter } from './usageMeter';
-import { addUsage } from '../../protocol/agent/usage';
+import { addUsage } from '../../../protocol/agent/usage';
 
 // The shapes are OpenAI's: with `stream_options.include_usage` a last chunk with `choices: []`
 // carries the whole request's `usage` (earlier chunks `usage: null`); a non-streamed reply has

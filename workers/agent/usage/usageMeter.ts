@@ -4,7 +4,7 @@
  * sink, so the run's total and the log can never disagree about what was sent.
  */
 import type { RequestOutcome, RequestSink } from '../privacy/recordingFetch';
-import type { RunUsage } from '../../protocol/agent/usage';
+import type { RunUsage } from '../../../protocol/agent/usage';
 
 export class UsageMeter {
   #input = 0;

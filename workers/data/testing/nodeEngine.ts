@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import type { DuckDBBindings, DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
 import { tableFromIPC, type RecordBatch, type Table } from 'apache-arrow';
-import { ENGINE_SETUP_SQL, type Engine, type ResultStream, type ScriptTokens } from '../engine';
+import { ENGINE_SETUP_SQL, type Engine, type ResultStream, type ScriptTokens } from '../duckdbEngine';
 import { bootNodeDuckDB } from './nodeDuckDB';
 
 const require = createRequire(import.meta.url);

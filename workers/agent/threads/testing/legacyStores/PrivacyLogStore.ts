@@ -7,7 +7,7 @@
  * the facts. Each thread keeps its newest `maxEntries` requests within `maxBytes` of bodies.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { PrivacyLogEntry } from '../../../../protocol/agent/wire';
+import type { PrivacyLogEntry } from '../../../../../protocol/agent/wire';
 import type { RequestOutcome, RequestSink, SentRequest } from '../../../privacy/recordingFetch';
 
 type RequestRow = Omit<PrivacyLogEntry, 'body' | 'id'> & { id?: number; bytes: number };

@@ -8,8 +8,8 @@
  * checkpoint time differs from the one it was built for.
  */
 import { openDB, deleteDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { AgentMode } from '../../../../protocol/agent/final';
-import type { RunUsage } from '../../../../protocol/agent/usage';
+import type { AgentMode } from '../../../../../protocol/agent/final';
+import type { RunUsage } from '../../../../../protocol/agent/usage';
 
 export type StoredRating = 'up' | 'down';
 

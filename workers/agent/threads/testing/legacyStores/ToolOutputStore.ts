@@ -7,8 +7,8 @@
  * before a thread is read back, so a conversation opened right after its run is complete.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { AgentEvent } from '../../../../protocol/agent/wire';
-import type { StoredToolOutput } from '../../../../protocol/agent/threadView';
+import type { AgentEvent } from '../../../../../protocol/agent/wire';
+import type { StoredToolOutput } from '../../../../../protocol/agent/threadView';
 
 interface Row extends StoredToolOutput {
   key: string;

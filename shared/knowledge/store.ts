@@ -1,0 +1,86 @@
+/**
+ * Where the workspace's knowledge lives: one IndexedDB database read by the agent worker at the
+ * start of every run and written by the page's editors (both are the same origin, so both open
+ * it). Dictionaries are keyed by table name, so a dataset added again under its name finds its
+ * dictionary again.
+ */
+import type { DBSchema, IDBPDatabase } from 'idb';
+import { IdbStore } from '../idbStore';
+import { DataDictionarySchema, WorkspaceRuleSchema, type DataDictionary, type WorkspaceRule } from '../../protocol/agent/knowledge';
+
+interface KnowledgeDb extends DBSchema {
+  dictionaries: { key: string; value: DataDictionary };
+  rules: { key: string; value: WorkspaceRule };
+}
+
+export const KNOWLEDGE_DB = 'dataseer-knowledge';
+
+/** At most this many rules reach a prompt; the page says so when there are more. */
+export const MAX_RULES = 50;
+
+export class KnowledgeStore {
+  #db: IdbStore<KnowledgeDb> | undefined;
+  readonly dbName: string;
+
+  constructor(options: { dbName?: string } = {}) {
+    this.dbName = options.dbName ?? KNOWLEDGE_DB;
+  }
+
+  #open(): Promise<IDBPDatabase<KnowledgeDb>> {
+    this.#db ??= new IdbStore<KnowledgeDb>({
+      name: this.dbName,
+      version: 1,
+      upgrade(db) {
+        db.createObjectStore('dictionaries', { keyPath: 'dataset' });
+        db.createObjectStore('rules', { keyPath: 'id' });
+      },
+    });
+    return this.#db.open();
+  }
+
+  /** Stored dictionaries; a record that no longer fits the schema is skipped, never thrown. */
+  async dictionaries(): Promise<DataDictionary[]> {
+    const rows = await (await this.#open()).getAll('dictionaries');
+    return rows.flatMap((r) => {
+      const p = DataDictionarySchema.safeParse(r);
+      return p.success ? [p.data] : [];
+    });
+  }
+
+  async dictionary(dataset: string): Promise<DataDictionary | undefined> {
+    const r = await (await this.#open()).get('dictionaries', dataset);
+    const p = DataDictionarySchema.safeParse(r);
+    return p.success ? p.data : undefined;
+  }
+
+  async putDictionary(d: DataDictionary): Promise<void> {
+    await (await this.#open()).put('dictionaries', DataDictionarySchema.parse(d));
+  }
+
+  async deleteDictionary(dataset: string): Promise<void> {
+    await (await this.#open()).delete('dictionaries', dataset);
+  }
+
+  /** Rules, oldest first. */
+  async rules(): Promise<WorkspaceRule[]> {
+    const rows = await (await this.#open()).getAll('rules');
+    return rows
+      .flatMap((r) => {
+        const p = WorkspaceRuleSchema.safeParse(r);
+        return p.success ? [p.data] : [];
+      })
+      .sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+
+  async putRule(rule: WorkspaceRule): Promise<void> {
+    await (await this.#open()).put('rules', WorkspaceRuleSchema.parse(rule));
+  }
+
+  async deleteRule(id: string): Promise<void> {
+    await (await this.#open()).delete('rules', id);
+  }
+
+  async close(): Promise<void> {
+    await this.#db?.close();
+  }
+}
