@@ -3,7 +3,7 @@
  * `new Worker(new URL(…))` or `?worker` form it finds in this file).
  */
 import PythonWorker from '../../workers/python/python.worker.ts?worker';
-import { DUCKDB_PORT, type DuckDBPortMessage } from '../../workers/data/duckdbPort';
+import { DUCKDB_PORT, type DuckDBPortMessage } from '../../protocol/duckdbPort';
 
 /**
  * DuckDB's exception-handling build needs wasm exceptions: the probe module DuckDB's own

@@ -9,16 +9,9 @@
  *   drives DuckDB through the port as AsyncDuckDB would drive a nested Worker (portAsWorker);
  * - DuckDB's worker gets the same message and answers through the port (bridgeToPort).
  */
-export const DUCKDB_PORT = 'dataseer:duckdb-port';
+import { DUCKDB_PORT, isDuckDBPortMessage, type DuckDBPortMessage } from '../../protocol/duckdbPort';
 
-export interface DuckDBPortMessage {
-  kind: typeof DUCKDB_PORT;
-  port: MessagePort | null;
-}
-
-export function isDuckDBPortMessage(data: unknown): data is DuckDBPortMessage {
-  return typeof data === 'object' && data !== null && (data as { kind?: unknown }).kind === DUCKDB_PORT;
-}
+export { DUCKDB_PORT, isDuckDBPortMessage, type DuckDBPortMessage };
 
 /**
  * In the data worker: the port the page sends before any request. Listens from the moment it is
