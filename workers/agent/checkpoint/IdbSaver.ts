@@ -1,6 +1,8 @@
 /**
  * A LangGraph checkpoint saver on IndexedDB (through `idb`): one thread per conversation, so a
- * conversation survives a reload and can be listed, resumed or deleted.
+ * conversation survives a reload and can be listed, resumed or deleted. Over 400 lines because
+ * it is one implementation of LangGraph's BaseCheckpointSaver (get, list, put, putWrites,
+ * deleteThread share the key layout below); split, the layout would be spread over files.
  *
  * Layout (four stores of the conversation database, conversationDb.ts, all keyed by compound
  * arrays so a thread or one checkpoint's writes are a single key range):
