@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseAgentEvent, type AgentEvent } from '../../protocol/agent/wire';
 import { IdbSaver } from './checkpoint/IdbSaver';
 import { ExampleLibrary } from './examples/retrieval';
@@ -118,11 +118,13 @@ describe('agent service', { timeout: 60_000 }, () => {
     await mock.script([{ type: 'text', content: 'slow', delay_ms: 3000 }]);
     const { result } = await service.start({ settings: settings(), thread_id: 't3', question: 'q', mode: 'agent' });
     expect(() => service.start({ settings: settings(), thread_id: 't4', question: 'q', mode: 'agent' })).toThrow(/already in progress/);
-    await new Promise((r) => setTimeout(r, 200));
+    // Aborted once the request is on the wire (not after a guessed delay: under load it may not
+    // have left yet), while the endpoint is still holding its reply back.
+    await vi.waitFor(async () => expect(await mock.chatRequests()).toHaveLength(1), { timeout: 10_000, interval: 20 });
     expect((await service.abort({ run_id: result.run_id })).result.aborted).toBe(true);
-    const t0 = Date.now();
     await service.idle();
-    expect(Date.now() - t0).toBeLessThan(2000);
+    // The held-back reply never reached the run: it ended on the abort, not on the reply.
+    expect(events.some((e) => e.type === 'token' && JSON.stringify(e).includes('slow'))).toBe(false);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', thread_id: 't3', run_id: result.run_id, usage: { requests: 1, input_tokens: 0, output_tokens: 0 } });
     expect((await service.abort({ run_id: result.run_id })).result.aborted).toBe(false);
     await saver.destroy();
