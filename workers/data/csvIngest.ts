@@ -5,14 +5,12 @@ import { briefSqlError } from './sqlError';
 import { messageOf } from '../../shared/errors';
 import type { CsvReadOverrides } from '../../protocol/loadReport';
 import { overridesSql } from './csvOptions';
-import { registerSource } from './csvSource';
 import { plural } from '../../shared/text';
 
 /**
- * CSV/TSV → a DuckDB table with DuckDB's own reader and sniffer. The bytes go to DuckDB as a
- * buffer when they fit beside the table they become, else the File is registered by reference
- * (csvSource.ts); never as a JS string. UTF-16 BE, which DuckDB cannot decode, is transcoded to
- * UTF-8 as a stream first.
+ * CSV/TSV → a DuckDB table with DuckDB's own reader and sniffer. The File is registered with
+ * DuckDB by reference (never read into a JS string); the only copy made is for UTF-16 BE, which
+ * DuckDB cannot decode, transcoded to UTF-8 as a stream.
  *
  * Choices: `null_padding=true` so ragged rows load (short rows padded with NULL, extra fields
  * get their own columns) — without it DuckDB's sniffer silently collapses a ragged file into one
@@ -36,8 +34,6 @@ export interface CsvIngestInput {
   overrides?: CsvReadOverrides;
   /** Runs while the file is still registered at `path` (the load report's checks read it). */
   whileRegistered?: (path: string, read: ReadOptions) => Promise<void>;
-  /** The memory ceiling the buffer-or-file choice uses (the host's; default: wasm32's 4 GiB). */
-  memoryCeilingBytes?: number;
 }
 
 export type CsvIngestResult = { ok: true; warnings: string[] } | { ok: false; message: string; suggestion?: string };
@@ -123,8 +119,11 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
     encoding = 'utf-8';
   }
   if (input.encoding.encoding === 'latin-1') warnings.push(`${fileName} is not valid UTF-8; read it as Latin-1 (ISO-8859-1).`);
-  const format = input.tsv ? 'tsv' : 'csv';
-  await registerSource(engine, path, blob, format, input.memoryCeilingBytes);
+  // By reference, not copied into wasm memory: on a quiet machine a copy into a buffer read
+  // faster (read_csv 795 vs 983 ms on the bench's 98 MB file) but the copy cost more than it
+  // saved (1,009 vs 984 ms in all, 6 paired rounds, `npm run bench -- --only=csv-source`), and
+  // it doubles the memory a load needs.
+  await engine.registerBlob(path, blob);
   // Sent (not run in one call) so DuckDB-WASM polls it and reports execution progress meanwhile.
   const attempt = async (opts: ReadOptions) => {
     const { batches } = await engine.send(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readCsvSql(path, opts)}`);
@@ -151,7 +150,7 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
           const fixed = await repairUtf8(blob);
           if (fixed.validNonAscii > 0 && fixed.replaced > 0) {
             await engine.dropFile(path).catch(() => undefined);
-            await registerSource(engine, path, fixed.blob, format, input.memoryCeilingBytes);
+            await engine.registerBlob(path, fixed.blob);
             warnings.push(`${fileName} has ${plural(fixed.replaced, 'invalid UTF-8 byte sequence')}; each was replaced with \uFFFD and the rest was read as UTF-8.`);
           } else {
             opts.encoding = 'latin-1';

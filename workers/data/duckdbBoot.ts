@@ -122,11 +122,6 @@ class AsyncEngine implements BootedEngine {
     return this.db.registerFileHandle(name, blob, duckdb.DuckDBDataProtocol.BROWSER_FILEREADER, true);
   }
 
-  registerBuffer(name: string, bytes: Uint8Array): Promise<void> {
-    // Transferred to DuckDB's worker, which copies it into wasm memory: no second copy stays here.
-    return this.db.registerFileBuffer(name, bytes);
-  }
-
   async dropFile(name: string): Promise<void> {
     await this.db.dropFile(name);
   }

@@ -48,8 +48,6 @@ export interface Engine {
   insertArrowStream(ipc: Uint8Array, table: string, create: boolean): Promise<void>;
   /** Makes a Blob readable by SQL under `name` without copying it into wasm memory. */
   registerBlob(name: string, blob: Blob): Promise<void>;
-  /** Makes bytes readable by SQL under `name`, copied into the engine's memory (`bytes` is handed over). */
-  registerBuffer(name: string, bytes: Uint8Array): Promise<void>;
   dropFile(name: string): Promise<void>;
 }
 

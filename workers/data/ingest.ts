@@ -69,7 +69,6 @@ export async function ingest(
         table,
         path: `${REGISTERED_DIR}src_${seq}.${format}`,
         ...(csvOptions ? { overrides: csvOptions } : {}),
-        memoryCeilingBytes: ctx.deps.memoryCeilingBytes,
         whileRegistered: async (path, read) => {
           findings = await csvFindings(engine, table, await columnTypes(engine, table), path, read);
         },

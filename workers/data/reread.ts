@@ -46,7 +46,6 @@ export async function reread(ctx: HostContext, name: string, options: CsvReadOve
       table: scratch,
       path: `${REGISTERED_DIR}src_${seq}.${format}`,
       ...(applied ? { overrides: applied } : {}),
-      memoryCeilingBytes: ctx.deps.memoryCeilingBytes,
       whileRegistered: async (path, read) => {
         findings = await csvFindings(engine, scratch, await columnTypes(engine, scratch), path, read);
       },

@@ -73,10 +73,6 @@ export class NodeEngine implements Engine {
     this.db.registerFileBuffer(name, new Uint8Array(await blob.arrayBuffer()));
   }
 
-  async registerBuffer(name: string, bytes: Uint8Array): Promise<void> {
-    this.db.registerFileBuffer(name, bytes);
-  }
-
   async dropFile(name: string): Promise<void> {
     this.db.dropFile(name);
   }
