@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bridgeToPort, DUCKDB_PORT, portAsWorker, receiveDuckDBPort } from './duckdbPort';
+import { DUCKDB_PORT } from '../../protocol/duckdbPort';
+import { bridgeToPort, portAsWorker, receiveDuckDBPort } from './duckdbPort';
 
 /** A worker's global scope as DuckDB's worker code uses it: `onmessage` in, `postMessage` out. */
 class FakeScope extends EventTarget {

@@ -9,9 +9,7 @@
  *   drives DuckDB through the port as AsyncDuckDB would drive a nested Worker (portAsWorker);
  * - DuckDB's worker gets the same message and answers through the port (bridgeToPort).
  */
-import { DUCKDB_PORT, isDuckDBPortMessage, type DuckDBPortMessage } from '../../protocol/duckdbPort';
-
-export { DUCKDB_PORT, isDuckDBPortMessage, type DuckDBPortMessage };
+import { isDuckDBPortMessage } from '../../protocol/duckdbPort';
 
 /**
  * In the data worker: the port the page sends before any request. Listens from the moment it is
