@@ -41,4 +41,32 @@ describe('column summaries', () => {
     expect(text(1, s as never)).toBe('INTEGER · 2 missing · 2700 – 6300');
     expect(s[2]).toBeNull();
   });
+  it('show instants in a profile as the cells do: zoned ones in the user\'s zone, UTC-stored ones with +00:00', () => {
+    const cols = [
+      { name: 'at', type: 'TIMESTAMP WITH TIME ZONE' },
+      { name: 'utc', type: 'TIMESTAMP' },
+      { name: 'local', type: 'TIMESTAMP' },
+    ];
+    const range = (min: string, max: string) => ({ nulls: 0, distinct: 2, min, max });
+    const s = summaryFromProfile(
+      cols,
+      {
+        name: 'z',
+        rowCount: 2,
+        elapsedMs: 1,
+        columns: [
+          { name: 'at', type: cols[0]!.type, ...range('2024-03-10 01:30:00+00', '2024-07-01 12:00:00.5+00') },
+          { name: 'utc', type: 'TIMESTAMP', ...range('2024-03-10 01:30:00', '2024-03-10 02:00:00') },
+          { name: 'local', type: 'TIMESTAMP', ...range('2024-03-10 01:30:00', '2024-03-10 02:00:00') },
+        ],
+      },
+      { timeZone: 'America/New_York', utcColumns: ['utc'] },
+    );
+    const line = (i: number) => summaryText(s[i]!, { kind: 'text' });
+    // 01:30 UTC on 10 March is 20:30 the day before in New York (EST); in July it is EDT.
+    expect(line(0)).toBe('TIMESTAMP WITH TIME ZONE · none missing · 2024-03-09 20:30:00-05:00 – 2024-07-01 08:00:00.500-04:00');
+    expect(line(1)).toBe('TIMESTAMP · none missing · 2024-03-10 01:30:00+00:00 – 2024-03-10 02:00:00+00:00');
+    // A plain timestamp from a file without zones is wall time, shown as DuckDB wrote it.
+    expect(line(2)).toBe('TIMESTAMP · none missing · 2024-03-10 01:30:00 – 2024-03-10 02:00:00');
+  });
 });

@@ -7,6 +7,7 @@ import type { CellValue } from '../../shared/arrowDecode';
 import type { ColumnInfo, DatasetProfile } from '../../protocol/data';
 import { isNumericType } from './cellText';
 import { formatCell, type ColumnFormat } from './format';
+import { zonedTimestamp } from '../../shared/zonedTime';
 
 export interface ColumnSummary {
   type: string;
@@ -22,15 +23,40 @@ export interface ColumnSummary {
 const ORDERED = /^(DATE|TIME|TIMESTAMP|INTERVAL)/i;
 const ordered = (type: string) => isNumericType(type) || ORDERED.test(type.trim());
 
-export function summaryFromProfile(columns: readonly ColumnInfo[], profile: DatasetProfile): (ColumnSummary | null)[] {
+/** How the grid's cells show instants, so a header's range reads like the cells below it. */
+export interface InstantDisplay {
+  /** The zone TIMESTAMP WITH TIME ZONE cells are shown in. */
+  timeZone: string;
+  /** Plain TIMESTAMP columns holding UTC instants from a zoned file (cells show +00:00). */
+  utcColumns: readonly string[];
+}
+
+const TIMESTAMPTZ = /^TIMESTAMP WITH TIME ZONE$|^TIMESTAMPTZ$/i;
+
+/**
+ * A profile's min/max of an instant column is DuckDB's text for it ("2024-03-10 01:30:00+00" in
+ * the session's UTC, or without offset for UTC-stored columns); the cells show the instant in the
+ * user's zone, or with +00:00. Text that is not such a timestamp (years past 9999, infinity) stays.
+ */
+function instantText(v: CellValue, zone: string): CellValue {
+  if (typeof v !== 'string') return v;
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(?:([+-]\d{2})(?::?(\d{2}))?)?$/.exec(v);
+  if (!m) return v;
+  const offset = m[3] ? `${m[3]}:${m[4] ?? '00'}` : 'Z';
+  const ms = Date.parse(`${m[1]}T${m[2]!.slice(0, 12)}${offset}`);
+  return Number.isNaN(ms) ? v : zonedTimestamp(ms, zone);
+}
+
+export function summaryFromProfile(columns: readonly ColumnInfo[], profile: DatasetProfile, instants?: InstantDisplay): (ColumnSummary | null)[] {
   const byName = new Map(profile.columns.map((p) => [p.name, p]));
   return columns.map((c) => {
     const p = byName.get(c.name);
     if (!p) return null;
     const s: ColumnSummary = { type: c.type, missing: p.nulls, rows: profile.rowCount };
+    const zone = !instants ? undefined : TIMESTAMPTZ.test(c.type.trim()) ? instants.timeZone : instants.utcColumns.includes(c.name) ? 'UTC' : undefined;
     if (p.min !== undefined && p.max !== undefined && ordered(c.type)) {
-      s.min = p.min;
-      s.max = p.max;
+      s.min = zone ? instantText(p.min, zone) : p.min;
+      s.max = zone ? instantText(p.max, zone) : p.max;
     } else if (p.top?.[0]) s.top = { value: p.top[0].value, count: p.top[0].count };
     else if (p.min !== undefined && p.max !== undefined) {
       s.min = p.min;
