@@ -51,11 +51,17 @@ export async function measureCandidate(browser, urls, csvPath) {
   return { runs, coi, loads };
 }
 
-/** Medians of each, and the median of the per-round ratios (candidate ÷ current). */
+/** @typedef {{ name: string, value: number | null, unit: string, baseline?: { name: string, value: number }, ratio?: number }} Row */
+
+/**
+ * Medians of each, and the median of the per-round ratios (candidate ÷ current).
+ * @returns {Row[]}
+ */
 export function candidateRows({ runs, coi, loads }) {
   const cur = runs.current[0]?.version ?? 'current';
   const cand = runs.candidate[0]?.version ?? 'candidate';
   const n = Math.min(runs.current.length, runs.candidate.length);
+  /** @type {Row[]} */
   const rows = FIELDS.map(([key, label]) => {
     const a = median(runs.candidate.map((r) => r[key]));
     const b = median(runs.current.map((r) => r[key]));

@@ -12,6 +12,7 @@ function row(name, value, baseline) {
  * the development machine), one row with no value that says why: the run goes on and does not fail.
  * @param {{ warmMs: number, duckdbReader?: { firstMs: number, warmMs: number, rows: number } | { unavailable: string } }} p
  * @param {{ parquetLoad: number, oneThread: { parquetLoad: number } }} native
+ * @returns {{ name: string, value: number | null, unit: string, baseline?: { name: string, value: number }, ratio?: number }[]}
  */
 export function duckdbReaderRows(p, native) {
   const r = p.duckdbReader;

@@ -66,8 +66,11 @@ function round(v, digits = 1) {
   return Math.round(v * f) / f;
 }
 
-/** `duckdbWasm`: another DuckDB-WASM package's folder to build against (else the app's). */
-function buildHarness(outDir = HARNESS_DIST, duckdbWasm = undefined) {
+/**
+ * @param {string} [outDir]
+ * @param {string} [duckdbWasm] another DuckDB-WASM package's folder to build against (else the app's)
+ */
+function buildHarness(outDir = HARNESS_DIST, duckdbWasm) {
   console.log(`building the bench harness${duckdbWasm ? ` against ${duckdbWasm}` : ''}…`);
   const env = { ...process.env };
   if (duckdbWasm) env.BENCH_DUCKDB_WASM = duckdbWasm;
