@@ -30,12 +30,13 @@ import { portAsWorker } from './duckdbPort';
  * app no capability. Against it, for dev65:
  * - no faster for the user: `BENCH_DUCKDB_WASM=<its folder> node bench/run.mjs
  *   --only=duckdb-candidate` (eh build, the 98 MB CSV from a registered File, fresh pages, paired
- *   rounds in alternating order), median of the per-round ratios dev65 ÷ 1.32.0 in two passes
- *   (5 rounds at load average 11.7–13.2, then 6 at 7.8–11.3): page → DuckDB open 1.34 / 1.10,
- *   first read_csv 1.09 / 1.16, first GROUP BY 1.22 / 1.20, page → first answer 1.22 / 1.03;
+ *   rounds in alternating order), median of the per-round ratios dev65 ÷ 1.32.0 in three passes
+ *   (5 rounds at load average 11.7–13.2, 6 at 7.8–11.3, 6 at 21.5–23.7): page → DuckDB open
+ *   1.34 / 1.10 / 1.08, first read_csv 1.09 / 1.16 / 1.04, first GROUP BY 1.22 / 1.20 / 0.89,
+ *   page → first answer 1.22 / 1.03 / 0.98;
  * - its threaded build has the same #2243 fault: a registered File is posted only to the pthreads
- *   running at registration, so a scan on another one fails "No HTML5 file registered" (dev65 4 of
- *   4 runs; 1.32.0 failed 2, hung 1 and read it once, of 4);
+ *   running at registration, so a scan on another one fails "No HTML5 file registered" (dev65 5 of
+ *   5 runs; 1.32.0 failed 3, hung 1 and read it once, of 5);
  * - DuckDB 1.5 names tables catalog-qualified in `EXPLAIN (FORMAT JSON)` (`memory.main.t`), so
  *   modelSql.ts would refuse every model query (4 workers/data unit tests fail with it, besides
  *   the DUCKDB_VERSION check);
