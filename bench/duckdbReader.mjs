@@ -10,14 +10,16 @@ function row(name, value, baseline) {
 /**
  * When the extension could not be loaded (offline, or the extension repository unreachable, as on
  * the development machine), one row with no value that says why: the run goes on and does not fail.
- * @param {{ warmMs: number, duckdbReader?: { firstMs: number, warmMs: number, rows: number } | { unavailable: string } }} p
+ * @param {{ warmMs: number, duckdbReader?: { firstMs: number, warmMs: number, rows: number } | { unavailable: string } | { failed: string } }} p
  * @param {{ parquetLoad: number, oneThread: { parquetLoad: number } }} native
  * @returns {{ name: string, value: number | null, unit: string, baseline?: { name: string, value: number }, ratio?: number }[]}
  */
 export function duckdbReaderRows(p, native) {
   const r = p.duckdbReader;
   const label = 'flights-3m.parquet: DuckDB’s read_parquet (parquet extension), no load path';
-  if (!r || 'unavailable' in r) return [{ name: `${label}: unavailable (${r ? r.unavailable : 'not measured'})`, value: null, unit: 'ms' }];
+  if (!r) return [{ name: `${label}: not measured`, value: null, unit: 'ms' }];
+  if ('unavailable' in r) return [{ name: `${label}: unavailable (${r.unavailable})`, value: null, unit: 'ms' }];
+  if ('failed' in r) return [{ name: `${label}: FAILED with the extension loaded (${r.failed.split('\n')[0]})`, value: null, unit: 'ms' }];
   const base = { name: 'native: CREATE TABLE AS read_parquet', value: native.parquetLoad };
   return [
     row(`${label}, the engine's first`, r.firstMs, base),

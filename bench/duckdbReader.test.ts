@@ -13,6 +13,14 @@ describe('bench rows for Parquet through DuckDB’s reader', () => {
     expect(rows[0]?.name).toContain(why);
   });
 
+  it('says it failed, not that it was unavailable, when the loaded reader threw', () => {
+    const rows = duckdbReaderRows({ warmMs: 2000, duckdbReader: { failed: 'IO Error: boom\nmore' } }, native);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.name).toContain('FAILED');
+    expect(rows[0]?.name).toContain('IO Error: boom');
+    expect(rows[0]?.name).not.toContain('more');
+  });
+
   it('compares read_parquet with native and with the parquet-wasm path when it ran', () => {
     const rows = duckdbReaderRows({ warmMs: 2000, duckdbReader: { firstMs: 1200, warmMs: 800, rows: 3_000_000 } }, native);
     expect(rows.map((r) => [r.value, r.baseline?.value, r.ratio])).toEqual([

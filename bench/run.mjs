@@ -236,7 +236,11 @@ async function parquetOnly(rows) {
 function logParquet(p) {
   console.log(`  Parquet alone: decode ${p.decodeMs.toFixed(0)} ms, decode + insert first ${p.coldMs.toFixed(0)} ms, warm ${p.warmMs.toFixed(0)} ms; warm by rows per batch ${JSON.stringify(p.byBatchRows)}`);
   const r = p.duckdbReader;
-  console.log(`  Parquet through DuckDB's read_parquet: ${'unavailable' in r ? `unavailable (${r.unavailable})` : `first ${r.firstMs.toFixed(0)} ms, warm ${r.warmMs.toFixed(0)} ms, ${r.rows} rows`}`);
+  if ('failed' in r) {
+    // Loaded but failing is a defect, unlike an unreachable repository.
+    console.error(`  Parquet through DuckDB's read_parquet failed: ${r.failed}`);
+    process.exitCode = 1;
+  } else console.log(`  Parquet through DuckDB's read_parquet: ${'unavailable' in r ? `unavailable (${r.unavailable})` : `first ${r.firstMs.toFixed(0)} ms, warm ${r.warmMs.toFixed(0)} ms, ${r.rows} rows`}`);
 }
 
 /** The candidate DuckDB-WASM package beside the app's (no native, no app). */

@@ -15,9 +15,10 @@ export interface ParquetTimes {
   byBatchRows: Record<number, number>;
   /**
    * DuckDB's read_parquet through the app's own path for it (parquetNative.ts): first, then warm;
-   * or why it could not run (the parquet extension was not loaded, and what extensions.ts said).
+   * or why it could not run (the parquet extension was not loaded, and what extensions.ts said);
+   * or how it failed once loaded (kept apart, so the other Parquet rows still print).
    */
-  duckdbReader: { firstMs: number; warmMs: number; rows: number } | { unavailable: string };
+  duckdbReader: { firstMs: number; warmMs: number; rows: number } | { unavailable: string } | { failed: string };
 }
 
 const BATCH_SIZES = [32_768, 131_072, 524_288, 1_048_576, 3_000_000];
@@ -57,7 +58,7 @@ async function timeDuckdbReader(engine: Engine, file: File): Promise<ParquetTime
 
 export async function timeParquet(engine: Engine, file: File): Promise<ParquetTimes> {
   // DuckDB's reader first: on a fresh engine, as a page's first Parquet load would be.
-  const duckdbReader = await timeDuckdbReader(engine, file);
+  const duckdbReader = await timeDuckdbReader(engine, file).catch((e: unknown) => ({ failed: e instanceof Error ? e.message : String(e) }));
   const decodeMs = await decodeOnly(file);
   const coldMs = await load(engine, file, 'pq_cold');
   const rows = Number((await engine.query('SELECT count(*)::DOUBLE AS n FROM pq_cold')).getChild('n')?.get(0));
