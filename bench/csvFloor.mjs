@@ -13,7 +13,7 @@ const VARIANTS = [
   { bundle: 'coi', source: 'buffer' },
 ];
 
-async function compareOnce(browser, url, csvPath, { bundle, source }) {
+export async function compareOnce(browser, url, csvPath, { bundle, source }) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();

@@ -21,6 +21,8 @@ import { bigFileRows } from './bigfile.mjs';
 import { providerRows } from './providers.mjs';
 import { renderRows } from './render.mjs';
 import { csvFloorRows, measureCsvFloor } from './csvFloor.mjs';
+import { candidateRows, measureCandidate } from './duckdbCandidate.mjs';
+import { duckdbReaderRows } from './duckdbReader.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
@@ -41,6 +43,12 @@ const onlyProviders = process.argv.includes('--only=providers');
 const onlyCsv = process.argv.includes('--only=csv') || process.argv.includes('--only=csv-source');
 // --only=csv-source: just the eh build's File-vs-buffer pairs (no native, no app, no coi).
 const onlyCsvSource = process.argv.includes('--only=csv-source');
+// --only=duckdb-candidate: the DuckDB-WASM package in BENCH_DUCKDB_WASM (a folder) beside the
+// app's, paired (duckdbCandidate.mjs).
+const onlyCandidate = process.argv.includes('--only=duckdb-candidate');
+// --only=parquet: native, then the Parquet rows alone (harness bare.html): parquet-wasm + Arrow
+// insert, and DuckDB's own read_parquet when its parquet extension could be loaded.
+const onlyParquet = process.argv.includes('--only=parquet');
 // --only=repeat measures just the repeat visits (a first visit, then three in the same profile).
 const onlyRepeat = process.argv.includes('--only=repeat');
 
@@ -58,10 +66,18 @@ function round(v, digits = 1) {
   return Math.round(v * f) / f;
 }
 
-function buildHarness() {
-  console.log('building the bench harness…');
-  execFileSync('npx', ['vite', 'build', '--config', join(BENCH_DIR, 'harness', 'vite.config.ts'), '--outDir', HARNESS_DIST, '--emptyOutDir'], {
+/**
+ * @param {string} [outDir]
+ * @param {string} [duckdbWasm] another DuckDB-WASM package's folder to build against (else the app's)
+ */
+function buildHarness(outDir = HARNESS_DIST, duckdbWasm) {
+  console.log(`building the bench harness${duckdbWasm ? ` against ${duckdbWasm}` : ''}…`);
+  const env = { ...process.env };
+  if (duckdbWasm) env.BENCH_DUCKDB_WASM = duckdbWasm;
+  else delete env.BENCH_DUCKDB_WASM;
+  execFileSync('npx', ['vite', 'build', '--config', join(BENCH_DIR, 'harness', 'vite.config.ts'), '--outDir', outDir, '--emptyOutDir'], {
     cwd: ROOT,
+    env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
@@ -130,7 +146,8 @@ function parquetRows(wasm, p, native, via) {
     row('flights-3m.parquet: decode + Arrow insert, the engine’s first Arrow insert, no load path', p.coldMs, 'ms', base),
     row('flights-3m.parquet: decode + Arrow insert, warm, no load path', p.warmMs, 'ms', base),
     ...Object.entries(p.byBatchRows).map(([n, ms]) => row(`flights-3m.parquet: decode + Arrow insert, warm, ${Number(n).toLocaleString('en')} rows per batch`, ms, 'ms', base)),
-    row(`flights-3m.parquet: through Add data files vs decode + insert alone (first)${via}`, wasm.parquet.ms, 'ms', { name: 'decode + Arrow insert, first, no load path', value: p.coldMs }),
+    ...(wasm ? [row(`flights-3m.parquet: through Add data files vs decode + insert alone (first)${via}`, wasm.parquet.ms, 'ms', { name: 'decode + Arrow insert, first, no load path', value: p.coldMs })] : []),
+    ...duckdbReaderRows(p, native),
   ];
 }
 
@@ -197,6 +214,57 @@ async function csvOnly(rows) {
   }
 }
 
+/** The Parquet rows alone: native before and after, the harness's bare Parquet run between. */
+async function parquetOnly(rows) {
+  const csvPath = await ensureCsv();
+  const passes = [await nativePass(csvPath)];
+  buildHarness();
+  const server = await startStaticServer(new Map([[HARNESS_PREFIX, HARNESS_DIST]]), PORT);
+  const browser = await chromium.launch(launchOptions());
+  let p;
+  try {
+    p = await runBareParquet(browser, `${server.url}${HARNESS_PREFIX}bare.html`, PARQUET_FILE);
+    logParquet(p);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  passes.push(await nativePass(csvPath));
+  rows.push(...parquetRows(undefined, p, nativeMedians(passes), ''));
+}
+
+function logParquet(p) {
+  console.log(`  Parquet alone: decode ${p.decodeMs.toFixed(0)} ms, decode + insert first ${p.coldMs.toFixed(0)} ms, warm ${p.warmMs.toFixed(0)} ms; warm by rows per batch ${JSON.stringify(p.byBatchRows)}`);
+  const r = p.duckdbReader;
+  if ('failed' in r) {
+    // Loaded but failing is a defect, unlike an unreachable repository.
+    console.error(`  Parquet through DuckDB's read_parquet failed: ${r.failed}`);
+    process.exitCode = 1;
+  } else console.log(`  Parquet through DuckDB's read_parquet: ${'unavailable' in r ? `unavailable (${r.unavailable})` : `first ${r.firstMs.toFixed(0)} ms, warm ${r.warmMs.toFixed(0)} ms, ${r.rows} rows`}`);
+}
+
+/** The candidate DuckDB-WASM package beside the app's (no native, no app). */
+async function candidateOnly(rows) {
+  const pkg = process.env.BENCH_DUCKDB_WASM;
+  if (!pkg || !existsSync(join(pkg, 'package.json'))) throw new Error('--only=duckdb-candidate needs BENCH_DUCKDB_WASM=<folder of a @duckdb/duckdb-wasm package>');
+  const csvPath = await ensureCsv();
+  const candidateDist = `${HARNESS_DIST}-candidate`;
+  if (!process.env.BENCH_SKIP_HARNESS_BUILD) {
+    buildHarness();
+    buildHarness(candidateDist, pkg);
+  }
+  console.log(`candidate: @duckdb/duckdb-wasm ${JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).version} vs the app's ${packageVersion('@duckdb/duckdb-wasm')}`);
+  const server = await startStaticServer(new Map([[HARNESS_PREFIX, HARNESS_DIST], ['/__candidate/', candidateDist]]), PORT);
+  const browser = await chromium.launch(launchOptions());
+  try {
+    const urls = { current: `${server.url}${HARNESS_PREFIX}compare.html`, candidate: `${server.url}/__candidate/compare.html` };
+    rows.push(...candidateRows(await measureCandidate(browser, urls, csvPath)));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
 async function nativePass(csvPath) {
   const pass = await runNative(csvPath);
   if (pass.csvRows !== CSV_ROWS) throw new Error(`native read_csv produced ${pass.csvRows} rows`);
@@ -223,6 +291,26 @@ async function main() {
   if (onlyProviders) {
     const rows = await providerRows();
     printTable(rows);
+    return;
+  }
+  if (onlyParquet) {
+    const rows = [];
+    try {
+      await parquetOnly(rows);
+    } finally {
+      printTable(rows);
+      console.log(`machine load average now ${round(loadavg()[0], 2)}`);
+    }
+    return;
+  }
+  if (onlyCandidate) {
+    const rows = [];
+    try {
+      await candidateOnly(rows);
+    } finally {
+      printTable(rows);
+      console.log(`machine load average now ${round(loadavg()[0], 2)}`);
+    }
     return;
   }
   if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no build at ${DIST}; run vite build first (or set BENCH_DIST)`);
@@ -288,7 +376,7 @@ async function main() {
         if (bare.rows !== CSV_ROWS) throw new Error(`bare read_csv produced ${bare.rows} rows`);
         console.log(`  bare read_csv (same boot, no load path): first ${bare.firstMs.toFixed(0)} ms, then ${bare.defaultMs.toFixed(0)} ms; with the app's read_csv options ${bare.appOptionsMs.toFixed(0)} ms`);
         bareParquet = await runBareParquet(browser, `${server.url}${HARNESS_PREFIX}bare.html`, PARQUET_FILE);
-        console.log(`  Parquet alone: decode ${bareParquet.decodeMs.toFixed(0)} ms, decode + insert first ${bareParquet.coldMs.toFixed(0)} ms, warm ${bareParquet.warmMs.toFixed(0)} ms; warm by rows per batch ${JSON.stringify(bareParquet.byBatchRows)}`);
+        logParquet(bareParquet);
       } catch (e) {
         console.error(`bare read_csv failed: ${e instanceof Error ? e.message : String(e)}`);
         process.exitCode = 1;

@@ -2,6 +2,8 @@
 export const RATIO_GOAL = 3.0;
 
 function cell(v) {
+  // null: a row that could not be measured here; its name says why.
+  if (v === null) return 'n/a';
   return v === undefined ? '' : String(v);
 }
 

@@ -12,7 +12,7 @@ import { ENGINE_SETUP_SQL } from '../../workers/data/duckdbEngine';
 import { readCsvSql } from '../../workers/data/csvIngest';
 
 export type CompareReply =
-  | { ok: true; bundle: string; source: string; threads: string; bootMs: number; fileAt: number; loadMs: number; registerMs: number; queryMs: number; rows: number }
+  | { ok: true; bundle: string; source: string; threads: string; bootMs: number; fileAt: number; loadMs: number; registerMs: number; queryMs: number; rows: number; version: string }
   | { ok: false; error: string };
 
 let pageOrigin = performance.timeOrigin;
@@ -61,6 +61,7 @@ self.addEventListener('message', (ev: MessageEvent<{ kind: 'boot'; bundle: 'eh' 
     const queryMs = performance.now() - t1;
     const rows = Number((await conn.query('SELECT count(*)::DOUBLE AS n FROM t')).getChild('n')?.get(0));
     const threads = String((await conn.query("SELECT current_setting('threads')::VARCHAR AS t")).getChild('t')?.get(0));
-    self.postMessage({ ok: true, bundle, source: m.source, threads, bootMs, fileAt, loadMs, registerMs, queryMs, rows } satisfies CompareReply);
+    const version = await db.getVersion();
+    self.postMessage({ ok: true, bundle, source: m.source, threads, bootMs, fileAt, loadMs, registerMs, queryMs, rows, version } satisfies CompareReply);
   })().catch((err: unknown) => self.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies CompareReply));
 });

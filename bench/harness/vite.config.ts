@@ -6,12 +6,17 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { keepSideEffects } from '../../scripts/vite-side-effects-plugin';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+// BENCH_DUCKDB_WASM=<folder of another @duckdb/duckdb-wasm package>: the harness built against
+// that package instead of the app's (bench/duckdbCandidate.mjs, `--only=duckdb-candidate`).
+const candidate = process.env.BENCH_DUCKDB_WASM?.replace(/\/$/, '');
+const ehWorker = '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
   plugins: [svelte({ configFile: `${repoRoot}svelte.config.js` })],
-  worker: { format: 'es', plugins: () => [keepSideEffects(['@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js'])] },
+  worker: { format: 'es', plugins: () => [keepSideEffects(candidate ? [ehWorker, ehWorker.replace('@duckdb/duckdb-wasm', candidate)] : [ehWorker])] },
+  ...(candidate ? { resolve: { alias: [{ find: /^@duckdb\/duckdb-wasm(?=\/|$)/, replacement: candidate }] } } : {}),
   optimizeDeps: { exclude: ['@duckdb/duckdb-wasm', 'pyodide', 'parquet-wasm'] },
   build: {
     target: 'es2022',

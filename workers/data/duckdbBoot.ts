@@ -21,6 +21,26 @@ import { portAsWorker } from './duckdbPort';
  * registered File at all ("No HTML5 file registered", duckdb-wasm #2243; 1 of 1 there), which the
  * view over a file bigger than memory depends on. It also needs SharedArrayBuffer wherever the app
  * is hosted. Worth measuring again on an idle many-core machine if DuckDB-WASM fixes #2243.
+ *
+ * DuckDB-WASM stays at 1.32.0 (npm's `latest`; DuckDB v1.4.3), not a 1.33.1-dev build. Tried on
+ * 2026-11-26 from a scratch install: 1.32.1-dev1 and 1.33.1-dev5 embed v1.4.3 too, dev20 v1.4.4,
+ * dev45 v1.5.1, dev57 v1.5.4, dev64 v1.5.5, dev65 v1.5.6 (`PRAGMA version`). None links Parquet,
+ * JSON or ICU (`duckdb_extensions()`: only core_functions); each LOADs them from the repository
+ * path of its own DuckDB version (dev65 asks for `/v1.5.6/wasm_eh/…`), so a newer build gains the
+ * app no capability. Against it, for dev65:
+ * - no faster for the user: `BENCH_DUCKDB_WASM=<its folder> node bench/run.mjs
+ *   --only=duckdb-candidate` (eh build, the 98 MB CSV from a registered File, fresh pages, paired
+ *   rounds in alternating order), median of the per-round ratios dev65 ÷ 1.32.0 in three passes
+ *   (5 rounds at load average 11.7–13.2, 6 at 7.8–11.3, 6 at 21.5–23.7): page → DuckDB open
+ *   1.34 / 1.10 / 1.08, first read_csv 1.09 / 1.16 / 1.04, first GROUP BY 1.22 / 1.20 / 0.89,
+ *   page → first answer 1.22 / 1.03 / 0.98;
+ * - its threaded build has the same #2243 fault: a registered File is posted only to the pthreads
+ *   running at registration, so a scan on another one fails "No HTML5 file registered" (dev65 5 of
+ *   5 runs; 1.32.0 failed 3, hung 1 and read it once, of 5);
+ * - DuckDB 1.5 names tables catalog-qualified in `EXPLAIN (FORMAT JSON)` (`memory.main.t`), so
+ *   modelSql.ts would refuse every model query (4 workers/data unit tests fail with it, besides
+ *   the DUCKDB_VERSION check);
+ * - its eh .wasm is 1.75 MB larger (36.0 vs 34.2 MB; gzip 8.14 vs 7.70 MB), and it is a prerelease.
  */
 
 // The eh bundle's worker is our wrapper of DuckDB's (duckdb-browser-cached.worker.ts), started
