@@ -154,8 +154,10 @@ export async function tableInfo(
   sheet?: string,
   report?: Omit<LoadReport, 'timeZones'> & { timeZones?: LoadReport['timeZones'] },
 ): Promise<DatasetInfo> {
-  const settled = report && !report.timeZones ? await settleTimeZones(engine, name, await columnTypes(engine, name), engine.extensions?.icu ?? false) : [];
-  const { columns, rowCount } = await describeTable(engine, name);
+  const types = report && !report.timeZones ? await columnTypes(engine, name) : undefined;
+  const settled = types ? await settleTimeZones(engine, name, types, engine.extensions?.icu ?? false) : [];
+  // Asked again only when a conversion changed a column's type.
+  const { columns, rowCount } = await describeTable(engine, name, settled.some((s) => s.stored === 'utc') ? undefined : types);
   const full = report ? { ...report, timeZones: [...(report.timeZones ?? []), ...settled] } : undefined;
   return { name, fileName, format, ...(sheet === undefined ? {} : { sheet }), rowCount, columns, sizeBytes, loadedAt: Date.now(), persisted: false, ...(full ? { report: full } : {}) };
 }
