@@ -103,7 +103,7 @@ export async function measureCsvFloor(browser, urls, csvPath, { sourcesOnly = fa
 }
 
 /**
- * @param {{ runs: Record<string, object[]>, app: number[] }} measured
+ * @param {{ runs: Record<string, object[]>, app: number[], native?: number[] }} measured (native: the one-thread ingest beside each app load)
  * @param {{ oneThread: { csvIngest: number } }} [native] medians (native.mjs); absent for --only=csv-source
  */
 export function csvFloorRows({ runs, app, native: beside = [] }, native) {
