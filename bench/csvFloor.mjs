@@ -2,7 +2,9 @@
 // DuckDB on one thread; the same first load and first query with DuckDB-WASM alone, the file as
 // a registered File or a buffer, on the eh build (the app's) and the threaded coi build — each
 // in a fresh page, boot included, in rotating order so the machine's drift spreads evenly.
+import { loadavg } from 'node:os';
 import { basename } from 'node:path';
+import { nativeOneThreadCsv } from './native.mjs';
 import { coldStart, loadFile, newPage, settled } from './wasm.mjs';
 import { CSV_ROWS, median } from './workload.mjs';
 
@@ -76,6 +78,8 @@ export async function measureCsvFloor(browser, urls, csvPath, { sourcesOnly = fa
   /** @type {Record<string, any[]>} */
   const runs = Object.fromEntries(VARIANTS.map((v) => [`${v.bundle}/${v.source}`, []]));
   const app = [];
+  /** Native one-thread ingests, one right after each of the app's loads (paired by round). */
+  const native = [];
   for (let round = 0; round < rounds; round++) {
     const order = variants.map((_, i) => variants[(i + round) % variants.length]);
     for (const v of order) {
@@ -86,26 +90,32 @@ export async function measureCsvFloor(browser, urls, csvPath, { sourcesOnly = fa
     }
     if (sourcesOnly) continue;
     const a = await appLoad(browser, urls.app, csvPath);
-    console.log(`  round ${round + 1} app: load ${a.ms.toFixed(0)} ms; ms by phase: ${a.phases}`);
+    const n = await nativeOneThreadCsv(csvPath);
+    console.log(`  round ${round + 1} app: load ${a.ms.toFixed(0)} ms; ms by phase: ${a.phases}; native one thread beside it ${n.toFixed(0)} ms (${(a.ms / n).toFixed(2)}×), load average ${loadavg()[0].toFixed(1)}`);
     app.push(a.ms);
+    native.push(n);
   }
-  if (sourcesOnly) return { runs, app };
+  if (sourcesOnly) return { runs, app, native };
   // What the issue reports: the threaded build cannot read a large registered File.
   const coiFile = await compareOnce(browser, urls.compare, csvPath, { bundle: 'coi', source: 'file' }).catch((e) => ({ error: String(e) }));
   console.log(`  coi/file: ${coiFile.error ? `failed: ${coiFile.error.split('\n')[0]}` : `load ${coiFile.loadMs.toFixed(0)} ms`}`);
-  return { runs, app };
+  return { runs, app, native };
 }
 
 /**
- * @param {{ runs: Record<string, object[]>, app: number[] }} measured
+ * @param {{ runs: Record<string, object[]>, app: number[], native?: number[] }} measured (native: the one-thread ingest beside each app load)
  * @param {{ oneThread: { csvIngest: number } }} [native] medians (native.mjs); absent for --only=csv-source
  */
-export function csvFloorRows({ runs, app }, native) {
+export function csvFloorRows({ runs, app, native: beside = [] }, native) {
   if (app.length === 0 || !native) return sourceRows(runs);
   const m = (key, field) => median(runs[key].map((r) => r[field]));
   const one = { name: 'native, threads = 1: CREATE TABLE AS read_csv', value: native.oneThread.csvIngest };
   const MB = '1M rows / 98 MB';
+  // The median of the rounds' own ratios: each app load beside a native ingest right after it.
+  const ratios = beside.length === app.length ? app.map((a, i) => a / beside[i]) : [];
+  const paired = ratios.length > 0 ? [{ name: `CSV ingest, ${MB}: through Add data files ÷ native one thread right after it, median of ${ratios.length} rounds' ratios (goal ≤ 1.5)`, value: Math.round(median(ratios) * 100) / 100, unit: '×' }] : [];
   return [
+    ...paired,
     row(`CSV ingest, ${MB}: through Add data files, vs native on one thread (goal ≤ 1.5×; median of ${ROUNDS})`, median(app), one),
     row(`CSV ingest, ${MB}: DuckDB-WASM alone, eh, from a registered File (first read, with registration)`, m('eh/file', 'loadMs'), one),
     row(`CSV ingest, ${MB}: DuckDB-WASM alone, eh, from a buffer (first read, with the copy)`, m('eh/buffer', 'loadMs'), one),

@@ -93,3 +93,21 @@ export async function runNative(csvPath) {
     aggregateRows,
   };
 }
+
+/**
+ * One CSV ingest in native DuckDB on one thread, in a fresh instance: the bench's CSV floor takes
+ * one beside each of the app's loads, so the ratio is taken round by round on a drifting machine.
+ * @param {string} csvPath
+ * @returns {Promise<number>} ms
+ */
+export async function nativeOneThreadCsv(csvPath) {
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  try {
+    await conn.run('SET threads = 1');
+    return (await timed(() => conn.run(`CREATE TABLE csv_one AS SELECT * FROM read_csv(${sqlString(csvPath)})`))).ms;
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}

@@ -56,6 +56,11 @@ export interface LoadReport {
   readOptions?: CsvReadOverrides;
   /** The findings as they were at the first read, so a fix can be undone (re-read without options). */
   original?: LoadFinding[];
+  /**
+   * The checks are still running: a big load answers with its table first and its findings follow
+   * in a later update of the list (the model's `list` waits for them).
+   */
+  checking?: true;
 }
 
 /** The sentence the dataset's notes and the model's context give for time-zone conversions. */

@@ -4,8 +4,9 @@ import { quoteIdent, quoteLiteral } from '../../shared/sql';
 
 /** What DuckDB itself knows about its tables: the source of truth behind the dataset list. */
 
-export async function describeTable(engine: Engine, name: string): Promise<{ columns: ColumnInfo[]; rowCount: number }> {
-  const columns = await columnTypes(engine, name);
+/** `known`: the table's columns as just read from the catalog, not asked again. */
+export async function describeTable(engine: Engine, name: string, known?: ColumnInfo[]): Promise<{ columns: ColumnInfo[]; rowCount: number }> {
+  const columns = known ?? (await columnTypes(engine, name));
   const count = rowsOf(await engine.query(`SELECT count(*)::DOUBLE AS n FROM ${quoteIdent(name)}`))[0];
   return { columns, rowCount: Number(count?.n ?? 0) };
 }

@@ -187,6 +187,8 @@ const reading = (f: string) => (f.startsWith('%d') ? 'day first (07/01/2010 = 7 
 
 async function dateFindings(engine: Engine, reader: Reader, path: string, read: ReadOptions, columns: readonly ColumnInfo[], stats: readonly TextStats[]): Promise<LoadFinding[]> {
   const textDates = stats.filter((s) => s.nonNull > 0 && s.dates >= s.nonNull * 0.8).map((s) => s.column);
+  // Without a DATE column or dates left as text there is nothing to find: spare the sniff (cost only).
+  if (textDates.length === 0 && !columns.some((c) => c.type === 'DATE')) return [];
   const current = await currentDateFormat(engine, path, read);
   const sep = current?.match(/%[dm](.)/)?.[1] ?? '/';
   const dateCols = current && /%[dm].%[dm].%Y/.test(current) ? columns.filter((c) => c.type === 'DATE').map((c) => c.name) : [];

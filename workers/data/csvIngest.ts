@@ -36,7 +36,10 @@ export interface CsvIngestInput {
   whileRegistered?: (path: string, read: ReadOptions) => Promise<void>;
 }
 
-export type CsvIngestResult = { ok: true; warnings: string[] } | { ok: false; message: string; suggestion?: string };
+export type CsvIngestResult =
+  /** `read` and `source`: the options and bytes the table was read with, for checks run later (laterChecks.ts). */
+  | { ok: true; warnings: string[]; read: ReadOptions; source: Blob }
+  | { ok: false; message: string; suggestion?: string };
 
 export interface ReadOptions {
   encoding: 'utf-8' | 'utf-16' | 'latin-1';
@@ -132,8 +135,8 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
     }
   };
   let repaired = false;
+  const opts: ReadOptions = { encoding, tsv: input.tsv, fullSample: false, ...(input.overrides ? { overrides: input.overrides } : {}) };
   try {
-    const opts: ReadOptions = { encoding, tsv: input.tsv, fullSample: false, ...(input.overrides ? { overrides: input.overrides } : {}) };
     for (let tries = 0; ; tries++) {
       try {
         await attempt(opts);
@@ -150,7 +153,8 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
           const fixed = await repairUtf8(blob);
           if (fixed.validNonAscii > 0 && fixed.replaced > 0) {
             await engine.dropFile(path).catch(() => undefined);
-            await engine.registerBlob(path, fixed.blob);
+            blob = fixed.blob;
+            await engine.registerBlob(path, blob);
             warnings.push(`${fileName} has ${plural(fixed.replaced, 'invalid UTF-8 byte sequence')}; each was replaced with \uFFFD and the rest was read as UTF-8.`);
           } else {
             opts.encoding = 'latin-1';
@@ -169,7 +173,7 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
   } finally {
     await engine.dropFile(path).catch(() => undefined);
   }
-  return { ok: true, warnings };
+  return { ok: true, warnings, read: { ...opts }, source: blob };
 }
 
 function suggestionFor(msg: string): string {

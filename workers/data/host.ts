@@ -74,6 +74,8 @@ export class DataHost {
       reread: async ({ name, options }) => ({ result: await this.reread(name, options) }),
       list: async () => {
         await ctx.ready();
+        // The model's context is built from this list: it gets a big load's findings, not "checking".
+        await ctx.checksSettled();
         return { result: ctx.list() };
       },
       remove: async ({ name }) => ({ result: await this.remove(name) }),

@@ -33,6 +33,11 @@ export interface HostDeps {
   claimWrites?(whenFreed: () => void): Promise<boolean>;
   /** The memory ceiling the footprint check uses (tests lower it; default: wasm32's 4 GiB). */
   memoryCeilingBytes?: number;
+  /**
+   * From this size a load answers as soon as its table is made: its copy for the next visit and
+   * its load report's checks follow (default 8 MiB; tests lower it).
+   */
+  answerFirstFromBytes?: number;
   /** Work run once, queued, after the restore, while the engine is otherwise idle (warmUp.ts). */
   warmUp?(engine: Engine): Promise<void>;
 }
@@ -60,6 +65,8 @@ export class HostContext {
   seq = 0;
   /** When the last request began (snapshots wait for a quiet moment). */
   lastRequestAt = 0;
+  /** Load-report checks running after their load answered (laterChecks.ts). */
+  readonly checking = new Set<Promise<void>>();
   /** The restore of the saved datasets, started once by the first request that needs the engine. */
   restored?: Promise<void>;
   readonly snapshots: SnapshotWriter;
@@ -123,6 +130,11 @@ export class HostContext {
   async writable(): Promise<DatasetStorage | undefined> {
     const storage = await this.storageReady();
     return storage && (await this.mayWrite()) ? storage : undefined;
+  }
+
+  /** Resolves once no load-report check is running (laterChecks.ts). */
+  async checksSettled(): Promise<void> {
+    while (this.checking.size > 0) await Promise.all(this.checking);
   }
 
   /** Starts the restore once the engine is up (idempotent); `ready` and `init` both call it. */

@@ -10,7 +10,7 @@ import type { CsvReadOverrides, LoadFinding, LoadReport } from '../../protocol/l
 import { ingestArrowStreams } from './arrowIngest';
 import { columnTypes, describeTable } from './catalog';
 import { csvFindings } from './csvChecks';
-import { briefError, ingestCsv } from './csvIngest';
+import { briefError, ingestCsv, type ReadOptions } from './csvIngest';
 import { REGISTERED_DIR, type Engine } from './duckdbEngine';
 import type { HostContext } from './hostContext';
 import type { ConvertedTable } from './loaders/types';
@@ -39,6 +39,8 @@ export async function ingest(
   sheets?: string[],
   /** A load report's fix in force for this CSV. */
   csvOptions?: CsvReadOverrides,
+  /** A CSV's checks run after the load answered (laterChecks.ts); its report says `checking` until then. */
+  checkLater = false,
 ): Promise<IngestOutcome> {
   const seq = ++ctx.seq;
   const made: string[] = [];
@@ -69,15 +71,20 @@ export async function ingest(
         table,
         path: `${REGISTERED_DIR}src_${seq}.${format}`,
         ...(csvOptions ? { overrides: csvOptions } : {}),
-        whileRegistered: async (path, read) => {
-          findings = await csvFindings(engine, table, await columnTypes(engine, table), path, read);
-        },
+        ...(checkLater
+          ? {}
+          : {
+              whileRegistered: async (path: string, read: ReadOptions) => {
+                findings = await csvFindings(engine, table, await columnTypes(engine, table), path, read);
+              },
+            }),
       });
       if (!r.ok) return await fail(r.message, r.suggestion);
       made.push(table);
       warnings.push(...r.warnings);
-      const report = { reader: readerLabel(format, engine), findings, ...(csvOptions ? { readOptions: csvOptions } : {}) };
-      tables.push({ info: await tableInfo(engine, table, fileName, format, blob.size, undefined, report) });
+      const report = { reader: readerLabel(format, engine), findings, ...(csvOptions ? { readOptions: csvOptions } : {}), ...(checkLater ? { checking: true as const } : {}) };
+      const info = await tableInfo(engine, table, fileName, format, blob.size, undefined, report);
+      tables.push(checkLater ? { info, checks: { source: r.source, read: r.read, format } } : { info });
     } else if (format === 'parquet' && engine.extensions?.parquet) {
       const table = nameFor(undefined, 1);
       ctx.progress(loadId, fileName, 'parsing', 0);
@@ -147,8 +154,10 @@ export async function tableInfo(
   sheet?: string,
   report?: Omit<LoadReport, 'timeZones'> & { timeZones?: LoadReport['timeZones'] },
 ): Promise<DatasetInfo> {
-  const settled = report && !report.timeZones ? await settleTimeZones(engine, name, await columnTypes(engine, name), engine.extensions?.icu ?? false) : [];
-  const { columns, rowCount } = await describeTable(engine, name);
+  const types = report && !report.timeZones ? await columnTypes(engine, name) : undefined;
+  const settled = types ? await settleTimeZones(engine, name, types, engine.extensions?.icu ?? false) : [];
+  // Asked again only when a conversion changed a column's type.
+  const { columns, rowCount } = await describeTable(engine, name, settled.some((s) => s.stored === 'utc') ? undefined : types);
   const full = report ? { ...report, timeZones: [...(report.timeZones ?? []), ...settled] } : undefined;
   return { name, fileName, format, ...(sheet === undefined ? {} : { sheet }), rowCount, columns, sizeBytes, loadedAt: Date.now(), persisted: false, ...(full ? { report: full } : {}) };
 }

@@ -42,8 +42,10 @@ export async function rename(ctx: HostContext, from: string, to: string): Promis
     ctx.views.delete(from);
     ctx.views.set(target, viewPath);
   }
+  // As it is now: a load's checks (laterChecks.ts) may have updated it while this waited.
+  const current = ctx.datasets.get(from) ?? info;
   ctx.datasets.delete(from);
-  ctx.datasets.set(target, { ...info, name: target });
+  ctx.datasets.set(target, { ...current, name: target });
   await (await ctx.writable())?.rename(from, target).catch(() => undefined);
   return ctx.changed();
 }
@@ -80,16 +82,17 @@ async function reconcile(ctx: HostContext, engine: Engine, renames: { from: stri
     if (existing.has(name)) {
       if (!touched.has(name.toLowerCase()) && !touched.has('*')) continue;
       const fresh = await ctx.serial.run(() => describeTable(engine, name)).catch(() => undefined);
-      if (fresh) ctx.datasets.set(name, { ...info, ...fresh });
+      if (fresh) ctx.datasets.set(name, { ...(ctx.datasets.get(name) ?? info), ...fresh });
       changed = true;
       // The edit survives a reload: the snapshot is what the next start restores.
       if (info.persisted) void ctx.snapshots.save(name);
       continue;
     }
     const rename = renames.find((r) => r.from === name.toLowerCase() && existing.has(r.to));
+    const current = ctx.datasets.get(name) ?? info;
     ctx.datasets.delete(name);
     if (rename) {
-      ctx.datasets.set(rename.to, { ...info, name: rename.to });
+      ctx.datasets.set(rename.to, { ...current, name: rename.to });
       await storage?.rename(name, rename.to).catch(() => undefined);
     } else {
       ctx.dropped.set(name, info);

@@ -10,12 +10,16 @@ import { memoryUsed, tableNames } from './catalog';
 import { checkFootprint } from './footprint';
 import type { HostContext } from './hostContext';
 import { ingest } from './ingest';
+import { checkTablesLater } from './laterChecks';
 import { persist, type Built } from './saving';
 import { detectFormat, readHead } from './sniff';
 import { tableNameFor } from './tableName';
 
-/** From this size a load answers before its copy for the next visit is written (the copy then runs alongside). */
-const SAVE_AFTER_BYTES = 8 * 1024 * 1024;
+/**
+ * From this size a load answers as soon as its table is made: its load report's checks and then
+ * its copy for the next visit run alongside (HostDeps.answerFirstFromBytes overrides it).
+ */
+const ANSWER_FIRST_FROM_BYTES = 8 * 1024 * 1024;
 
 export async function load(ctx: HostContext, source: LoadSource, loadId: string, sheets?: string[]): Promise<LoadOutcome> {
   try {
@@ -40,6 +44,7 @@ async function loadOnce(ctx: HostContext, source: LoadSource, loadId: string, sh
   const detected = detectFormat(name, head);
   if (!detected.ok) return { ok: false, fileName: name, message: detected.message, suggestion: detected.suggestion };
   const warnings = detected.warning ? [detected.warning] : [];
+  const answerFirst = blob.size >= (ctx.deps.answerFirstFromBytes ?? ANSWER_FIRST_FROM_BYTES);
 
   const built = await ctx.serial.run(async () => {
     // Cancelled while it waited for its turn: nothing to undo.
@@ -55,7 +60,7 @@ async function loadOnce(ctx: HostContext, source: LoadSource, loadId: string, sh
         const n = count > 1 && sheet !== undefined ? tableNameFor(name, taken, sheet) : tableNameFor(name, taken);
         taken.add(n);
         return n;
-      }, sheets);
+      }, sheets, undefined, answerFirst);
     } finally {
       ctx.ingesting = null;
     }
@@ -70,12 +75,14 @@ async function loadOnce(ctx: HostContext, source: LoadSource, loadId: string, sh
 
   for (const t of built.tables) if (t.info.format === 'csv' || t.info.format === 'tsv') ctx.sources.set(t.info.name, blob);
   const viewOnly = built.tables.some((t) => t.info.view);
-  if (!viewOnly && blob.size >= SAVE_AFTER_BYTES && (await ctx.writable())) {
-    // A big file: the table is usable now, and its copy for the next visit is written meanwhile.
+  if (!viewOnly && answerFirst && (await ctx.writable())) {
+    // A big file: the table is usable now; its checks, then its copy for the next visit (which
+    // keeps the report they make), run meanwhile.
     for (const t of built.tables) ctx.datasets.set(t.info.name, { ...t.info, persisted: false, saving: true });
     ctx.progress(loadId, name, 'done', 1);
     ctx.changed();
-    void saveInBackground(ctx, blob, built.tables, loadId, name);
+    const checked = checkTablesLater(ctx, engine, built.tables);
+    void checked.then(() => saveInBackground(ctx, blob, built.tables, loadId, name));
     return { ok: true, datasets: built.tables.map((t) => ctx.datasets.get(t.info.name) ?? t.info), warnings };
   }
   const persisted = viewOnly ? { ok: false } : await persist(ctx, blob, built.tables, loadId, name);
@@ -86,13 +93,16 @@ async function loadOnce(ctx: HostContext, source: LoadSource, loadId: string, sh
   }
   ctx.progress(loadId, name, 'done', 1);
   ctx.changed();
+  void checkTablesLater(ctx, engine, built.tables);
   // The snapshot is written after the load answered: the table is usable meanwhile.
   if (persisted.ok) for (const t of built.tables) void ctx.snapshots.save(t.info.name);
   return { ok: true, datasets: built.tables.map((t) => t.info), warnings };
 }
 
 /** The copy of a big load for the next visit, after the load answered; the list says when it is done. */
-async function saveInBackground(ctx: HostContext, blob: Blob, tables: Built[], loadId: string, fileName: string): Promise<void> {
+async function saveInBackground(ctx: HostContext, blob: Blob, built: Built[], loadId: string, fileName: string): Promise<void> {
+  // The saved entry keeps the report as the checks left it.
+  const tables = built.map((t) => ({ ...t, info: ctx.datasets.get(t.info.name) ?? t.info }));
   const saved = await persist(ctx, blob, tables, loadId, fileName);
   const storage = await ctx.writable();
   for (const t of tables) {

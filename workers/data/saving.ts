@@ -7,6 +7,7 @@ import { messageOf } from '../../shared/errors';
 import type { DatasetInfo } from '../../protocol/data';
 import { describeTable } from './catalog';
 import type { HostContext } from './hostContext';
+import type { PendingChecks } from './laterChecks';
 import { writeSnapshot } from './snapshot';
 import { isQuotaError, type ManifestEntry } from './storage';
 
@@ -14,6 +15,8 @@ import { isQuotaError, type ManifestEntry } from './storage';
 export interface Built {
   info: DatasetInfo;
   sheet?: string;
+  /** Its load report's checks, when they run after the load answered. */
+  checks?: PendingChecks;
 }
 
 const storageKey = (prefix: string) => `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 10)}`;

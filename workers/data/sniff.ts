@@ -181,7 +181,22 @@ export function detectFormat(fileName: string, head: Uint8Array): FormatGuess {
   return { ok: true, format: firstLine.includes('\t') && !firstLine.includes(',') ? 'tsv' : 'csv' };
 }
 
+/** Heads already read, by Blob (immutable): a load reads its file's head once, not per step. */
+const heads = new WeakMap<Blob, Promise<Uint8Array>>();
+
 /** Reads a Blob's first bytes. */
 export async function readHead(blob: Blob, bytes = HEAD_BYTES): Promise<Uint8Array> {
-  return new Uint8Array(await blob.slice(0, bytes).arrayBuffer());
+  if (bytes !== HEAD_BYTES) return new Uint8Array(await blob.slice(0, bytes).arrayBuffer());
+  let head = heads.get(blob);
+  if (!head) {
+    head = blob
+      .slice(0, bytes)
+      .arrayBuffer()
+      .then((b) => new Uint8Array(b));
+    heads.set(blob, head);
+    // A failed read is not kept: the next asks again.
+    head.catch(() => heads.delete(blob));
+  }
+  // A copy: callers may change what they get.
+  return (await head).slice();
 }
