@@ -9,7 +9,7 @@ import { deflateRawSync, deflateSync } from 'node:zlib';
 import { once } from 'node:events';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DateDay, Float64, Int32, Table, Utf8, Bool, tableToIPC, vectorFromArray } from 'apache-arrow';
-import { LOAD_REPORT_CASES, TIMEZONE_CSV } from './loadReportCases.mjs';
+import { LOAD_REPORT_CASES, TABLE_REPORT_CASES, TIMEZONE_CSV } from './loadReportCases.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BAD_DIR = join(ROOT, 'e2e/fixtures/bad');
@@ -171,8 +171,8 @@ function columnLetters(index) {
 }
 
 /**
- * A minimal but valid .xlsx workbook (shared strings, numbers, booleans), one sheet per entry.
- * @param {{ name: string, rows: (string | number | boolean)[][] }[]} sheets
+ * A minimal but valid .xlsx workbook (shared strings, numbers, booleans; null is an empty cell), one sheet per entry.
+ * @param {{ name: string, rows: (string | number | boolean | null)[][] }[]} sheets
  */
 export function xlsxBytes(sheets) {
   const ns = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
@@ -197,6 +197,7 @@ export function xlsxBytes(sheets) {
         const cells = row
           .map((value, c) => {
             const ref = `${columnLetters(c)}${r + 1}`;
+            if (value === null || value === undefined) return '';
             if (typeof value === 'number') return `<c r="${ref}"><v>${value}</v></c>`;
             if (typeof value === 'boolean') return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
             return `<c r="${ref}" t="s"><v>${sst(value)}</v></c>`;
@@ -342,6 +343,7 @@ async function writeBadCorpus(con) {
 
   // The load report's cases (loadReportCases.mjs) and a file with time-zone offsets.
   for (const c of LOAD_REPORT_CASES) writeFileSync(b(c.file), c.text);
+  for (const c of TABLE_REPORT_CASES) writeFileSync(b(c.file), c.rows ? xlsxBytes([{ name: 'data', rows: c.rows }]) : (c.json ?? ''));
   writeFileSync(b(TIMEZONE_CSV.file), TIMEZONE_CSV.text);
 
   writeFileSync(

@@ -1,0 +1,286 @@
+/**
+ * The load report's value checks for a table the JS readers made (an Excel sheet, a JSON file):
+ * text columns that are numbers but for placeholders or a few stray strings, numbers stored as
+ * text, dates stored as text (day/month readings checked against each other). A fix names, per
+ * column, the values read as missing and the type the text is read as; DuckDB applies it to the
+ * reader's table (`applyValueFixes`). A fix is offered only when DuckDB, running that very
+ * conversion over the whole column, gives the type the finding promises.
+ */
+import type { ColumnInfo } from '../../protocol/data';
+import type { LoadFinding, TableReadOverrides } from '../../protocol/loadReport';
+import { quoteIdent, quoteLiteral } from '../../shared/sql';
+import { columnTypes } from './catalog';
+import { rowsOf, type Engine } from './duckdbEngine';
+
+/** Strings spreadsheets, statistics offices and exports write for "no value" (compared lower-cased). */
+const PLACEHOLDERS = new Set([
+  'null', 'n/a', 'na', 'n.a.', '#n/a', 'nan', 'none', 'nil', '(null)', 'missing',
+  '-', '--', '---', '–', '—', '.', '..', '...', '?', ':', '*',
+  'x', '[x]', '[c]', '[z]', '[u]', '[w]', '[low]', 'not available',
+]);
+const MAX_TEXT_COLUMNS = 200;
+/** Distinct placeholders one column may have (a statistics table can use most of the list); stray strings: at most 5. */
+const MAX_PLACEHOLDERS = 12;
+const MAX_STRAY = 5;
+/** Rows the checks sample (the first ones); a fix is then tried on the whole column. */
+const CHECK_ROWS = 50_000;
+const DMY = '\\d{1,2}[/.-]\\d{1,2}[/.-]\\d{4}';
+const YMD = '\\d{4}-\\d{1,2}-\\d{1,2}';
+
+export type TableSource = 'sheet' | 'json';
+type ValueType = 'BIGINT' | 'DOUBLE' | 'DATE';
+
+const list = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
+const isPlaceholder = (v: string) => PLACEHOLDERS.has(v.trim().toLowerCase());
+
+/** Two fixes together: the later one's columns add to (or replace) the earlier one's. */
+export function mergeTableOverrides(a: TableReadOverrides | undefined, b: TableReadOverrides): TableReadOverrides {
+  const out: TableReadOverrides = { ...a, ...b };
+  for (const k of ['missing', 'types', 'dateformats'] as const) {
+    const merged = { ...a?.[k], ...b[k] };
+    if (Object.keys(merged).length > 0) (out as Record<string, unknown>)[k] = merged;
+  }
+  return out;
+}
+
+export function isEmptyTableOverrides(o: TableReadOverrides | undefined): boolean {
+  return !o || (o.headerRow === undefined && o.lastRow === undefined && Object.keys(o.missing ?? {}).length === 0 && Object.keys(o.types ?? {}).length === 0);
+}
+
+/** The SQL that reads one text column with a fix: its placeholders (and empty text) as NULL, the rest as `type`. */
+function columnExpr(column: string, type: ValueType | undefined, missing: readonly string[], format: string | undefined): string {
+  const c = quoteIdent(column);
+  const t = `trim(${c})`;
+  const none = [`${c} IS NULL`, ...(type ? [`${t} = ''`] : []), ...(missing.length > 0 ? [`${t} IN (${missing.map(quoteLiteral).join(', ')})`] : [])].join(' OR ');
+  const value =
+    type === 'DATE' ? `strptime(${t}, ${quoteLiteral(format ?? '%Y-%m-%d')})::DATE` : type === 'BIGINT' ? `CAST(CAST(${t} AS DOUBLE) AS BIGINT)` : type === 'DOUBLE' ? `CAST(${t} AS DOUBLE)` : c;
+  return `CASE WHEN ${none} THEN NULL ELSE ${value} END`;
+}
+
+function fixedExprs(columns: readonly ColumnInfo[], o: TableReadOverrides): string[] {
+  return columns
+    .filter((col) => col.type === 'VARCHAR' && (o.types?.[col.name] !== undefined || (o.missing?.[col.name]?.length ?? 0) > 0))
+    .map((col) => `${columnExpr(col.name, o.types?.[col.name], o.missing?.[col.name] ?? [], o.dateformats?.[col.name])} AS ${quoteIdent(col.name)}`);
+}
+
+/** Rewrites the reader's text columns as the fix says (a column no longer text, or gone, is left alone). */
+export async function applyValueFixes(engine: Engine, table: string, o: TableReadOverrides): Promise<void> {
+  const replace = fixedExprs(await columnTypes(engine, table), o);
+  if (replace.length === 0) return;
+  const scratch = `${table}__fixed`;
+  await engine.query(`CREATE TABLE ${quoteIdent(scratch)} AS SELECT * REPLACE (${replace.join(', ')}) FROM ${quoteIdent(table)}`);
+  await engine.query(`DROP TABLE ${quoteIdent(table)}`);
+  await engine.query(`ALTER TABLE ${quoteIdent(scratch)} RENAME TO ${quoteIdent(table)}`);
+}
+
+/** The type DuckDB gives the column read with the fix, over every row; undefined when the conversion fails. */
+async function typeWithFix(engine: Engine, table: string, column: string, o: TableReadOverrides): Promise<string | undefined> {
+  const [expr] = fixedExprs([{ name: column, type: 'VARCHAR' }], o);
+  if (!expr) return undefined;
+  try {
+    // count(x) makes DuckDB evaluate every value: a strict cast that fails anywhere fails the fix.
+    const row = rowsOf(await engine.query(`SELECT count(${quoteIdent(column)})::DOUBLE AS n, typeof(any_value(${quoteIdent(column)})) AS t FROM (SELECT ${expr} FROM ${quoteIdent(table)})`))[0];
+    return row?.t ? String(row.t) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Stats {
+  column: string;
+  nonNull: number;
+  numeric: number;
+  leadingZeros: number;
+  dmy: number;
+  ymd: number;
+  /** The most frequent values that are not numbers (or, for a date column, not dates), with counts. */
+  odd: { value: string; count: number }[];
+  dateOdd: { value: string; count: number }[];
+  /** A date value as written, for the separator. */
+  sampleDate?: string;
+}
+
+async function stats(engine: Engine, table: string, column: string): Promise<Stats> {
+  const src = `(SELECT trim(c) AS v FROM (SELECT ${quoteIdent(column)} AS c FROM ${quoteIdent(table)} LIMIT ${CHECK_ROWS}) WHERE c IS NOT NULL AND trim(c) <> '')`;
+  const isNumber = `coalesce(isfinite(TRY_CAST(v AS DOUBLE)), false)`;
+  const isDate = `(regexp_full_match(v, '${DMY}') OR regexp_full_match(v, '${YMD}'))`;
+  const row = rowsOf(
+    await engine.query(`SELECT count(*)::DOUBLE AS nn,
+  count(*) FILTER (WHERE ${isNumber})::DOUBLE AS num,
+  count(*) FILTER (WHERE regexp_full_match(v, '[-+]?0\\d+(\\.\\d*)?'))::DOUBLE AS lead0,
+  count(*) FILTER (WHERE regexp_full_match(v, '${DMY}'))::DOUBLE AS dmy,
+  count(*) FILTER (WHERE regexp_full_match(v, '${YMD}'))::DOUBLE AS ymd,
+  any_value(v) FILTER (WHERE regexp_full_match(v, '${DMY}')) AS sample
+FROM ${src}`),
+  )[0];
+  const n = (k: string) => Number(row?.[k] ?? 0);
+  const top = async (where: string) =>
+    rowsOf(await engine.query(`SELECT v AS value, count(*)::DOUBLE AS n FROM ${src} WHERE ${where} GROUP BY v ORDER BY n DESC, v LIMIT ${MAX_PLACEHOLDERS + 1}`)).map((r) => ({ value: String(r.value), count: Number(r.n) }));
+  // Only a column with numbers (or dates) in it can have stray strings worth naming; a text column is not grouped.
+  const odd = n('num') > 0 ? await top(`NOT ${isNumber}`) : [];
+  const dateOdd = n('dmy') + n('ymd') > 0 ? await top(`NOT ${isDate}`) : [];
+  return {
+    column,
+    nonNull: n('nn'),
+    numeric: n('num'),
+    leadingZeros: n('lead0'),
+    dmy: n('dmy'),
+    ymd: n('ymd'),
+    odd,
+    dateOdd,
+    ...(row?.sample ? { sampleDate: String(row.sample) } : {}),
+  };
+}
+
+/** BIGINT when every number in the column is a whole number a double holds exactly (as the readers type numbers), else DOUBLE. */
+async function numberType(engine: Engine, table: string, column: string, missing: readonly string[]): Promise<ValueType> {
+  const c = quoteIdent(column);
+  const skip = missing.length > 0 ? ` AND trim(${c}) NOT IN (${missing.map(quoteLiteral).join(', ')})` : '';
+  const row = rowsOf(
+    await engine.query(
+      `SELECT coalesce(bool_and(x = trunc(x) AND abs(x) <= 9007199254740991), true) AS whole FROM (SELECT TRY_CAST(trim(${c}) AS DOUBLE) AS x FROM ${quoteIdent(table)} WHERE ${c} IS NOT NULL AND trim(${c}) <> ''${skip})`,
+    ),
+  )[0];
+  return row?.whole === false ? 'DOUBLE' : 'BIGINT';
+}
+
+const shown = (odd: readonly { value: string; count: number }[]) => odd.map((o) => `"${o.value}" ×${o.count.toLocaleString('en-US')}`).join(', ');
+
+async function numberFinding(engine: Engine, table: string, s: Stats, read: TableReadOverrides, source: TableSource): Promise<LoadFinding | undefined> {
+  const col = s.column;
+  // Numbers with leading zeros are codes (postcodes, identifiers): reading them as numbers loses the zeros.
+  if (s.numeric === 0 || s.leadingZeros > 0) return undefined;
+  const offer = async (finding: Omit<LoadFinding, 'fix'>, label: string, missing: string[]): Promise<LoadFinding> => {
+    const type = await numberType(engine, table, col, missing);
+    const options = mergeTableOverrides(read, { types: { [col]: type }, ...(missing.length > 0 ? { missing: { [col]: missing } } : {}) });
+    return (await typeWithFix(engine, table, col, options)) === type ? { ...finding, fix: { label, options } } : finding;
+  };
+  const pct = (k: number) => `${Math.round((k / s.nonNull) * 100)}%`;
+  const written = source === 'json' ? 'written as strings' : 'stored as text cells';
+  if (s.odd.length === 0) {
+    return offer(
+      { kind: 'numbers_as_text', columns: [col], message: `"${col}" holds numbers ${written}, so it was read as text.` },
+      `Read "${col}" as numbers`,
+      [],
+    );
+  }
+  if (s.odd.length > MAX_PLACEHOLDERS) return undefined;
+  const values = s.odd.map((o) => o.value);
+  const label = `Read ${list(values)} in "${col}" as missing`;
+  if (values.every(isPlaceholder)) {
+    return offer({ kind: 'placeholders', columns: [col], message: `"${col}" is numeric but for placeholder text (${shown(s.odd)}), so it was read as text.` }, label, values);
+  }
+  // A few stray strings in a column of numbers; a text column with some numbers in it is not that.
+  if (s.numeric < s.nonNull * 0.5 || s.odd.length > MAX_STRAY) return undefined;
+  return offer(
+    {
+      kind: 'mixed_types',
+      columns: [col],
+      message: `"${col}" is mostly numbers (${pct(s.numeric)}) mixed with text (${shown(s.odd)})${source === 'json' ? ' across records' : ''}, so it was read as text.`,
+    },
+    label,
+    values,
+  );
+}
+
+const reading = (f: string) => {
+  const sep = f.charAt(2);
+  const eg = `07${sep}01${sep}2010`;
+  return f.startsWith('%d') ? `day first (${eg} = 7 January 2010)` : f.startsWith('%m') ? `month first (${eg} = July 1, 2010)` : `as ${f}`;
+};
+
+/**
+ * Text columns of dates: each reading (day or month first) is tried on every value of each column.
+ * Columns of one file share a convention, so a column that reads only one way settles the
+ * columns that read both ways; columns that read both ways on their own are named as ambiguous,
+ * with both readings on offer.
+ */
+async function dateFindings(engine: Engine, table: string, all: readonly Stats[], read: TableReadOverrides, source: TableSource): Promise<LoadFinding[]> {
+  // Dates but for placeholders: a column of "-" with a few dates in it is still a column of dates.
+  const cols = all.filter((s) => s.dmy + s.ymd > 0 && s.dateOdd.length <= MAX_PLACEHOLDERS && s.dateOdd.every((o) => isPlaceholder(o.value)));
+  if (cols.length === 0) return [];
+  const missingOf = (s: Stats) => s.dateOdd.map((o) => o.value);
+  const fixFor = (group: readonly Stats[], format: (s: Stats) => string) =>
+    group.reduce<TableReadOverrides>(
+      (o, s) => mergeTableOverrides(o, { types: { [s.column]: 'DATE' }, dateformats: { [s.column]: format(s) }, ...(missingOf(s).length > 0 ? { missing: { [s.column]: missingOf(s) } } : {}) }),
+      read,
+    );
+  const works = async (s: Stats, f: string) => (await typeWithFix(engine, table, s.column, fixFor([s], () => f))) === 'DATE';
+  const stored = source === 'json' ? 'written as strings' : 'stored as text';
+  const out: LoadFinding[] = [];
+  const iso = cols.filter((s) => s.ymd >= s.dmy);
+  const isoOk: Stats[] = [];
+  for (const s of iso) if (await works(s, '%Y-%m-%d')) isoOk.push(s);
+  if (isoOk.length > 0) {
+    const names = isoOk.map((s) => s.column);
+    out.push({
+      kind: 'unparsed_dates',
+      columns: names,
+      message: `${list(names)} ${names.length === 1 ? 'holds dates' : 'hold dates'} ${stored} (e.g. 2024-01-31), so ${names.length === 1 ? 'it was' : 'they were'} read as text.`,
+      fix: { label: `Read ${list(names)} as dates`, options: fixFor(isoOk, () => '%Y-%m-%d') },
+    });
+  }
+  const month = new Map<string, string>();
+  const day = new Map<string, string>();
+  for (const s of cols.filter((x) => x.ymd < x.dmy)) {
+    const sep = s.sampleDate?.match(/^\d{1,2}([/.-])/)?.[1] ?? '/';
+    const m = `%m${sep}%d${sep}%Y`;
+    const d = `%d${sep}%m${sep}%Y`;
+    if (await works(s, m)) month.set(s.column, m);
+    if (await works(s, d)) day.set(s.column, d);
+  }
+  const byName = new Map(cols.map((s) => [s.column, s]));
+  const onlyMonth = [...month.keys()].filter((c) => !day.has(c));
+  const onlyDay = [...day.keys()].filter((c) => !month.has(c));
+  const both = [...month.keys()].filter((c) => day.has(c));
+  const order = (names: string[]) => cols.map((s) => s.column).filter((c) => names.includes(c));
+  const finding = (unordered: string[], formats: Map<string, string>, because?: string): LoadFinding => {
+    const names = order(unordered);
+    const f = formats.get(names[0]!)!;
+    return {
+      kind: 'unparsed_dates',
+      columns: names,
+      message: `${list(names)} ${names.length === 1 ? 'holds dates' : 'hold dates'} ${stored}; read ${reading(f)}, every value is a date${because ?? ''}.`,
+      fix: { label: `Read dates ${f.startsWith('%d') ? 'day' : 'month'} first (${f})`, options: fixFor(names.map((n) => byName.get(n)!), (s) => formats.get(s.column)!) },
+    };
+  };
+  // Only one reading fits some columns, and no column needs the other: it settles the ambiguous ones.
+  if (onlyMonth.length > 0 && onlyDay.length === 0) {
+    out.push(finding([...onlyMonth, ...both], month, both.length > 0 ? ` (${list(both)} would also read day first, but ${list(onlyMonth)} would not)` : ''));
+    return out;
+  }
+  if (onlyDay.length > 0 && onlyMonth.length === 0) {
+    out.push(finding([...onlyDay, ...both], day, both.length > 0 ? ` (${list(both)} would also read month first, but ${list(onlyDay)} would not)` : ''));
+    return out;
+  }
+  if (onlyMonth.length > 0) out.push(finding(onlyMonth, month));
+  if (onlyDay.length > 0) out.push(finding(onlyDay, day));
+  if (both.length > 0) {
+    const group = both.map((n) => byName.get(n)!);
+    const f = month.get(both[0]!)!;
+    out.push({
+      kind: 'ambiguous_dates',
+      columns: both,
+      message: `${list(both)} ${both.length === 1 ? 'holds dates' : 'hold dates'} ${stored} that read both ${reading(f)} and ${reading(day.get(both[0]!)!)}: choose which the file means.`,
+      fix: { label: `Read dates month first (${f})`, options: fixFor(group, (s) => month.get(s.column)!) },
+      alternatives: [{ label: `Read dates day first (${day.get(both[0]!)!})`, options: fixFor(group, (s) => day.get(s.column)!) }],
+    });
+  }
+  return out;
+}
+
+/** The value findings for a reader's table; `read` is the fix in force (each new fix builds on it). */
+export async function tableFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], read: TableReadOverrides, source: TableSource): Promise<LoadFinding[]> {
+  const text = columns.filter((c) => c.type === 'VARCHAR').slice(0, MAX_TEXT_COLUMNS);
+  const all: Stats[] = [];
+  for (const c of text) all.push(await stats(engine, table, c.name));
+  const dates = await dateFindings(engine, table, all, read, source);
+  const dated = new Set(dates.flatMap((f) => f.columns));
+  const findings = [...dates];
+  for (const s of all) {
+    if (s.nonNull === 0 || dated.has(s.column)) continue;
+    const f = await numberFinding(engine, table, s, read, source);
+    if (f) findings.push(f);
+  }
+  return findings;
+}
