@@ -343,7 +343,11 @@ async function writeBadCorpus(con) {
 
   // The load report's cases (loadReportCases.mjs) and a file with time-zone offsets.
   for (const c of LOAD_REPORT_CASES) writeFileSync(b(c.file), c.text);
-  for (const c of TABLE_REPORT_CASES) writeFileSync(b(c.file), c.rows ? xlsxBytes([{ name: 'data', rows: c.rows }]) : (c.json ?? ''));
+  for (const c of TABLE_REPORT_CASES) {
+    writeFileSync(b(c.file), c.rows ? xlsxBytes([{ name: 'data', rows: c.rows }]) : (c.json ?? ''));
+    // The same data written correctly: what native read_json gives is what the fix must give.
+    if (c.clean) writeFileSync(b(`${c.file}.clean.json`), JSON.stringify(c.clean));
+  }
   writeFileSync(b(TIMEZONE_CSV.file), TIMEZONE_CSV.text);
 
   writeFileSync(
