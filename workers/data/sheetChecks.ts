@@ -25,6 +25,11 @@ const layoutOnly = (read: TableReadOverrides): TableReadOverrides => ({
   ...(read.headerRow !== undefined ? { headerRow: read.headerRow } : {}),
   ...(read.lastRow !== undefined ? { lastRow: read.lastRow } : {}),
 });
+/** What the typed columns of a plan hold, in words ("hold numbers", "hold numbers or dates"). */
+function kindWords(plan: readonly ColumnPlan[]): string {
+  const words = new Set(typed(plan).map((p) => (p.kind === 'int' || p.kind === 'float' ? 'numbers' : p.kind === 'bool' ? 'true/false values' : 'dates')));
+  return `${typed(plan).length === 1 ? 'holds' : 'hold'} ${[...words].join(' or ')}`;
+}
 const rowSpan = (from: number, to: number) => (from === to ? `Row ${from + 1}` : `Rows ${from + 1}–${to + 1}`);
 
 /**
@@ -48,16 +53,18 @@ function titleRows(data: readonly Row[], layout: SheetLayout, read: TableReadOve
     const gained = typed(candidate.plan).length > before;
     const named = namesGeneric && filled(row) === candidate.plan.length && row!.every((c) => isBlank(c) || typeof c === 'string');
     if (!gained && !named) continue;
+    let lastAbove = i - 1;
+    while (lastAbove > layout.headerIndex && isBlankRow(data[lastAbove])) lastAbove--;
     const above = data.slice(layout.headerIndex, i).filter((r) => !isBlankRow(r)).length;
     const names = candidate.plan.map((p) => p.name);
-    const numbers = typed(candidate.plan).map((p) => p.name);
+    const gainedNames = typed(candidate.plan).map((p) => p.name);
     return {
       kind: 'title_line',
       columns: [],
       message:
-        `${rowSpan(layout.headerIndex, i - 1)} ${above === 1 ? 'is a title' : 'are a title or notes'} above the header ("${clip(firstText(header))}"), so the header was taken from row ${layout.headerIndex + 1}` +
+        `${rowSpan(layout.headerIndex, lastAbove)} ${above === 1 ? 'is a title' : 'are a title or notes'} above the header ("${clip(firstText(header))}"), so the header was taken from row ${layout.headerIndex + 1}` +
         `${before === 0 ? ' and every column was read as text' : ''}; the header is row ${i + 1} (${list(names.slice(0, 4))}${names.length > 4 ? '…' : ''})` +
-        `${numbers.length > 0 ? `, and read from there ${list(numbers.slice(0, 4))}${numbers.length > 4 ? '…' : ''} ${numbers.length === 1 ? 'has its' : 'have their'} type${numbers.length === 1 ? '' : 's'}` : ''}.`,
+        `${gainedNames.length > 0 ? `: read from there, ${list(gainedNames.slice(0, 4))}${gainedNames.length > 4 ? '…' : ''} ${kindWords(candidate.plan)}` : ''}.`,
       fix: { label: `Read with the header at row ${i + 1}`, options },
     };
   }

@@ -100,36 +100,63 @@ interface Stats {
   sampleDate?: string;
 }
 
-async function stats(engine: Engine, table: string, column: string): Promise<Stats> {
-  const src = `(SELECT trim(c) AS v FROM (SELECT ${quoteIdent(column)} AS c FROM ${quoteIdent(table)} LIMIT ${CHECK_ROWS}) WHERE c IS NOT NULL AND trim(c) <> '')`;
+/**
+ * Every text column's counts in one query, and its most frequent non-numbers and non-dates in one
+ * more each: a query per column would cost a round trip each on wide files.
+ */
+async function statsOf(engine: Engine, table: string, columns: readonly string[]): Promise<Stats[]> {
+  if (columns.length === 0) return [];
+  const src = (column: string) => `(SELECT trim(c) AS v FROM (SELECT ${quoteIdent(column)} AS c FROM ${quoteIdent(table)} LIMIT ${CHECK_ROWS}) WHERE c IS NOT NULL AND trim(c) <> '')`;
   const isNumber = `coalesce(isfinite(TRY_CAST(v AS DOUBLE)), false)`;
   const isDate = `(regexp_full_match(v, '${DMY}') OR regexp_full_match(v, '${YMD}'))`;
-  const row = rowsOf(
-    await engine.query(`SELECT count(*)::DOUBLE AS nn,
+  const counts = rowsOf(
+    await engine.query(
+      columns
+        .map(
+          (column, i) => `SELECT ${i} AS i, count(*)::DOUBLE AS nn,
   count(*) FILTER (WHERE ${isNumber})::DOUBLE AS num,
   count(*) FILTER (WHERE regexp_full_match(v, '[-+]?0\\d+(\\.\\d*)?'))::DOUBLE AS lead0,
   count(*) FILTER (WHERE regexp_full_match(v, '${DMY}'))::DOUBLE AS dmy,
   count(*) FILTER (WHERE regexp_full_match(v, '${YMD}'))::DOUBLE AS ymd,
   any_value(v) FILTER (WHERE regexp_full_match(v, '${DMY}')) AS sample
-FROM ${src}`),
-  )[0];
-  const n = (k: string) => Number(row?.[k] ?? 0);
-  const top = async (where: string) =>
-    rowsOf(await engine.query(`SELECT v AS value, count(*)::DOUBLE AS n FROM ${src} WHERE ${where} GROUP BY v ORDER BY n DESC, v LIMIT ${MAX_PLACEHOLDERS + 1}`)).map((r) => ({ value: String(r.value), count: Number(r.n) }));
-  // Only a column with numbers (or dates) in it can have stray strings worth naming; a text column is not grouped.
-  const odd = n('num') > 0 ? await top(`NOT ${isNumber}`) : [];
-  const dateOdd = n('dmy') + n('ymd') > 0 ? await top(`NOT ${isDate}`) : [];
-  return {
-    column,
-    nonNull: n('nn'),
-    numeric: n('num'),
-    leadingZeros: n('lead0'),
-    dmy: n('dmy'),
-    ymd: n('ymd'),
-    odd,
-    dateOdd,
-    ...(row?.sample ? { sampleDate: String(row.sample) } : {}),
+FROM ${src(column)}`,
+        )
+        .join('\nUNION ALL\n'),
+    ),
+  );
+  const byIndex = new Map(counts.map((r) => [Number(r.i), r]));
+  const n = (i: number, k: string) => Number(byIndex.get(i)?.[k] ?? 0);
+  // The most frequent values of each chosen column that fail `test`, with counts.
+  const top = async (chosen: number[], test: string): Promise<Map<number, { value: string; count: number }[]>> => {
+    const out = new Map<number, { value: string; count: number }[]>(chosen.map((i) => [i, []]));
+    if (chosen.length === 0) return out;
+    const union = chosen.map((i) => `SELECT ${i} AS i, v FROM ${src(columns[i]!)} WHERE NOT ${test}`).join('\nUNION ALL\n');
+    const rows = rowsOf(
+      await engine.query(
+        `SELECT i, value, n FROM (SELECT i, v AS value, count(*)::DOUBLE AS n, row_number() OVER (PARTITION BY i ORDER BY count(*) DESC, v) AS rank FROM (${union}) GROUP BY i, v) WHERE rank <= ${MAX_PLACEHOLDERS + 1} ORDER BY i, rank`,
+      ),
+    );
+    for (const r of rows) out.get(Number(r.i))?.push({ value: String(r.value), count: Number(r.n) });
+    return out;
   };
+  const indexes = columns.map((_, i) => i);
+  // Only a column with numbers (or dates) in it can have stray strings worth naming; a text column is not grouped.
+  const odd = await top(indexes.filter((i) => n(i, 'num') > 0), isNumber);
+  const dateOdd = await top(indexes.filter((i) => n(i, 'dmy') + n(i, 'ymd') > 0), isDate);
+  return columns.map((column, i) => {
+    const sample = byIndex.get(i)?.sample;
+    return {
+      column,
+      nonNull: n(i, 'nn'),
+      numeric: n(i, 'num'),
+      leadingZeros: n(i, 'lead0'),
+      dmy: n(i, 'dmy'),
+      ymd: n(i, 'ymd'),
+      odd: odd.get(i) ?? [],
+      dateOdd: dateOdd.get(i) ?? [],
+      ...(sample ? { sampleDate: String(sample) } : {}),
+    };
+  });
 }
 
 /** BIGINT when every number in the column is a whole number a double holds exactly (as the readers type numbers), else DOUBLE. */
@@ -272,8 +299,7 @@ async function dateFindings(engine: Engine, table: string, all: readonly Stats[]
 /** The value findings for a reader's table; `read` is the fix in force (each new fix builds on it). */
 export async function tableFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], read: TableReadOverrides, source: TableSource): Promise<LoadFinding[]> {
   const text = columns.filter((c) => c.type === 'VARCHAR').slice(0, MAX_TEXT_COLUMNS);
-  const all: Stats[] = [];
-  for (const c of text) all.push(await stats(engine, table, c.name));
+  const all = await statsOf(engine, table, text.map((c) => c.name));
   const dates = await dateFindings(engine, table, all, read, source);
   const dated = new Set(dates.flatMap((f) => f.columns));
   const findings = [...dates];

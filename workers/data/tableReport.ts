@@ -21,7 +21,10 @@ export async function checkReaderTable(engine: Engine, table: string, ct: Conver
   // Under a title every column is text named after it: the value checks would only echo that.
   if (layout.some((f) => f.kind === 'title_line')) return layout;
   try {
-    return [...layout, ...(await tableFindings(engine, table, await columnTypes(engine, table), read ?? {}, format === 'xlsx' ? 'sheet' : 'json'))];
+    // Columns the notes below the data made text are that finding's: their stray values are the notes.
+    const owned = new Set(layout.filter((f) => f.kind === 'notes_below').flatMap((f) => f.columns));
+    const columns = (await columnTypes(engine, table)).filter((c) => !owned.has(c.name));
+    return [...layout, ...(await tableFindings(engine, table, columns, read ?? {}, format === 'xlsx' ? 'sheet' : 'json'))];
   } catch {
     // A check that fails must not fail the load: the table is as the reader made it.
     return layout;
