@@ -15,8 +15,15 @@ import { convertExcel, listExcelSheets } from './loaders/excel';
 import { DatasetStorage } from './storage';
 import { NodeEngine } from './testing/nodeEngine';
 import { TABLE_REPORT_CASES } from '../../scripts/loadReportCases.mjs';
-import { ITEMS_SQL, REGION_ROWS, xlsxBytes } from '../../scripts/make-bad-fixtures.mjs';
 import { quoteIdent } from '../../shared/sql';
+
+/** The fixture script's workbook writer and fixture data (a script without type declarations: imported by URL). */
+interface FixtureScript {
+  xlsxBytes(sheets: { name: string; rows: readonly (readonly (string | number | boolean | null)[])[] }[]): Uint8Array;
+  ITEMS_SQL: string;
+  REGION_ROWS: (string | number)[][];
+}
+const { xlsxBytes, ITEMS_SQL, REGION_ROWS } = (await import(/* @vite-ignore */ new URL('../../scripts/make-bad-fixtures.mjs', import.meta.url).href)) as FixtureScript;
 
 const noReader = async () => {
   throw new Error('reader not used in this test');
