@@ -11,7 +11,7 @@ export const LOAD_REPORT_CASES: LoadReportCase[];
 export const TIMEZONE_CSV: { file: string; text: string };
 export interface TableReportCase {
   file: string;
-  rows?: (string | number | boolean | null)[][];
+  rows?: (string | number | boolean | Date | null)[][];
   json?: string;
   kind: string | null;
   columns: string[];

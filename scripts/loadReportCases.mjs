@@ -100,7 +100,7 @@ export const TIMEZONE_CSV = {
 // read_json over them is what the fixed table must hold (types and values).
 
 /**
- * @typedef {{ file: string, rows?: (string | number | boolean | null)[][], json?: string, kind: string | null, columns: string[], fix: Record<string, unknown> | null, clean?: Record<string, unknown>[], alternative?: { fix: Record<string, unknown>, clean: Record<string, unknown>[] } }} TableReportCase
+ * @typedef {{ file: string, rows?: (string | number | boolean | Date | null)[][], json?: string, kind: string | null, columns: string[], fix: Record<string, unknown> | null, clean?: Record<string, unknown>[], alternative?: { fix: Record<string, unknown>, clean: Record<string, unknown>[] } }} TableReportCase
  */
 
 /** @param {number} m @param {number} d @param {number} y */
@@ -261,6 +261,18 @@ export const TABLE_REPORT_CASES = [
     fix: null,
   },
   {
+    file: 'report-sheet-mixed-kinds.xlsx',
+    rows: [
+      ['id', 'when'],
+      [1, new Date(Date.UTC(2024, 0, 5))],
+      [2, 'TBC'],
+      [3, new Date(Date.UTC(2024, 2, 7))],
+    ],
+    kind: 'mixed_types',
+    columns: ['when'],
+    fix: null,
+  },
+  {
     file: 'report-json-numbers.json',
     json: JSON.stringify([
       { id: 1, price: '12.50', qty: 3 },
@@ -339,6 +351,17 @@ export const TABLE_REPORT_CASES = [
       { id: 2, signed: iso(2024, 2, 15), due: iso(2024, 3, 1) },
       { id: 3, signed: iso(2024, 3, 1), due: null },
     ],
+  },
+  {
+    file: 'report-json-mixed-kinds.json',
+    json: JSON.stringify([
+      { id: 1, flag: true, tags: ['a'] },
+      { id: 2, flag: 1, tags: 'b' },
+      { id: 3, flag: false, tags: ['c', 'd'] },
+    ]),
+    kind: 'mixed_types',
+    columns: ['flag'],
+    fix: null,
   },
   {
     file: 'report-json-clean.json',

@@ -1,13 +1,14 @@
 /**
  * The load report's layout checks for an Excel sheet, run on its cells while the reader has them:
  * a title or notes above the real header (the header is not row 1), notes or source lines below
- * the data, empty or repeated headers. A fix is offered only when the reader itself, planning the
+ * the data, empty or repeated headers, columns whose cells mix kinds (dates and text, say). A fix is offered only when the reader itself, planning the
  * sheet again with the fix's options (sheetLayout.ts), gives the header and column types the
  * finding promises. Values inside the table (placeholders, numbers or dates as text) are checked
  * by DuckDB on the loaded table (tableChecks.ts).
  */
 import type { LoadFinding, TableReadOverrides } from '../../protocol/loadReport';
-import { asText, type ColumnPlan } from './loaders/inferredColumns';
+import { asText, mixedColumns, type ColumnPlan } from './loaders/inferredColumns';
+import { mixedKindFindings } from './tableChecks';
 import { isBlank, isBlankRow, planSheet, type Row, type SheetLayout } from './loaders/sheetLayout';
 
 /** Rows below the taken header searched for the real one: government and finance workbooks put up to a dozen lines of notes above it. */
@@ -144,5 +145,8 @@ function columnNames(data: readonly Row[], layout: SheetLayout): LoadFinding | u
 export function sheetFindings(data: readonly Row[], layout: SheetLayout, read: TableReadOverrides): LoadFinding[] {
   const title = titleRows(data, layout, read);
   if (title) return [title];
-  return [notesBelow(data, layout, read), columnNames(data, layout)].filter((f): f is LoadFinding => f !== undefined);
+  const notes = notesBelow(data, layout, read);
+  // A column the notes made text is that finding's.
+  const mixed = mixedColumns(layout.plan, layout.families).filter((m) => !notes?.columns.includes(m.column));
+  return [notes, columnNames(data, layout), ...mixedKindFindings(mixed, 'sheet')].filter((f): f is LoadFinding => f !== undefined);
 }

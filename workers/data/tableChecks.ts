@@ -33,6 +33,19 @@ type ValueType = 'BIGINT' | 'DOUBLE' | 'DATE';
 const list = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
 const isPlaceholder = (v: string) => PLACEHOLDERS.has(v.trim().toLowerCase());
 
+/** Columns read as text because their values were of several kinds (not just numbers and text): named, with nothing to re-read. */
+export function mixedKindFindings(mixed: readonly { column: string; families: readonly string[] }[], source: TableSource): LoadFinding[] {
+  return mixed.map(({ column, families }) => {
+    const kinds = families.length === 2 ? families.join(' and ') : `${families.slice(0, -1).join(', ')} and ${families[families.length - 1]}`;
+    const how = families.includes('objects') || families.includes('lists') ? ' (objects and lists as JSON text)' : families.includes('dates') ? ' (dates as ISO text)' : '';
+    return {
+      kind: 'mixed_types' as const,
+      columns: [column],
+      message: `"${column}" holds ${kinds} ${source === 'json' ? 'across records' : 'in different cells'}, so it was read as text${how}.`,
+    };
+  });
+}
+
 /** Two fixes together: the later one's columns add to (or replace) the earlier one's. */
 export function mergeTableOverrides(a: TableReadOverrides | undefined, b: TableReadOverrides): TableReadOverrides {
   const out: TableReadOverrides = { ...a, ...b };

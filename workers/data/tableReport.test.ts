@@ -16,10 +16,11 @@ import { DatasetStorage } from './storage';
 import { NodeEngine } from './testing/nodeEngine';
 import { TABLE_REPORT_CASES } from '../../scripts/loadReportCases.mjs';
 import { quoteIdent } from '../../shared/sql';
+import { datasetNotes } from '../agent/context';
 
 /** The fixture script's workbook writer and fixture data (a script without type declarations: imported by URL). */
 interface FixtureScript {
-  xlsxBytes(sheets: { name: string; rows: readonly (readonly (string | number | boolean | null)[])[] }[]): Uint8Array;
+  xlsxBytes(sheets: { name: string; rows: readonly (readonly (string | number | boolean | Date | null)[])[] }[]): Uint8Array;
   ITEMS_SQL: string;
   REGION_ROWS: (string | number)[][];
 }
@@ -162,6 +163,18 @@ describe('load report for Excel and JSON', { timeout: 120_000 }, () => {
     // Undone, the original's findings come back: the title first.
     const undone = await h.call('reread', { name: info.name, options: {} });
     expect(undone.ok && undone.dataset.report?.findings[0]?.kind).toBe('title_line');
+  });
+
+  it("puts an Excel sheet's findings, and a fix in force, in what the model is told about the dataset", async () => {
+    const h = makeHost();
+    await h.call('init', {});
+    const c = TABLE_REPORT_CASES.find((x) => x.kind === 'placeholders' && x.rows)!;
+    const info = await h.load(c.file, bytesOf(c));
+    const finding = info.report!.findings[0]!;
+    expect(datasetNotes(info.report)).toContain(`Load report: ${finding.message}`);
+    const fixed = await h.call('reread', { name: info.name, options: finding.fix!.options });
+    if (!fixed.ok) throw new Error(fixed.message);
+    expect(datasetNotes(fixed.dataset.report).join('\n')).toMatch(/Read with a fix the user chose \(.*missing.*\)/);
   });
 
   it("keeps each sheet's own fix across a restore", async () => {

@@ -24,7 +24,10 @@ export async function checkReaderTable(engine: Engine, table: string, ct: Conver
     // Columns the notes below the data made text are that finding's: their stray values are the notes.
     const owned = new Set(layout.filter((f) => f.kind === 'notes_below').flatMap((f) => f.columns));
     const columns = (await columnTypes(engine, table)).filter((c) => !owned.has(c.name));
-    return [...layout, ...(await tableFindings(engine, table, columns, read ?? {}, format === 'xlsx' ? 'sheet' : 'json'))];
+    const values = await tableFindings(engine, table, columns, read ?? {}, format === 'xlsx' ? 'sheet' : 'json');
+    // A column the value checks name (with a fix, say) needs no second, fixless mixed-kinds finding.
+    const named = new Set(values.flatMap((f) => f.columns));
+    return [...layout.filter((f) => f.kind !== 'mixed_types' || !f.columns.some((c) => named.has(c))), ...values];
   } catch {
     // A check that fails must not fail the load: the table is as the reader made it.
     return layout;

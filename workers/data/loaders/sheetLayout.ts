@@ -5,7 +5,7 @@
  */
 import type { TableReadOverrides } from '../../../protocol/loadReport';
 import { uniqueColumnNames } from './columnNames';
-import { KindTracker, asText, type ColumnPlan } from './inferredColumns';
+import { KindTracker, asText, type ColumnPlan, type ValueFamily } from './inferredColumns';
 import type { XlsxCell } from './xlsxReader';
 
 export type Cell = XlsxCell | undefined;
@@ -17,6 +17,8 @@ export interface SheetLayout {
   plan: ColumnPlan[];
   /** The data rows, blank rows left out. */
   rows: Row[];
+  /** The kinds of value each column held (the load report names columns that mix them). */
+  families: ValueFamily[][];
 }
 
 export function isBlank(cell: Cell): boolean {
@@ -41,5 +43,5 @@ export function planSheet(data: readonly Row[], options: Pick<TableReadOverrides
     const cell = header[column];
     return isBlank(cell) ? null : asText(cell);
   }));
-  return { headerIndex, plan: names.map((name, column) => ({ name, kind: trackers[column]!.kind })), rows };
+  return { headerIndex, plan: names.map((name, column) => ({ name, kind: trackers[column]!.kind })), rows, families: trackers.map((t) => t.families) };
 }
