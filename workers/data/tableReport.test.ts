@@ -198,6 +198,22 @@ describe('load report for Excel and JSON', { timeout: 120_000 }, () => {
     const regions = list.find((d) => d.sheet === 'regions');
     expect(regions?.report?.readOptions).toBeUndefined();
     expect(regions?.columns.map((x) => x.name)).toEqual(['region', 'manager', 'target']);
+    await second.host.snapshotsSettled();
+
+    // Without snapshots the workbook is read again from its saved bytes, each sheet with its own options.
+    const storage = await DatasetStorage.open({ useOpfs: false });
+    for (const e of await storage.entries()) {
+      const { snapshotKey: _dropped, ...rest } = e;
+      await storage.putEntry(rest);
+    }
+    const third = makeHost();
+    await third.call('init', {});
+    await third.call('list', {});
+    const again = await third.call('list', {});
+    expect(again.find((d) => d.name === data.name)?.columns.map((x) => x.type)).toEqual(['VARCHAR', 'BIGINT', 'DOUBLE']);
+    expect(again.find((d) => d.name === data.name)?.report?.readOptions).toEqual({ headerRow: 4 });
+    expect(again.find((d) => d.sheet === 'regions')?.columns.map((x) => x.name)).toEqual(['region', 'manager', 'target']);
+    expect(await third.rows(`SELECT "2020" FROM ${quoteIdent(data.name)} ORDER BY 1`)).toEqual([['1002.25'], ['1150.75'], ['1310.5'], ['1490']]);
   });
 });
 
