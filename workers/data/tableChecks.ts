@@ -109,9 +109,12 @@ interface Stats {
   leadingZeros: number;
   dmy: number;
   ymd: number;
-  /** The most frequent values that are not numbers (or, for a date column, not dates), with counts. */
-  odd: { value: string; count: number }[];
-  dateOdd: { value: string; count: number }[];
+  /**
+   * The most frequent values that are not numbers (or, for a date column, not dates), with counts,
+   * over every row; undefined when the column is not worth it (text with a number here and there).
+   */
+  odd?: { value: string; count: number }[];
+  dateOdd?: { value: string; count: number }[];
   /** A date value as written, for the separator. */
   sampleDate?: string;
 }
@@ -141,7 +144,9 @@ async function statsOf(engine: Engine, table: string, columns: readonly string[]
   count(*) FILTER (WHERE num AND regexp_full_match(v, '[-+]?0\\d+(\\.\\d*)?'))::DOUBLE AS lead0,
   count(*) FILTER (WHERE dmy)::DOUBLE AS dmy,
   count(*) FILTER (WHERE ymd)::DOUBLE AS ymd,
-  any_value(v) FILTER (WHERE dmy) AS sample
+  any_value(v) FILTER (WHERE dmy) AS sample,
+  count(DISTINCT v) FILTER (WHERE NOT num)::DOUBLE AS odd,
+  count(DISTINCT v) FILTER (WHERE NOT (dmy OR ymd))::DOUBLE AS dateodd
 FROM (SELECT v, ${isNumber} AS num, ${dmy} AS dmy, ${ymd} AS ymd FROM ${src(column, CHECK_ROWS)})`,
         )
         .join('\nUNION ALL\n'),
@@ -151,6 +156,7 @@ FROM (SELECT v, ${isNumber} AS num, ${dmy} AS dmy, ${ymd} AS ymd FROM ${src(colu
   const n = (i: number, k: string) => Number(byIndex.get(i)?.[k] ?? 0);
   // The most frequent values of each chosen column that fail `test`, with counts, over every row.
   const top = async (chosen: number[], test: string): Promise<Map<number, { value: string; count: number }[]>> => {
+    // A chosen column with no stray value is in the map with an empty list.
     const out = new Map<number, { value: string; count: number }[]>(chosen.map((i) => [i, []]));
     if (chosen.length === 0) return out;
     const union = chosen.map((i) => `SELECT ${i} AS i, v FROM ${src(columns[i]!)} WHERE NOT ${test}`).join('\nUNION ALL\n');
@@ -163,9 +169,11 @@ FROM (SELECT v, ${isNumber} AS num, ${dmy} AS dmy, ${ymd} AS ymd FROM ${src(colu
     return out;
   };
   const indexes = columns.map((_, i) => i);
-  // Only a column with numbers (or dates) in it can have stray strings worth naming; a text column is not grouped.
-  const odd = await top(indexes.filter((i) => n(i, 'num') > 0), isNumber);
-  const dateOdd = await top(indexes.filter((i) => n(i, 'dmy') + n(i, 'ymd') > 0), isDate);
+  // Only a column of numbers (or dates) but for a few kinds of string has stray strings worth
+  // naming: a text column with a number in it is not grouped over all its rows.
+  const worth = (i: number, hits: number, others: string) => hits > 0 && (hits >= n(i, 'nn') * 0.5 || n(i, others) <= MAX_PLACEHOLDERS);
+  const odd = await top(indexes.filter((i) => worth(i, n(i, 'num'), 'odd')), isNumber);
+  const dateOdd = await top(indexes.filter((i) => worth(i, n(i, 'dmy') + n(i, 'ymd'), 'dateodd')), isDate);
   return columns.map((column, i) => {
     const sample = byIndex.get(i)?.sample;
     return {
@@ -175,8 +183,8 @@ FROM (SELECT v, ${isNumber} AS num, ${dmy} AS dmy, ${ymd} AS ymd FROM ${src(colu
       leadingZeros: n(i, 'lead0'),
       dmy: n(i, 'dmy'),
       ymd: n(i, 'ymd'),
-      odd: odd.get(i) ?? [],
-      dateOdd: dateOdd.get(i) ?? [],
+      ...(odd.has(i) ? { odd: odd.get(i)! } : {}),
+      ...(dateOdd.has(i) ? { dateOdd: dateOdd.get(i)! } : {}),
       ...(sample ? { sampleDate: String(sample) } : {}),
     };
   });
@@ -199,7 +207,7 @@ const shown = (odd: readonly { value: string; count: number }[]) => odd.map((o) 
 async function numberFinding(engine: Engine, table: string, s: Stats, read: TableReadOverrides, source: TableSource): Promise<LoadFinding | undefined> {
   const col = s.column;
   // Numbers with leading zeros are codes (postcodes, identifiers): reading them as numbers loses the zeros.
-  if (s.numeric === 0 || s.leadingZeros > 0) return undefined;
+  if (!s.odd || s.numeric === 0 || s.leadingZeros > 0) return undefined;
   const offer = async (finding: Omit<LoadFinding, 'fix'>, label: string, missing: string[]): Promise<LoadFinding> => {
     const type = await numberType(engine, table, col, missing);
     const options = mergeTableOverrides(read, { types: { [col]: type }, ...(missing.length > 0 ? { missing: { [col]: missing } } : {}) });
@@ -247,9 +255,9 @@ const reading = (f: string) => {
  */
 async function dateFindings(engine: Engine, table: string, all: readonly Stats[], read: TableReadOverrides, source: TableSource): Promise<LoadFinding[]> {
   // Dates but for placeholders: a column of "-" with a few dates in it is still a column of dates.
-  const cols = all.filter((s) => s.dmy + s.ymd > 0 && s.dateOdd.length <= MAX_PLACEHOLDERS && s.dateOdd.every((o) => isPlaceholder(o.value)));
+  const cols = all.filter((s) => s.dmy + s.ymd > 0 && s.dateOdd !== undefined && s.dateOdd.length <= MAX_PLACEHOLDERS && s.dateOdd.every((o) => isPlaceholder(o.value)));
   if (cols.length === 0) return [];
-  const missingOf = (s: Stats) => s.dateOdd.map((o) => o.value);
+  const missingOf = (s: Stats) => (s.dateOdd ?? []).map((o) => o.value);
   const fixFor = (group: readonly Stats[], format: (s: Stats) => string) =>
     group.reduce<TableReadOverrides>(
       (o, s) => mergeTableOverrides(o, { types: { [s.column]: 'DATE' }, dateformats: { [s.column]: format(s) }, ...(missingOf(s).length > 0 ? { missing: { [s.column]: missingOf(s) } } : {}) }),
