@@ -35,6 +35,8 @@ export interface TableReadOverrides {
   types?: Record<string, 'BIGINT' | 'DOUBLE' | 'DATE'>;
   /** Column → the strptime format of its text dates. */
   dateformats?: Record<string, string>;
+  /** Columns whose text numbers have "," thousands separators, dropped before the number is read. */
+  thousandsIn?: string[];
 }
 
 /** A fix's options: read_csv's for a CSV or TSV, the reader's for an Excel sheet or a JSON file. */

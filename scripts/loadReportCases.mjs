@@ -180,6 +180,23 @@ export const TABLE_REPORT_CASES = [
     ],
   },
   {
+    file: 'report-sheet-wide-text.xlsx',
+    rows: [
+      ['area', '2019', '2020', '2021'],
+      ['North', '12', '13.5', '14'],
+      ['South', '7', '8', '9.25'],
+      ['East', '100', '101', '99'],
+    ],
+    kind: 'numbers_as_text',
+    columns: ['2019', '2020', '2021'],
+    fix: { types: { 2019: 'BIGINT', 2020: 'DOUBLE', 2021: 'DOUBLE' } },
+    clean: [
+      { area: 'North', 2019: 12, 2020: 13.5, 2021: 14 },
+      { area: 'South', 2019: 7, 2020: 8, 2021: 9.25 },
+      { area: 'East', 2019: 100, 2020: 101, 2021: 99 },
+    ],
+  },
+  {
     file: 'report-sheet-mixed.xlsx',
     rows: [['id', 'score'], [1, 10], [2, 12], [3, 'see notes'], [4, 13], [5, 15], [6, 9]],
     kind: 'mixed_types',
@@ -288,6 +305,24 @@ export const TABLE_REPORT_CASES = [
       { id: 2, price: 7, qty: 1 },
       { id: 3, price: 1000.25, qty: 2 },
       { id: 4, price: null, qty: 5 },
+    ],
+  },
+  {
+    file: 'report-json-thousands.json',
+    json: JSON.stringify([
+      { id: 1, population: '1,234' },
+      { id: 2, population: '12,345,678' },
+      { id: 3, population: '15' },
+      { id: 4, population: '709,037' },
+    ]),
+    kind: 'thousands',
+    columns: ['population'],
+    fix: { types: { population: 'BIGINT' }, thousandsIn: ['population'] },
+    clean: [
+      { id: 1, population: 1234 },
+      { id: 2, population: 12345678 },
+      { id: 3, population: 15 },
+      { id: 4, population: 709037 },
     ],
   },
   {

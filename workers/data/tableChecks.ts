@@ -29,6 +29,7 @@ const MAX_STRAY = 5;
 const CHECK_ROWS = 20_000;
 const DMY = '\\d{1,2}[/.-]\\d{1,2}[/.-]\\d{4}';
 const YMD = '\\d{4}-\\d{1,2}-\\d{1,2}';
+const THOUSANDS = '[-+]?\\d{1,3}(,\\d{3})+(\\.\\d+)?';
 
 export type TableSource = 'sheet' | 'json';
 type ValueType = 'BIGINT' | 'DOUBLE' | 'DATE';
@@ -56,6 +57,8 @@ export function mergeTableOverrides(a: TableReadOverrides | undefined, b: TableR
     const merged = { ...a?.[k], ...b[k] };
     if (Object.keys(merged).length > 0) (out as Record<string, unknown>)[k] = merged;
   }
+  const thousandsIn = [...new Set([...(a?.thousandsIn ?? []), ...(b.thousandsIn ?? [])])];
+  if (thousandsIn.length > 0) out.thousandsIn = thousandsIn;
   return out;
 }
 
@@ -64,19 +67,20 @@ export function isEmptyTableOverrides(o: TableReadOverrides | undefined): boolea
 }
 
 /** The SQL that reads one text column with a fix: its placeholders (and empty text) as NULL, the rest as `type`. */
-function columnExpr(column: string, type: ValueType | undefined, missing: readonly string[], format: string | undefined): string {
+function columnExpr(column: string, type: ValueType | undefined, missing: readonly string[], format: string | undefined, thousands = false): string {
   const c = quoteIdent(column);
   const t = `trim(${c})`;
+  const digits = thousands && type !== 'DATE' ? `replace(${t}, ',', '')` : t;
   const none = [`${c} IS NULL`, ...(type ? [`${t} = ''`] : []), ...(missing.length > 0 ? [`${t} IN (${missing.map(quoteLiteral).join(', ')})`] : [])].join(' OR ');
   const value =
-    type === 'DATE' ? `strptime(${t}, ${quoteLiteral(format ?? '%Y-%m-%d')})::DATE` : type === 'BIGINT' ? `CAST(CAST(${t} AS DOUBLE) AS BIGINT)` : type === 'DOUBLE' ? `CAST(${t} AS DOUBLE)` : c;
+    type === 'DATE' ? `strptime(${t}, ${quoteLiteral(format ?? '%Y-%m-%d')})::DATE` : type === 'BIGINT' ? `CAST(CAST(${digits} AS DOUBLE) AS BIGINT)` : type === 'DOUBLE' ? `CAST(${digits} AS DOUBLE)` : c;
   return `CASE WHEN ${none} THEN NULL ELSE ${value} END`;
 }
 
 function fixedExprs(columns: readonly ColumnInfo[], o: TableReadOverrides): string[] {
   return columns
     .filter((col) => col.type === 'VARCHAR' && (o.types?.[col.name] !== undefined || (o.missing?.[col.name]?.length ?? 0) > 0))
-    .map((col) => `${columnExpr(col.name, o.types?.[col.name], o.missing?.[col.name] ?? [], o.dateformats?.[col.name])} AS ${quoteIdent(col.name)}`);
+    .map((col) => `${columnExpr(col.name, o.types?.[col.name], o.missing?.[col.name] ?? [], o.dateformats?.[col.name], o.thousandsIn?.includes(col.name))} AS ${quoteIdent(col.name)}`);
 }
 
 /** Rewrites the reader's text columns as the fix says (a column no longer text, or gone, is left alone). */
@@ -106,6 +110,8 @@ interface Stats {
   column: string;
   nonNull: number;
   numeric: number;
+  /** Numbers written with "," thousands separators (1,234,567). */
+  thousands: number;
   leadingZeros: number;
   dmy: number;
   ymd: number;
@@ -134,6 +140,9 @@ async function statsOf(engine: Engine, table: string, columns: readonly string[]
   const dmy = `(${digitFirst} AND regexp_full_match(v, '${DMY}'))`;
   const ymd = `(${digitFirst} AND regexp_full_match(v, '${YMD}'))`;
   const isDate = `(${dmy} OR ${ymd})`;
+  const thou = `((${digitFirst} OR ascii(v) IN (43, 45)) AND regexp_full_match(v, '${THOUSANDS}'))`;
+  // What counts as a number when stray strings are gathered: thousands separators included.
+  const numberLike = `(${isNumber} OR ${thou})`;
   const counts = rowsOf(
     await engine.query(
       columns
@@ -141,13 +150,14 @@ async function statsOf(engine: Engine, table: string, columns: readonly string[]
           // Each value classified once, in a projection: a third cheaper than repeating the tests in each FILTER.
           (column, i) => `SELECT ${i} AS i, count(*)::DOUBLE AS nn,
   count(*) FILTER (WHERE num)::DOUBLE AS num,
+  count(*) FILTER (WHERE thou)::DOUBLE AS thou,
   count(*) FILTER (WHERE num AND regexp_full_match(v, '[-+]?0\\d+(\\.\\d*)?'))::DOUBLE AS lead0,
   count(*) FILTER (WHERE dmy)::DOUBLE AS dmy,
   count(*) FILTER (WHERE ymd)::DOUBLE AS ymd,
   any_value(v) FILTER (WHERE dmy) AS sample,
-  count(DISTINCT v) FILTER (WHERE NOT num)::DOUBLE AS odd,
+  count(DISTINCT v) FILTER (WHERE NOT (num OR thou))::DOUBLE AS odd,
   count(DISTINCT v) FILTER (WHERE NOT (dmy OR ymd))::DOUBLE AS dateodd
-FROM (SELECT v, ${isNumber} AS num, ${dmy} AS dmy, ${ymd} AS ymd FROM ${src(column, CHECK_ROWS)})`,
+FROM (SELECT v, ${isNumber} AS num, ${thou} AS thou, ${dmy} AS dmy, ${ymd} AS ymd FROM ${src(column, CHECK_ROWS)})`,
         )
         .join('\nUNION ALL\n'),
     ),
@@ -172,7 +182,7 @@ FROM (SELECT v, ${isNumber} AS num, ${dmy} AS dmy, ${ymd} AS ymd FROM ${src(colu
   // Only a column of numbers (or dates) but for a few kinds of string has stray strings worth
   // naming: a text column with a number in it is not grouped over all its rows.
   const worth = (i: number, hits: number, others: string) => hits > 0 && (hits >= n(i, 'nn') * 0.5 || n(i, others) <= MAX_PLACEHOLDERS);
-  const odd = await top(indexes.filter((i) => worth(i, n(i, 'num'), 'odd')), isNumber);
+  const odd = await top(indexes.filter((i) => worth(i, n(i, 'num') + n(i, 'thou'), 'odd')), numberLike);
   const dateOdd = await top(indexes.filter((i) => worth(i, n(i, 'dmy') + n(i, 'ymd'), 'dateodd')), isDate);
   return columns.map((column, i) => {
     const sample = byIndex.get(i)?.sample;
@@ -180,6 +190,7 @@ FROM (SELECT v, ${isNumber} AS num, ${dmy} AS dmy, ${ymd} AS ymd FROM ${src(colu
       column,
       nonNull: n(i, 'nn'),
       numeric: n(i, 'num'),
+      thousands: n(i, 'thou'),
       leadingZeros: n(i, 'lead0'),
       dmy: n(i, 'dmy'),
       ymd: n(i, 'ymd'),
@@ -191,12 +202,13 @@ FROM (SELECT v, ${isNumber} AS num, ${dmy} AS dmy, ${ymd} AS ymd FROM ${src(colu
 }
 
 /** BIGINT when every number in the column is a whole number a double holds exactly (as the readers type numbers), else DOUBLE. */
-async function numberType(engine: Engine, table: string, column: string, missing: readonly string[]): Promise<ValueType> {
+async function numberType(engine: Engine, table: string, column: string, missing: readonly string[], thousands: boolean): Promise<ValueType> {
   const c = quoteIdent(column);
+  const digits = thousands ? `replace(trim(${c}), ',', '')` : `trim(${c})`;
   const skip = missing.length > 0 ? ` AND trim(${c}) NOT IN (${missing.map(quoteLiteral).join(', ')})` : '';
   const row = rowsOf(
     await engine.query(
-      `SELECT coalesce(bool_and(x = trunc(x) AND abs(x) <= 9007199254740991), true) AS whole FROM (SELECT TRY_CAST(trim(${c}) AS DOUBLE) AS x FROM ${quoteIdent(table)} WHERE ${c} IS NOT NULL AND trim(${c}) <> ''${skip})`,
+      `SELECT coalesce(bool_and(x = trunc(x) AND abs(x) <= 9007199254740991), true) AS whole FROM (SELECT TRY_CAST(${digits} AS DOUBLE) AS x FROM ${quoteIdent(table)} WHERE ${c} IS NOT NULL AND trim(${c}) <> ''${skip})`,
     ),
   )[0];
   return row?.whole === false ? 'DOUBLE' : 'BIGINT';
@@ -207,14 +219,22 @@ const shown = (odd: readonly { value: string; count: number }[]) => odd.map((o) 
 async function numberFinding(engine: Engine, table: string, s: Stats, read: TableReadOverrides, source: TableSource): Promise<LoadFinding | undefined> {
   const col = s.column;
   // Numbers with leading zeros are codes (postcodes, identifiers): reading them as numbers loses the zeros.
-  if (!s.odd || s.numeric === 0 || s.leadingZeros > 0) return undefined;
+  if (!s.odd || s.numeric + s.thousands === 0 || s.leadingZeros > 0) return undefined;
+  const thousands = s.thousands > 0;
   const offer = async (finding: Omit<LoadFinding, 'fix'>, label: string, missing: string[]): Promise<LoadFinding> => {
-    const type = await numberType(engine, table, col, missing);
-    const options = mergeTableOverrides(read, { types: { [col]: type }, ...(missing.length > 0 ? { missing: { [col]: missing } } : {}) });
+    const type = await numberType(engine, table, col, missing, thousands);
+    const options = mergeTableOverrides(read, { types: { [col]: type }, ...(missing.length > 0 ? { missing: { [col]: missing } } : {}), ...(thousands ? { thousandsIn: [col] } : {}) });
     return (await typeWithFix(engine, table, col, options)) === type ? { ...finding, fix: { label, options } } : finding;
   };
   const pct = (k: number) => `${Math.round((k / s.nonNull) * 100)}%`;
   const written = source === 'json' ? 'written as strings' : 'stored as text cells';
+  if (s.odd.length === 0 && thousands) {
+    return offer(
+      { kind: 'thousands', columns: [col], message: `"${col}" holds numbers with thousands separators (e.g. 1,234) ${written}, so it was read as text.` },
+      `Read "${col}" as numbers`,
+      [],
+    );
+  }
   if (s.odd.length === 0) {
     return offer(
       { kind: 'numbers_as_text', columns: [col], message: `"${col}" holds numbers ${written}, so it was read as text.` },
@@ -229,12 +249,12 @@ async function numberFinding(engine: Engine, table: string, s: Stats, read: Tabl
     return offer({ kind: 'placeholders', columns: [col], message: `"${col}" is numeric but for placeholder text (${shown(s.odd)}), so it was read as text.` }, label, values);
   }
   // A few stray strings in a column of numbers; a text column with some numbers in it is not that.
-  if (s.numeric < s.nonNull * 0.5 || s.odd.length > MAX_STRAY) return undefined;
+  if (s.numeric + s.thousands < s.nonNull * 0.5 || s.odd.length > MAX_STRAY) return undefined;
   return offer(
     {
       kind: 'mixed_types',
       columns: [col],
-      message: `"${col}" is mostly numbers (${pct(s.numeric)}) mixed with text (${shown(s.odd)})${source === 'json' ? ' across records' : ''}, so it was read as text.`,
+      message: `"${col}" is mostly numbers (${pct(s.numeric + s.thousands)}) mixed with text (${shown(s.odd)})${source === 'json' ? ' across records' : ''}, so it was read as text.`,
     },
     label,
     values,
@@ -327,6 +347,30 @@ async function dateFindings(engine: Engine, table: string, all: readonly Stats[]
   return out;
 }
 
+const GROUPED = { numbers_as_text: 'numbers', thousands: 'numbers with thousands separators (e.g. 1,234)' } as const;
+
+/**
+ * Whole columns of numbers stored as text are one finding with one fix, however many columns:
+ * a wide table (a column a year, say) would otherwise list the same finding fifty times.
+ */
+function groupWholeColumns(findings: readonly LoadFinding[], source: TableSource): LoadFinding[] {
+  const out: LoadFinding[] = [];
+  for (const kind of Object.keys(GROUPED) as (keyof typeof GROUPED)[]) {
+    const group = findings.filter((f) => f.kind === kind && f.fix);
+    if (group.length < 2) continue;
+    const columns = group.flatMap((f) => f.columns);
+    const shownNames = columns.length > 6 ? `${list(columns.slice(0, 6))}… (${columns.length} columns)` : list(columns);
+    out.push({
+      kind,
+      columns,
+      message: `${shownNames} hold ${GROUPED[kind]} ${source === 'json' ? 'written as strings' : 'stored as text cells'}, so they were read as text.`,
+      fix: { label: `Read these ${columns.length} columns as numbers`, options: group.reduce<TableReadOverrides>((o, f) => mergeTableOverrides(o, f.fix!.options as TableReadOverrides), {}) },
+    });
+  }
+  const grouped = new Set(out.flatMap((f) => f.columns));
+  return [...findings.filter((f) => !(f.fix && f.columns.length === 1 && grouped.has(f.columns[0]!))), ...out];
+}
+
 /** The value findings for a reader's table; `read` is the fix in force (each new fix builds on it). */
 export async function tableFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], read: TableReadOverrides, source: TableSource): Promise<LoadFinding[]> {
   const text = columns.filter((c) => c.type === 'VARCHAR').slice(0, MAX_TEXT_COLUMNS);
@@ -334,10 +378,11 @@ export async function tableFindings(engine: Engine, table: string, columns: read
   const dates = await dateFindings(engine, table, all, read, source);
   const dated = new Set(dates.flatMap((f) => f.columns));
   const findings = [...dates];
+  const perColumn: LoadFinding[] = [];
   for (const s of all) {
     if (s.nonNull === 0 || dated.has(s.column)) continue;
     const f = await numberFinding(engine, table, s, read, source);
-    if (f) findings.push(f);
+    if (f) perColumn.push(f);
   }
-  return findings;
+  return [...findings, ...groupWholeColumns(perColumn, source)];
 }

@@ -217,6 +217,38 @@ describe('load report for Excel and JSON', { timeout: 120_000 }, () => {
   });
 });
 
+describe('real files with numbers and dates as strings', { timeout: 120_000 }, () => {
+  const vega = (file: string) => readFileSync(join(process.cwd(), 'node_modules/vega-datasets/data', file), 'utf8');
+
+  it('budget.json: the thousands fix gives the numbers the strings hold', async () => {
+    const h = makeHost();
+    await h.call('init', {});
+    const text = vega('budget.json');
+    const info = await h.load('budget.json', text);
+    const fixed = await h.call('reread', { name: info.name, options: info.report!.findings[0]!.fix!.options });
+    if (!fixed.ok) throw new Error(fixed.message);
+    expect(fixed.dataset.columns.find((c) => c.name === '1990')?.type).toBe('BIGINT');
+    const want = (JSON.parse(text) as Record<string, string>[]).map((r) => Number(r['1990']!.replace(/,/g, ''))).sort((a, b) => a - b);
+    expect((await h.rows(`SELECT "1990" FROM ${quoteIdent(info.name)} ORDER BY 1`)).map((r) => Number(r[0]))).toEqual(want);
+  });
+
+  it('political-contributions.json: the date fix reads every "MM/DD/YYYY" as that day', async () => {
+    const h = makeHost();
+    await h.call('init', {});
+    const text = vega('political-contributions.json');
+    const info = await h.load('political-contributions.json', text);
+    const dates = info.report!.findings.find((f) => f.kind === 'unparsed_dates')!;
+    const fixed = await h.call('reread', { name: info.name, options: dates.fix!.options });
+    if (!fixed.ok) throw new Error(fixed.message);
+    expect(fixed.dataset.columns.find((c) => c.name === 'Coverage_End_Date')?.type).toBe('DATE');
+    const want = (JSON.parse(text) as Record<string, string>[]).map((r) => r.Coverage_End_Date!).sort();
+    expect((await h.rows(`SELECT strftime(Coverage_End_Date, '%m/%d/%Y') FROM ${quoteIdent(info.name)}`)).map((r) => r[0]).sort()).toEqual(want);
+    // The numbers finding is still there, its fix now built on the date fix.
+    const numbers = fixed.dataset.report!.findings.find((f) => f.kind === 'numbers_as_text')!;
+    expect(numbers.fix?.options).toMatchObject({ types: { Coverage_End_Date: 'DATE', Other_Loans: 'BIGINT' } });
+  });
+});
+
 describe('no finding on files that load right', { timeout: 300_000 }, () => {
   it('the fixture workbook and every JSON file of vega-datasets (the samples among them)', async () => {
     const h = makeHost();
@@ -246,14 +278,14 @@ describe('no finding on files that load right', { timeout: 300_000 }, () => {
       }
     }
     const withFindings = Object.fromEntries(Object.entries(report).filter(([, f]) => f.length > 0).map(([k, f]) => [k, f.map((x) => `${x.kind}: ${x.columns.join(', ')}`)]));
-    // Two real files do hold numbers and US dates as strings (checked by hand, e.g. wheat.json's "year": "1565"); nothing else may be named.
+    // Three real files do hold numbers and US dates as strings (checked by hand: wheat.json's
+    // "year": "1565", budget.json's "1990": "-566,000", political-contributions.json's
+    // "Other_Loans": "0" and "Coverage_End_Date": "01/31/2015"); nothing else may be named.
     expect(withFindings).toEqual({
+      'budget.json': [`thousands: ${Array.from({ length: 59 }, (_, i) => 1962 + i).join(', ')}, TQ`],
       'political-contributions.json': [
         'unparsed_dates: Coverage_End_Date',
-        'numbers_as_text: Transfers_from_Authorized_Committees',
-        'numbers_as_text: Other_Loans',
-        'numbers_as_text: Contributions_from_Other_Political_Committees',
-        'numbers_as_text: Refunds_to_Committees',
+        'numbers_as_text: Transfers_from_Authorized_Committees, Other_Loans, Contributions_from_Other_Political_Committees, Refunds_to_Committees',
       ],
       'wheat.json': ['numbers_as_text: year'],
     });
