@@ -3,7 +3,7 @@
  * over MessageChannel ports). Requests pair with results through `DataRequests`; progress and
  * dataset-list changes arrive as `DataEvent`s.
  */
-import type { CsvReadOverrides, LoadReport } from './loadReport';
+import type { LoadReport, ReadOverrides } from './loadReport';
 
 export type DataFormat = 'csv' | 'tsv' | 'parquet' | 'json' | 'ndjson' | 'arrow' | 'xlsx';
 
@@ -143,7 +143,7 @@ export type DataRequests = {
    * Reads a CSV/TSV dataset's file again with a load report's fix (`{}`: as first detected) and
    * replaces its table under the same name; a failed re-read leaves the table as it was.
    */
-  reread: { req: { name: string; options: CsvReadOverrides }; res: RereadOutcome };
+  reread: { req: { name: string; options: ReadOverrides }; res: RereadOutcome };
   /** Lists an Excel workbook's sheets so the user can pick. */
   excelSheets: { req: { file: File }; res: { sheets: string[] } };
   list: { req: Record<string, never>; res: DatasetInfo[] };

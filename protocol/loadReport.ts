@@ -19,6 +19,29 @@ export interface CsvReadOverrides {
   types?: Record<string, string>;
 }
 
+/**
+ * Options a fix gives the app's own spreadsheet and JSON readers (DuckDB reads neither format
+ * here). The layout options change what the Excel reader takes as header and data; the value
+ * options are applied by DuckDB to the table the reader made, column by column.
+ */
+export interface TableReadOverrides {
+  /** Excel: the sheet row (1-based, as Excel numbers it) holding the header; rows above it are titles or notes. */
+  headerRow?: number;
+  /** Excel: the last sheet row (1-based) of the data; rows below it are notes, not data. */
+  lastRow?: number;
+  /** Column → text values read as missing in it (compared after trimming). */
+  missing?: Record<string, string[]>;
+  /** Column → the type its text is read as (DATE with the column's `dateformats` entry). */
+  types?: Record<string, 'BIGINT' | 'DOUBLE' | 'DATE'>;
+  /** Column → the strptime format of its text dates. */
+  dateformats?: Record<string, string>;
+  /** Columns whose text numbers have "," thousands separators, dropped before the number is read. */
+  thousandsIn?: string[];
+}
+
+/** A fix's options: read_csv's for a CSV or TSV, the reader's for an Excel sheet or a JSON file. */
+export type ReadOverrides = CsvReadOverrides | TableReadOverrides;
+
 export type FindingKind =
   | 'ambiguous_dates'
   | 'unparsed_dates'
@@ -28,7 +51,11 @@ export type FindingKind =
   | 'thousands'
   | 'whitespace'
   | 'mixed_types'
-  | 'column_names';
+  | 'column_names'
+  /** Excel/JSON: a column of numbers written as text. */
+  | 'numbers_as_text'
+  /** Excel: notes or source lines below the data, read as rows. */
+  | 'notes_below';
 
 export interface LoadFinding {
   kind: FindingKind;
@@ -37,7 +64,9 @@ export interface LoadFinding {
   /** One sentence a person (and the model) reads. */
   message: string;
   /** The re-read that fixes it; absent when there is nothing to re-read (say, renamed headers). */
-  fix?: { label: string; options: CsvReadOverrides };
+  fix?: { label: string; options: ReadOverrides };
+  /** Other fixes as likely as `fix` (say, the other reading of day/month dates stored as text). */
+  alternatives?: { label: string; options: ReadOverrides }[];
 }
 
 /** How a column with time zones was stored. */
@@ -52,8 +81,8 @@ export interface LoadReport {
   reader: string;
   timeZones: TimeZoneNote[];
   findings: LoadFinding[];
-  /** The read_csv options the table was last read with beyond the defaults (a fix applied). */
-  readOptions?: CsvReadOverrides;
+  /** The options the table was last read with beyond the defaults (a fix applied): read_csv's, or the reader's for Excel/JSON. */
+  readOptions?: ReadOverrides;
   /** The findings as they were at the first read, so a fix can be undone (re-read without options). */
   original?: LoadFinding[];
   /**

@@ -9,7 +9,7 @@ import { deflateRawSync, deflateSync } from 'node:zlib';
 import { once } from 'node:events';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DateDay, Float64, Int32, Table, Utf8, Bool, tableToIPC, vectorFromArray } from 'apache-arrow';
-import { LOAD_REPORT_CASES, TIMEZONE_CSV } from './loadReportCases.mjs';
+import { LOAD_REPORT_CASES, TABLE_REPORT_CASES, TIMEZONE_CSV } from './loadReportCases.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BAD_DIR = join(ROOT, 'e2e/fixtures/bad');
@@ -171,8 +171,8 @@ function columnLetters(index) {
 }
 
 /**
- * A minimal but valid .xlsx workbook (shared strings, numbers, booleans), one sheet per entry.
- * @param {{ name: string, rows: (string | number | boolean)[][] }[]} sheets
+ * A minimal but valid .xlsx workbook (shared strings, numbers, booleans, dates; null is an empty cell), one sheet per entry.
+ * @param {{ name: string, rows: (string | number | boolean | Date | null)[][] }[]} sheets
  */
 export function xlsxBytes(sheets) {
   const ns = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
@@ -197,6 +197,9 @@ export function xlsxBytes(sheets) {
         const cells = row
           .map((value, c) => {
             const ref = `${columnLetters(c)}${r + 1}`;
+            if (value === null || value === undefined) return '';
+            // A date: Excel's serial day number in a cell styled with the built-in date format 14.
+            if (value instanceof Date) return `<c r="${ref}" s="1"><v>${value.getTime() / 86_400_000 + 25569}</v></c>`;
             if (typeof value === 'number') return `<c r="${ref}"><v>${value}</v></c>`;
             if (typeof value === 'boolean') return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
             return `<c r="${ref}" t="s"><v>${sst(value)}</v></c>`;
@@ -221,7 +224,7 @@ export function xlsxBytes(sheets) {
   const workbookRels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${sheets
     .map((_, i) => `<Relationship Id="rId${i + 1}" Type="${rel}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`)
     .join('')}<Relationship Id="rId${n + 1}" Type="${rel}/sharedStrings" Target="sharedStrings.xml"/><Relationship Id="rId${n + 2}" Type="${rel}/styles" Target="styles.xml"/></Relationships>`;
-  const styles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<styleSheet xmlns="${ns}"><fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts><fills count="1"><fill><patternFill patternType="none"/></fill></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/></cellXfs></styleSheet>`;
+  const styles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<styleSheet xmlns="${ns}"><fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts><fills count="1"><fill><patternFill patternType="none"/></fill></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs></styleSheet>`;
   return zipBytes([
     { name: '[Content_Types].xml', data: contentTypes },
     { name: '_rels/.rels', data: rootRels },
@@ -342,6 +345,11 @@ async function writeBadCorpus(con) {
 
   // The load report's cases (loadReportCases.mjs) and a file with time-zone offsets.
   for (const c of LOAD_REPORT_CASES) writeFileSync(b(c.file), c.text);
+  for (const c of TABLE_REPORT_CASES) {
+    writeFileSync(b(c.file), c.rows ? xlsxBytes([{ name: 'data', rows: c.rows }]) : (c.json ?? ''));
+    // The same data written correctly: what native read_json gives is what the fix must give.
+    if (c.clean) writeFileSync(b(`${c.file}.clean.json`), JSON.stringify(c.clean));
+  }
   writeFileSync(b(TIMEZONE_CSV.file), TIMEZONE_CSV.text);
 
   writeFileSync(

@@ -7,7 +7,7 @@
  */
 import { fetchSource } from './sourceFetch';
 import type { DataPeer, DatasetProfile, LoadSource, RereadOutcome, SqlRisk } from '../../protocol/data';
-import type { CsvReadOverrides } from '../../protocol/loadReport';
+import type { ReadOverrides } from '../../protocol/loadReport';
 import type { DecodedRows } from '../../shared/arrowDecode';
 import { messageOf } from '../../shared/errors';
 import { timeZoneSetting } from '../settings/timeZone.svelte';
@@ -158,10 +158,10 @@ export class DataClient extends DatasetsModel {
    * Reads a CSV dataset's file again with a load report's fix (`{}`: as first detected). The
    * dataset list updates from the worker's `datasets` event; a failure comes back as a value.
    */
-  async reread(name: string, options: CsvReadOverrides): Promise<RereadOutcome> {
+  async reread(name: string, options: ReadOverrides): Promise<RereadOutcome> {
     try {
       // A plain copy: the options come from the reactive dataset list, whose proxies cannot cross postMessage.
-      return await this.#transport.call('reread', { name, options: $state.snapshot(options) as CsvReadOverrides });
+      return await this.#transport.call('reread', { name, options: $state.snapshot(options) as ReadOverrides });
     } catch (e) {
       return { ok: false, message: messageOf(e) };
     }

@@ -7,7 +7,7 @@
  * DuckDB-WASM build.
  */
 import type { DataRequests, DatasetInfo, LoadOutcome, LoadSource, QueryOutcome, QueryResult, RereadOutcome } from '../../protocol/data';
-import type { CsvReadOverrides } from '../../protocol/loadReport';
+import type { ReadOverrides } from '../../protocol/loadReport';
 import type { Handlers } from '../../protocol/rpcServer';
 import { quoteIdent } from '../../shared/sql';
 import { assessSql } from './assess';
@@ -139,7 +139,7 @@ export class DataHost {
     return load(this.#ctx, source, loadId, sheets);
   }
 
-  reread(name: string, options: CsvReadOverrides): Promise<RereadOutcome> {
+  reread(name: string, options: ReadOverrides): Promise<RereadOutcome> {
     return reread(this.#ctx, name, options);
   }
 

@@ -52,7 +52,7 @@ export class HostContext {
   readonly datasets = new Map<string, DatasetInfo>();
   /** Views over big files, by name: the registered path each reads (bigFile.ts). */
   readonly views = new Map<string, string>();
-  /** This session's loaded CSV sources by dataset, for a re-read before (or without) their saved copy. */
+  /** This session's loaded CSV, Excel and JSON sources by dataset, for a re-read before (or without) their saved copy. */
   readonly sources = new Map<string, Blob>();
   /** Datasets a console statement dropped, in case a ROLLBACK brings them back. */
   readonly dropped = new Map<string, DatasetInfo>();

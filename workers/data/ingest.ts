@@ -6,7 +6,7 @@
 import { messageOf } from '../../shared/errors';
 import { quoteIdent } from '../../shared/sql';
 import type { DataFormat, DatasetInfo } from '../../protocol/data';
-import type { CsvReadOverrides, LoadFinding, LoadReport } from '../../protocol/loadReport';
+import type { CsvReadOverrides, LoadFinding, LoadReport, ReadOverrides, TableReadOverrides } from '../../protocol/loadReport';
 import { ingestArrowStreams } from './arrowIngest';
 import { columnTypes, describeTable } from './catalog';
 import { csvFindings } from './csvChecks';
@@ -19,6 +19,7 @@ import { readerLabel } from './readerLabel';
 import type { Built } from './saving';
 import { detectEncoding, readHead } from './sniff';
 import { settleTimeZones } from './timeZones';
+import { checkReaderTable, readOptionsEntry } from './tableReport';
 
 export type IngestOutcome = { ok: true; tables: Built[]; warnings: string[] } | { ok: false; fileName: string; message: string; suggestion?: string };
 
@@ -37,11 +38,14 @@ export async function ingest(
   loadId: string,
   nameFor: (sheet: string | undefined, count: number) => string,
   sheets?: string[],
-  /** A load report's fix in force for this CSV. */
-  csvOptions?: CsvReadOverrides,
+  /** A load report's fix in force: read_csv's options for a CSV, the reader's for each sheet of a workbook or a JSON file. */
+  readOptions?: ReadOverrides | ((sheet: string | undefined) => ReadOverrides | undefined),
   /** A CSV's checks run after the load answered (laterChecks.ts); its report says `checking` until then. */
   checkLater = false,
 ): Promise<IngestOutcome> {
+  const optionsFor = (sheet: string | undefined) => (typeof readOptions === 'function' ? readOptions(sheet) : readOptions);
+  const csvOptions = optionsFor(undefined) as CsvReadOverrides | undefined;
+  const tableOptions = (sheet: string | undefined) => optionsFor(sheet) as TableReadOverrides | undefined;
   const seq = ++ctx.seq;
   const made: string[] = [];
   const warnings: string[] = [];
@@ -101,7 +105,7 @@ export async function ingest(
       const convert = format === 'parquet' ? readers.parquet : format === 'arrow' ? readers.arrow : format === 'xlsx' ? readers.excel : readers.json;
       let converted: ConvertedTable[];
       try {
-        converted = await convert(blob, { onProgress: (f) => ctx.progress(loadId, fileName, 'parsing', f), ...(sheets ? { sheets } : {}) });
+        converted = await convert(blob, { onProgress: (f) => ctx.progress(loadId, fileName, 'parsing', f), ...(sheets ? { sheets } : {}), readOptions: tableOptions });
       } catch (e) {
         return await fail(`Could not read ${fileName}: ${messageOf(e)}`);
       }
@@ -125,7 +129,9 @@ export async function ingest(
         }
         made.push(table);
         ctx.progress(loadId, fileName, 'inserting', (i + 1) / converted.length);
-        const report = { reader: readerLabel(format, engine), findings: [], timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })) };
+        const read = tableOptions(ct.sheet);
+        const findings = await checkReaderTable(engine, table, ct, format, read);
+        const report = { reader: readerLabel(format, engine), findings, timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })), ...readOptionsEntry(read) };
         const info = await tableInfo(engine, table, fileName, format, blob.size, ct.sheet, report);
         tables.push(ct.sheet === undefined ? { info } : { info, sheet: ct.sheet });
       }

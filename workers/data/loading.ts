@@ -73,7 +73,7 @@ async function loadOnce(ctx: HostContext, source: LoadSource, loadId: string, sh
   if (!built.ok) return built;
   warnings.push(...built.warnings);
 
-  for (const t of built.tables) if (t.info.format === 'csv' || t.info.format === 'tsv') ctx.sources.set(t.info.name, blob);
+  for (const t of built.tables) if (t.info.format !== 'parquet' && t.info.format !== 'arrow') ctx.sources.set(t.info.name, blob);
   const viewOnly = built.tables.some((t) => t.info.view);
   if (!viewOnly && answerFirst && (await ctx.writable())) {
     // A big file: the table is usable now; its checks, then its copy for the next visit (which

@@ -4,7 +4,7 @@
  */
 import { quoteIdent } from '../../shared/sql';
 import type { RereadOutcome } from '../../protocol/data';
-import type { CsvReadOverrides, LoadFinding } from '../../protocol/loadReport';
+import type { CsvReadOverrides, LoadFinding, ReadOverrides, TableReadOverrides } from '../../protocol/loadReport';
 import { columnTypes } from './catalog';
 import { csvFindings } from './csvChecks';
 import { ingestCsv } from './csvIngest';
@@ -14,6 +14,8 @@ import type { HostContext } from './hostContext';
 import { tableInfo } from './ingest';
 import { readerLabel } from './readerLabel';
 import { detectEncoding, readHead } from './sniff';
+import { rereadTable } from './tableReread';
+import { isCheckedTableFormat } from './tableReport';
 
 /** The dataset's source: this session's, else its saved copy. */
 async function sourceOf(ctx: HostContext, name: string): Promise<Blob | undefined> {
@@ -24,15 +26,17 @@ async function sourceOf(ctx: HostContext, name: string): Promise<Blob | undefine
   return entry ? await storage?.sources.get(entry.sourceKey) : undefined;
 }
 
-export async function reread(ctx: HostContext, name: string, options: CsvReadOverrides): Promise<RereadOutcome> {
+export async function reread(ctx: HostContext, name: string, requested: ReadOverrides): Promise<RereadOutcome> {
   const engine = await ctx.ready();
   const info = ctx.datasets.get(name);
   if (!info) return { ok: false, message: `No dataset named ${name}.` };
-  if ((info.format !== 'csv' && info.format !== 'tsv') || info.view) return { ok: false, message: `${name} is not a CSV table that can be read again.` };
+  const table = isCheckedTableFormat(info.format) && !info.view;
+  if (!table && ((info.format !== 'csv' && info.format !== 'tsv') || info.view)) return { ok: false, message: `${name} is not a CSV, Excel or JSON table that can be read again.` };
   const blob = await sourceOf(ctx, name);
   if (!blob) return { ok: false, message: `The file ${info.fileName} is no longer available: add it again.` };
   const format = info.format;
-  const outcome = await ctx.serial.run(async (): Promise<RereadOutcome> => {
+  const options = requested as CsvReadOverrides;
+  const outcome = table ? await ctx.serial.run(() => rereadTable(ctx, engine, info, blob, requested as TableReadOverrides)) : await ctx.serial.run(async (): Promise<RereadOutcome> => {
     const seq = ++ctx.seq;
     const scratch = `__dataseer_reread_${seq}`;
     let findings: LoadFinding[] = [];

@@ -117,7 +117,7 @@ export async function restore(ctx: HostContext, engine: Engine): Promise<void> {
     const bySheet = new Map(group.map((e) => [e.sheet, e]));
     const sheets = first.format === 'xlsx' ? group.map((e) => e.sheet).filter((s): s is string => s !== undefined) : undefined;
     const built = await ctx.serial.run(() =>
-      ingest(ctx, engine, blob, first.fileName, first.format, loadId, (sheet) => bySheet.get(sheet)?.name ?? first.name, sheets, first.report?.readOptions),
+      ingest(ctx, engine, blob, first.fileName, first.format, loadId, (sheet) => bySheet.get(sheet)?.name ?? first.name, sheets, (sheet) => bySheet.get(sheet)?.report?.readOptions),
     );
     if (!built.ok) {
       // The saved bytes no longer load (say, a reader changed): drop them rather than fail every start.

@@ -144,6 +144,32 @@ export class KindTracker {
   get kind(): ColumnKind {
     return this.type.kind;
   }
+
+  /** The kinds of value the column held, in words (the load report names a column that mixes them). */
+  get families(): ValueFamily[] {
+    const out: ValueFamily[] = [];
+    if (this.int || this.float) out.push('numbers');
+    if (this.bool) out.push('true/false values');
+    if (this.date) out.push('dates');
+    if (this.strings || this.text) out.push('text');
+    if (this.fields) out.push('objects');
+    if (this.element) out.push('lists');
+    return out;
+  }
+}
+
+export type ValueFamily = 'numbers' | 'true/false values' | 'dates' | 'text' | 'objects' | 'lists';
+
+/**
+ * Columns read as text because their values were of several kinds. Numbers mixed with text are
+ * left to the value checks (tableChecks.ts), which can tell placeholders from stray strings.
+ */
+export function mixedColumns(plan: readonly ColumnPlan[], families: readonly ValueFamily[][]): { column: string; families: ValueFamily[] }[] {
+  return plan.flatMap((p, i) => {
+    const f = families[i] ?? [];
+    const numbersAndText = f.length === 2 && f.includes('numbers') && f.includes('text');
+    return p.kind === 'string' && f.length > 1 && !numbersAndText ? [{ column: p.name, families: f }] : [];
+  });
 }
 
 function arrowType(type: ColumnType): DataType {

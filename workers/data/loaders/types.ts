@@ -1,3 +1,5 @@
+import type { LoadFinding, TableReadOverrides } from '../../../protocol/loadReport';
+
 /**
  * What the JS format readers hand the data engine: Arrow IPC streams that DuckDB ingests with
  * `insertArrowFromIPCStream` (DuckDB-WASM here cannot read Parquet, JSON or Excel itself).
@@ -14,6 +16,8 @@ export interface ConvertedTable {
   batches: AsyncIterable<Uint8Array>;
   /** Columns whose values had time-zone offsets and arrive as UTC TIMESTAMP (the load report says so). */
   utcColumns?: string[];
+  /** What the reader saw wrong with the source's layout (Excel: title rows, notes below, header names). */
+  findings?: LoadFinding[];
 }
 
 export interface ConvertOptions {
@@ -23,6 +27,8 @@ export interface ConvertOptions {
   sheets?: string[];
   /** Parquet: rows per Arrow batch instead of the reader's own choice (the bench compares sizes). */
   batchRows?: number;
+  /** A load report's fix in force, per sheet (undefined for single-table formats). */
+  readOptions?: (sheet: string | undefined) => TableReadOverrides | undefined;
 }
 
 /** A reader turns a source Blob into tables, or throws an Error whose message names the cause. */
