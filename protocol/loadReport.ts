@@ -10,6 +10,8 @@ export interface CsvReadOverrides {
   /** Strings read as NULL (in every column, as DuckDB applies nullstr). */
   nullstr?: string[];
   dateformat?: string;
+  /** How timestamps the sniffer left as text are written (strptime format, e.g. %m/%d/%Y %I:%M %p). */
+  timestampformat?: string;
   decimal_separator?: ',';
   thousands?: ',';
   /** Lines skipped above the header. */
@@ -24,6 +26,7 @@ export type FindingKind =
   | 'unparsed_dates'
   | 'placeholders'
   | 'title_line'
+  | 'header_as_data'
   | 'decimal_comma'
   | 'thousands'
   | 'whitespace'
