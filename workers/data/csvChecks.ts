@@ -110,6 +110,8 @@ interface TextStats {
   decimalComma: number;
   commaOnly: number;
   spaced: number;
+  /** Numbers grouped by single spaces (1 234 567). */
+  spaceThousands: number;
   dates: number;
   /** Numbers with spaces or tabs around them (DuckDB's cast trims them; its CSV sniffer does not). */
   padded: number;
@@ -139,6 +141,7 @@ async function textStats(engine: Engine, table: string, column: string): Promise
   count(*) FILTER (WHERE TRY_CAST(c AS DOUBLE) IS NULL AND TRY_CAST(regexp_replace(c, '\\s', '', 'g') AS DOUBLE) IS NOT NULL)::DOUBLE AS ws,
   count(*) FILTER (WHERE regexp_full_match(trim(c), '\\d{1,2}[/.-]\\d{1,2}[/.-]\\d{4}'))::DOUBLE AS dates,
   count(*) FILTER (WHERE TRY_CAST(c AS DOUBLE) IS NOT NULL AND regexp_matches(c, '^\\s|\\s$'))::DOUBLE AS padded,
+  count(*) FILTER (WHERE regexp_full_match(trim(c), '[-+]?\\d{1,3}( \\d{3})+(\\.\\d+)?'))::DOUBLE AS spthou,
   count(*) FILTER (WHERE regexp_full_match(trim(c), '0\\d+'))::DOUBLE AS lz,
   count(*) FILTER (WHERE regexp_full_match(trim(c), '[-+]?\\d+'))::DOUBLE AS ints,
   count(*) FILTER (WHERE TRY_CAST(c AS DOUBLE) IS NULL AND TRY_CAST(c AS TIMESTAMPTZ) IS NOT NULL)::DOUBLE AS ts,
@@ -167,6 +170,7 @@ FROM ${src}`),
     spaced: n('ws'),
     dates: n('dates'),
     padded: n('padded'),
+    spaceThousands: n('spthou'),
     leadingZero: n('lz'),
     integers: n('ints'),
     timestamps: n('ts'),
@@ -232,6 +236,12 @@ async function numberFinding(reader: Reader, s: TextStats, before: readonly Colu
     return offer(
       { kind: 'whitespace', columns: [col], message: `"${col}" holds numbers with spaces or tabs around them (${pct(s.padded)} of values), so it was read as text.` },
       { label: `Read "${col}" as numbers (${type})`, options: { types: { [col]: type } } },
+    );
+  }
+  if (s.spaceThousands > 0 && s.spaceThousands + s.numeric + s.placeholders === s.nonNull) {
+    return offer(
+      { kind: 'thousands', columns: [col], message: `"${col}" holds numbers grouped with spaces (e.g. 1 234)${andMissing}, so it was read as text.` },
+      { label: `Read "${col}" with a space as thousands separator${ph.length > 0 ? ` and ${quoted(ph)} as missing` : ''}`, options: { thousands: ' ', ...missing } },
     );
   }
   if (s.spaced > 0 && s.spaced + s.numeric === s.nonNull) {
@@ -331,7 +341,7 @@ const dayFirstTwin = (f: string) => (f.startsWith('%m/%d') ? f.replace('%m/%d', 
 async function textTimeFindings(engine: Engine, reader: Reader, table: string, before: readonly ColumnInfo[], stats: readonly TextStats[], done: ReadonlySet<string>): Promise<LoadFinding[]> {
   const out: LoadFinding[] = [];
   for (const s of stats) {
-    if (done.has(s.column) || s.numeric > 0 || s.nonNull === s.placeholders || s.dateLike < (s.nonNull - s.placeholders) * 0.8) continue;
+    if (done.has(s.column) || s.nonNull === s.placeholders || s.dateLike < (s.nonNull - s.placeholders) * 0.8) continue;
     const c = quoteIdent(s.column);
     const src = `(SELECT trim(${c}) AS c FROM ${quoteIdent(table)} WHERE ${c} IS NOT NULL AND NOT (lower(trim(${c})) IN (${PLACEHOLDER_SQL}) OR trim(${c}) = '') LIMIT ${CHECK_ROWS})`;
     const formats = [...TIMESTAMP_FORMATS, ...DATE_ONLY_FORMATS];
@@ -342,15 +352,20 @@ async function textTimeFindings(engine: Engine, reader: Reader, table: string, b
     )[0];
     const n = Number(row?.n ?? 0);
     if (n === 0 || Number(row?.like_ ?? 0) < n * 0.8) continue;
-    const i = formats.findIndex((_, k) => Number(row?.[`f${k}`]) === n);
+    // One stray value (or 1%) still names the column's form; the re-read then is DuckDB's to judge.
+    const strays = Math.max(1, Math.floor(n * 0.01));
+    let i = formats.findIndex((_, k) => Number(row?.[`f${k}`]) === n);
+    if (i < 0) i = formats.findIndex((_, k) => Number(row?.[`f${k}`]) >= n - strays);
     if (i < 0) continue;
+    const unread = n - Number(row?.[`f${i}`]);
     const f = formats[i]!;
     const isTime = i < TIMESTAMP_FORMATS.length;
     const twin = dayFirstTwin(f);
     const twinReads = twin !== undefined && Number(row?.[`f${formats.indexOf(twin)}`]) === n;
     const what = isTime ? 'timestamps' : 'dates';
     const ph = s.placeholderValues;
-    let message = `"${s.column}" holds ${what} written as ${f}${ph.length > 0 ? ` (and placeholders ${quoted(ph)})` : ''}, a form DuckDB's sniffer does not try, so it was read as text.`;
+    const but = unread > 0 ? ` (all but ${unread === 1 ? 'one value' : `${unread} values`})` : '';
+    let message = `"${s.column}" holds ${what} written as ${f}${ph.length > 0 ? ` (and placeholders ${quoted(ph)})` : ''}${but}, a form DuckDB's sniffer does not try, so it was read as text.`;
     if (twinReads) message += ` Every value also reads ${twin!.startsWith('%d') ? 'day' : 'month'} first (${twin}): check which the file means.`;
     const latest = Number(row?.[`y${i}`] ?? 0);
     if (f.includes('%y') && latest > new Date().getFullYear()) {
@@ -360,8 +375,15 @@ async function textTimeFindings(engine: Engine, reader: Reader, table: string, b
     }
     const options: CsvReadOverrides = { [isTime ? 'timestampformat' : 'dateformat']: f, ...(ph.length > 0 ? { nullstr: ['', ...ph] } : {}) };
     const fix = { label: `Read "${s.column}" as ${what} (${f})`, options };
-    const works = fixWorks(await reader.describe(options), before, s.column, (t) => t !== undefined && /^(TIMESTAMP|DATE)/.test(t));
-    out.push(works ? { kind: 'unparsed_dates', columns: [s.column], message, fix } : { kind: 'unparsed_dates', columns: [s.column], message: `${message} DuckDB takes one ${isTime ? 'timestamp' : 'date'} format per file, and with this one other columns would stop reading; in SQL, strptime("${s.column}", '${f}') reads them.` });
+    const described = await reader.describe(options);
+    const isTimeType = (t: string | undefined) => t !== undefined && /^(TIMESTAMP|DATE)/.test(t);
+    if (fixWorks(described, before, s.column, isTimeType)) {
+      out.push({ kind: 'unparsed_dates', columns: [s.column], message, fix });
+      continue;
+    }
+    const broken = isTimeType(described?.find((c) => c.name === s.column)?.type) ? brokenBy(described, before) : [];
+    const why = broken.length > 0 ? costsOthers(broken) : unread > 0 ? ' Read with that format the other values keep the column text, so no re-read is offered.' : '';
+    out.push({ kind: 'unparsed_dates', columns: [s.column], message: `${message}${why} In SQL, try_strptime("${s.column}", '${f}') reads them.` });
   }
   return out;
 }

@@ -24,6 +24,8 @@ export interface ManifestEntry {
     /** The app and native DuckDB both refuse the file. */
     error?: boolean;
   };
+  /** Only the file's first N lines (an excerpt of a file too big to keep whole). */
+  lines?: number;
   /** Why the expectation is what it is, where it is not obvious. */
   note?: string;
 }

@@ -4,7 +4,7 @@
  * Node build of the same DuckDB-WASM) and compares what the app made with native DuckDB's read of
  * the same file: column types and every value (time-zone columns compared in UTC, as the app stores
  * them without ICU), each fix's table against native read_csv with the fix's options, and the date
- * SQL the agent writes on every time-zone column. Used by realCorpus.test.ts (the committed files)
+ * SQL the agent writes on every time-zone column. Used by realCorpus.test.ts (realPatterns.ts)
  * and realCorpus.full.test.ts (the whole manifest, from a local cache).
  */
 import 'fake-indexeddb/auto';
@@ -18,7 +18,11 @@ import { DataHost, type Readers } from '../../../host';
 import { DatasetStorage } from '../../../storage';
 import { NodeEngine } from '../../nodeEngine';
 import { overridesSql } from '../../../csvOptions';
+import { transcodeWindows1252 } from '../../../csvIngest';
 import { quoteIdent, quoteLiteral } from '../../../../../shared/sql';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 
 const noReader = async () => {
   throw new Error('reader not used for CSV');
@@ -163,11 +167,18 @@ function compare(appCols: readonly { name: string; type: string }[], appFp: read
 
 /** Loads one file in the app, checks it against native DuckDB, tries every fix, and removes it. */
 export async function checkFile(app: AppHost, path: string, name: string, bytes: Uint8Array): Promise<FileResult> {
+
   const tsv = /\.tsv$/i.test(name);
   const base: FileResult = { file: name, rows: 0, columns: [], differs: [], findings: [], fixes: [], timeZones: [], dateSqlFailures: [] };
   const o = await app.call('load', { source: { kind: 'file', file: new File([bytes as BlobPart], name) }, options: { loadId: name } });
   if (!o.ok) return { ...base, error: `app: ${o.message}` };
   const info = o.datasets[0]!;
+  if (o.warnings.some((w) => w.includes('Windows-1252'))) {
+    // Native DuckDB cannot read these at all; it reads the app's UTF-8 transcoding of them.
+    path = join(mkdtempSync(join(tmpdir(), 'corpus-')), basename(name));
+    // Node's one-shot TextDecoder('windows-1252') decodes as ISO-8859-1; the stream (the app's) does not.
+    writeFileSync(path, new Uint8Array(await (await transcodeWindows1252(new Blob([bytes as BlobPart]))).arrayBuffer()));
+  }
   try {
     const zoned = (info.report?.timeZones ?? []).map((t) => t.column);
     let native: NativeRead;
