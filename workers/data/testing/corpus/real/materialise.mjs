@@ -15,9 +15,13 @@ const cache = process.env.CORPUS_DIR ?? join(here, '..', '..', '..', '..', '..',
 const manifest = JSON.parse(readFileSync(join(here, 'manifest.json'), 'utf8'));
 /** The first n lines (LF-terminated), byte for byte. */
 function headLines(bytes, n) {
-  let at = 0;
-  for (let k = 0; k < n && at >= 0; k++) at = bytes.indexOf(10, at) + (k < n - 1 ? 1 : 0);
-  return at < 0 ? bytes : bytes.subarray(0, at + 1);
+  let end = 0;
+  for (let k = 0; k < n; k++) {
+    const lf = bytes.indexOf(10, end);
+    if (lf < 0) return bytes;
+    end = lf + 1;
+  }
+  return bytes.subarray(0, end);
 }
 let wrote = 0;
 const missing = new Set();

@@ -160,6 +160,20 @@ export const PATTERN_CASES: PatternCase[] = [
     expect: { findings: [], timeZones: ['Last Updated'] },
   },
   {
+    name: 'utc-suffix.csv',
+    like: 'BigQuery / GitHub Archive exports ("2020-01-01 10:00:00 UTC")',
+    was: 'not in the corpus run; the brief names it. DuckDB reads it as a plain TIMESTAMP (in UTC), as natively: nothing to report',
+    text: rows('event,created_at', repeat(12, (i) => `e${i},2020-01-${String((i % 28) + 1).padStart(2, '0')} ${String(i + 8).padStart(2, '0')}:0${i % 10}:00 UTC`)),
+    expect: { findings: [] },
+  },
+  {
+    name: 'uk-day-first-times.csv',
+    like: 'UK open-data exports (dd/mm/yyyy hh:mm)',
+    was: 'not in the corpus run; the brief names it',
+    text: rows('site,reading_time,no2', repeat(14, (i) => `Site ${i % 3},${String((i % 28) + 1).padStart(2, '0')}/0${(i % 9) + 1}/2021 ${String(i + 6).padStart(2, '0')}:30,${20 + i}`)),
+    expect: { findings: ['unparsed_dates:reading_time+fix'] },
+  },
+  {
     name: 'windows-1252.csv',
     like: 'fivethirtyeight/data ahca-polls/ahca_polls.csv (and 7 more that did not load)',
     was: 'bytes 0x80–0x9F made DuckDB refuse the file ("not latin-1 encoded")',
