@@ -334,7 +334,9 @@ const TIMESTAMP_FORMATS = [
   '%m/%d/%y %I:%M %p', '%m/%d/%y %H:%M:%S', '%m/%d/%y %H:%M', '%d/%m/%y %H:%M', '%d.%m.%Y %H:%M:%S', '%d.%m.%Y %H:%M',
   '%B %d, %Y %I:%M %p', '%b %d, %Y %I:%M %p', '%Y-%m-%d %H:%M:%S UTC', '%Y-%m-%d %H:%M UTC', '%Y/%m/%d %H:%M:%S',
 ];
-const DATE_ONLY_FORMATS = ['%m/%d/%y', '%d/%m/%y', '%d.%m.%Y', '%d.%m.%y', '%B %d, %Y', '%b %d, %Y', '%d %B %Y', '%d %b %Y', '%d-%b-%Y', '%d-%b-%y', '%Y/%m/%d', '%m-%d-%Y', '%d-%m-%Y'];
+// DuckDB's own forms come last: they reach this check only when a few values in another form kept
+// the column text (e.g. three ISO timestamps among 23,409 m/d/Y dates).
+const DATE_ONLY_FORMATS = ['%m/%d/%y', '%d/%m/%y', '%d.%m.%Y', '%d.%m.%y', '%B %d, %Y', '%b %d, %Y', '%d %B %Y', '%d %b %Y', '%d-%b-%Y', '%d-%b-%y', '%Y/%m/%d', '%m-%d-%Y', '%d-%m-%Y', '%m/%d/%Y', '%d/%m/%Y'];
 const dayFirstTwin = (f: string) => (f.startsWith('%m/%d') ? f.replace('%m/%d', '%d/%m') : f.startsWith('%d/%m') ? f.replace('%d/%m', '%m/%d') : undefined);
 
 /** Text columns of dates or timestamps that DuckDB reads with a format option. */
@@ -365,7 +367,11 @@ async function textTimeFindings(engine: Engine, reader: Reader, table: string, b
     const what = isTime ? 'timestamps' : 'dates';
     const ph = s.placeholderValues;
     const but = unread > 0 ? ` (all but ${unread === 1 ? 'one value' : `${unread} values`})` : '';
-    let message = `"${s.column}" holds ${what} written as ${f}${ph.length > 0 ? ` (and placeholders ${quoted(ph)})` : ''}${but}, a form DuckDB's sniffer does not try, so it was read as text.`;
+    const own = f === '%m/%d/%Y' || f === '%d/%m/%Y';
+    if (own && unread === 0) continue;
+    let message = own
+      ? `"${s.column}" holds ${what} written as ${f}, but ${unread === 1 ? 'one value' : `${unread} values`} in another form kept it text.`
+      : `"${s.column}" holds ${what} written as ${f}${ph.length > 0 ? ` (and placeholders ${quoted(ph)})` : ''}${but}, a form DuckDB's sniffer does not try, so it was read as text.`;
     if (twinReads) message += ` Every value also reads ${twin!.startsWith('%d') ? 'day' : 'month'} first (${twin}): check which the file means.`;
     const latest = Number(row?.[`y${i}`] ?? 0);
     if (f.includes('%y') && latest > new Date().getFullYear()) {
@@ -382,7 +388,7 @@ async function textTimeFindings(engine: Engine, reader: Reader, table: string, b
       continue;
     }
     const broken = isTimeType(described?.find((c) => c.name === s.column)?.type) ? brokenBy(described, before) : [];
-    const why = broken.length > 0 ? costsOthers(broken) : unread > 0 ? ' Read with that format the other values keep the column text, so no re-read is offered.' : '';
+    const why = broken.length > 0 ? costsOthers(broken) : unread > 0 && !own ? ' Read with that format the other values keep the column text, so no re-read is offered.' : '';
     out.push({ kind: 'unparsed_dates', columns: [s.column], message: `${message}${why} In SQL, try_strptime("${s.column}", '${f}') reads them.` });
   }
   return out;

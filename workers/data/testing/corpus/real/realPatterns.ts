@@ -174,6 +174,13 @@ export const PATTERN_CASES: PatternCase[] = [
     expect: { findings: ['unparsed_dates:reading_time+fix'] },
   },
   {
+    name: 'dates-and-a-few-timestamps.csv',
+    like: 'plotly/datasets earthquakes-23k.csv',
+    was: 'm/d/Y dates kept as text by three ISO timestamps among them, unreported',
+    text: rows('Date,Magnitude', [...repeat(150, (i) => `${String((i % 12) + 1).padStart(2, '0')}/${String((i % 28) + 1).padStart(2, '0')}/19${65 + (i % 30)},${(5.5 + (i % 10) / 10).toFixed(1)}`), '1975-02-23T02:58:41.000Z,5.6']),
+    expect: { findings: ['unparsed_dates:Date'] },
+  },
+  {
     name: 'windows-1252.csv',
     like: 'fivethirtyeight/data ahca-polls/ahca_polls.csv (and 7 more that did not load)',
     was: 'bytes 0x80–0x9F made DuckDB refuse the file ("not latin-1 encoded")',
