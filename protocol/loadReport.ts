@@ -13,8 +13,8 @@ export interface CsvReadOverrides {
   /** How timestamps the sniffer left as text are written (strptime format, e.g. %m/%d/%Y %I:%M %p). */
   timestampformat?: string;
   decimal_separator?: ',';
-  /** "," (1,234) or a space (1 234, as in much of Europe). */
-  thousands?: ',' | ' ';
+  /** "," (1,234), a space (1 234) or "." with a decimal comma (1.234,5), as in much of Europe. */
+  thousands?: ',' | ' ' | '.';
   /** Lines skipped above the header. */
   skip?: number;
   header?: boolean;

@@ -19,7 +19,7 @@ import { quoteIdent, quoteLiteral } from '../../shared/sql';
  */
 const PLACEHOLDERS = new Set([
   'null', 'n/a', 'na', '#n/a', 'nan', 'none', '-', '--', 'missing', '.', '?', 'nil', '(null)',
-  'n.a.', '..', ':', '#null!', '#div/0!', '#value!', '#ref!', '#num!', '#name?',
+  'n.a.', '..', ':', 'x', '#null!', '#div/0!', '#value!', '#ref!', '#num!', '#name?',
 ]);
 const isPlaceholder = (v: string) => PLACEHOLDERS.has(v.trim().toLowerCase()) || v.trim() === '';
 /** The same set as a SQL list, for counting placeholders in DuckDB. */
@@ -56,8 +56,15 @@ function readerFor(engine: Engine, path: string, read: ReadOptions): Reader {
 const list = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
 const isNumericType = (t: string | undefined) => t !== undefined && /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL)/.test(t);
 
-async function titleLine(reader: Reader, columns: readonly ColumnInfo[], read: ReadOptions): Promise<LoadFinding | undefined> {
-  if (columns.length < 2 || !columns.slice(1).every((c) => GENERIC_NAME.test(c.name)) || !columns.every((c) => c.type === 'VARCHAR')) return undefined;
+async function titleLine(engine: Engine, table: string, reader: Reader, columns: readonly ColumnInfo[], read: ReadOptions): Promise<LoadFinding | undefined> {
+  if (columns.length < 2 || !columns.slice(1).every((c) => GENERIC_NAME.test(c.name))) return undefined;
+  if (!columns.every((c) => c.type === 'VARCHAR')) {
+    // Years as column names can type a column even under a title (UK statistics tables): then the
+    // first line must be short, padded with NULLs as a title is.
+    const first = rowsOf(await engine.query(`SELECT * FROM ${quoteIdent(table)} LIMIT 1`))[0];
+    const empty = columns.filter((c) => first?.[c.name] === null || first?.[c.name] === undefined).length;
+    if (empty < columns.length / 2) return undefined;
+  }
   const already = read.overrides?.skip ?? 0;
   for (let k = 1; k <= MAX_TITLE_LINES; k++) {
     const described = await reader.describe({ skip: already + k, header: true });
@@ -112,6 +119,12 @@ interface TextStats {
   spaced: number;
   /** Numbers grouped by single spaces (1 234 567). */
   spaceThousands: number;
+  /** Numbers written with a decimal comma, grouped by dots or not (1.234,5 / 10,5 / 7). */
+  euro: number;
+  /** Of those, the ones grouped by dots (1.234 or 1.234,5). */
+  euroGrouped: number;
+  /** Of those, the ones no English reading fits: a comma (1.234,5 / 10,5) or two dot groups (1.234.567). */
+  euroSure: number;
   dates: number;
   /** Numbers with spaces or tabs around them (DuckDB's cast trims them; its CSV sniffer does not). */
   padded: number;
@@ -142,6 +155,9 @@ async function textStats(engine: Engine, table: string, column: string): Promise
   count(*) FILTER (WHERE regexp_full_match(trim(c), '\\d{1,2}[/.-]\\d{1,2}[/.-]\\d{4}'))::DOUBLE AS dates,
   count(*) FILTER (WHERE TRY_CAST(c AS DOUBLE) IS NOT NULL AND regexp_matches(c, '^\\s|\\s$'))::DOUBLE AS padded,
   count(*) FILTER (WHERE regexp_full_match(trim(c), '[-+]?\\d{1,3}( \\d{3})+(\\.\\d+)?'))::DOUBLE AS spthou,
+  count(*) FILTER (WHERE regexp_full_match(trim(c), '[-+]?(\\d{1,3}(\\.\\d{3})+|\\d+)(,\\d+)?'))::DOUBLE AS euro,
+  count(*) FILTER (WHERE regexp_full_match(trim(c), '[-+]?\\d{1,3}(\\.\\d{3})+(,\\d+)?'))::DOUBLE AS eurog,
+  count(*) FILTER (WHERE regexp_full_match(trim(c), '[-+]?(\\d{1,3}(\\.\\d{3})+,\\d+|\\d+,\\d+|\\d{1,3}(\\.\\d{3}){2,})'))::DOUBLE AS eurosure,
   count(*) FILTER (WHERE regexp_full_match(trim(c), '0\\d+'))::DOUBLE AS lz,
   count(*) FILTER (WHERE regexp_full_match(trim(c), '[-+]?\\d+'))::DOUBLE AS ints,
   count(*) FILTER (WHERE TRY_CAST(c AS DOUBLE) IS NULL AND TRY_CAST(c AS TIMESTAMPTZ) IS NOT NULL)::DOUBLE AS ts,
@@ -171,6 +187,9 @@ FROM ${src}`),
     dates: n('dates'),
     padded: n('padded'),
     spaceThousands: n('spthou'),
+    euro: n('euro'),
+    euroGrouped: n('eurog'),
+    euroSure: n('eurosure'),
     leadingZero: n('lz'),
     integers: n('ints'),
     timestamps: n('ts'),
@@ -224,10 +243,17 @@ async function numberFinding(reader: Reader, s: TextStats, before: readonly Colu
       { label: `Read "${col}" with "," as thousands separator${ph.length > 0 ? ` and ${quoted(ph)} as missing` : ''}`, options: { thousands: ',', ...missing } },
     );
   }
-  if (s.decimalComma > 0 && s.decimalComma + s.numeric + s.placeholders === s.nonNull) {
+  if (s.decimalComma > 0 && s.decimalComma + s.numeric + s.placeholders === s.nonNull && s.euroGrouped === 0) {
     return offer(
       { kind: 'decimal_comma', columns: [col], message: `"${col}" holds numbers with a decimal comma (e.g. 10,5)${andMissing}, so it was read as text.` },
       { label: `Read with "," as decimal separator${ph.length > 0 ? ` and ${quoted(ph)} as missing` : ''}`, options: { decimal_separator: ',', ...missing } },
+    );
+  }
+  if (s.euroGrouped > 0 && s.euroSure > 0 && s.euro + s.placeholders === s.nonNull) {
+    // 1.234,5: dots group thousands and the comma is the decimal mark (German, Dutch, Italian…).
+    return offer(
+      { kind: 'decimal_comma', columns: [col], message: `"${col}" holds numbers with a decimal comma and dots between thousands (e.g. 1.234,5)${andMissing}, so it was read as text.` },
+      { label: `Read with "," as decimal separator and "." between thousands${ph.length > 0 ? ` and ${quoted(ph)} as missing` : ''}`, options: { decimal_separator: ',', thousands: '.', ...missing } },
     );
   }
   if (s.numeric === s.nonNull && s.padded > 0) {
@@ -413,11 +439,14 @@ async function headerAsData(engine: Engine, reader: Reader, table: string, colum
     run = /^\d+$/.test(cells[i]!) && /^\d+$/.test(prev) && Number(cells[i]) === Number(prev) + 1 ? run + 1 : /^\d+$/.test(cells[i]!) ? 1 : 0;
     best = Math.max(best, run);
   }
+  // Or years as column names (wide statistics tables: Area code, Area name, 2019, 2020…).
+  const years = cells.filter((v) => /^(18|19|20)\d\d$/.test(v)).map(Number);
+  const yearHeader = years.length >= 2 && years.every((y, i) => i === 0 || y > years[i - 1]!) && cells.every((v) => v !== '' && (/^(18|19|20)\d\d$/.test(v) || !TRY_NUMBER.test(v)));
   // A name above a column of numbers (e.g. "length" over day counts and a few "N/A").
   let numbersUnderName = false;
   for (const [i, c] of columns.entries()) {
     const cell = cells[i]!;
-    if (typed || best >= 3 || numbersUnderName) break;
+    if (typed || best >= 3 || yearHeader || numbersUnderName) break;
     if (c.type !== 'VARCHAR' || isPlaceholder(cell) || TRY_NUMBER.test(cell)) continue;
     const q = quoteIdent(c.name);
     const r = rowsOf(
@@ -427,7 +456,7 @@ async function headerAsData(engine: Engine, reader: Reader, table: string, colum
     )[0];
     numbersUnderName = Number(r?.n ?? 0) > 0 && Number(r?.num ?? 0) >= Number(r?.n ?? 0) * 0.9;
   }
-  if (!typed && best < 3 && !numbersUnderName) return undefined;
+  if (!typed && best < 3 && !yearHeader && !numbersUnderName) return undefined;
   const names = described.map((c) => c.name);
   return {
     kind: 'header_as_data',
@@ -481,7 +510,7 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
   const reader = readerFor(engine, path, read);
   // The header read as data, or a title line above it: every column is text named column0…, so the
   // other checks would only echo it.
-  const head = (await headerAsData(engine, reader, table, columns, read)) ?? (await titleLine(reader, columns, read));
+  const head = (await headerAsData(engine, reader, table, columns, read)) ?? (await titleLine(engine, table, reader, columns, read));
   const findings: LoadFinding[] = [];
   if (head) findings.push(head);
   else {

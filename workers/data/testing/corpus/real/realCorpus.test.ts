@@ -26,6 +26,23 @@ describe('load report on the shapes of real files', { timeout: 120_000 }, () => 
     });
   }
 
+  it('after the title fix, ".." and "x" in a column of numbers are placeholders with a fix (UK statistics tables)', async () => {
+    const c = PATTERN_CASES.find((x) => x.name === 'uk-title-and-years.csv')!;
+    const app = await openHost();
+    const o = await app.call('load', { source: { kind: 'file', file: new File([c.text as string], c.name) }, options: { loadId: c.name } });
+    if (!o.ok) throw new Error(o.message);
+    const info = o.datasets[0]!;
+    const fixed = await app.call('reread', { name: info.name, options: info.report!.findings[0]!.fix!.options });
+    if (!fixed.ok) throw new Error(fixed.message);
+    expect(fixed.dataset.columns.map((x) => x.name)).toEqual(['Area code', 'Area name', '2019', '2020']);
+    const ph = fixed.dataset.report!.findings.find((f) => f.kind === 'placeholders')!;
+    expect(ph.columns).toEqual(['2020']);
+    expect(ph.fix!.options).toEqual({ skip: 2, header: true, nullstr: ['', '..', 'x'] });
+    const numbers = await app.call('reread', { name: info.name, options: ph.fix!.options });
+    if (!numbers.ok) throw new Error(numbers.message);
+    expect(numbers.dataset.columns.map((x) => x.type)).toEqual(['VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT']);
+  });
+
   it('a second fix keeps the first (votes with N/A and thousands, other columns with NA)', async () => {
     // The shape of fivethirtyeight/data off-year-turnout-2023/Virginia_turnout_2023.csv.
     const text = `locality,2023 votes,2021 votes\n${Array.from({ length: 12 }, (_, i) => `Place ${i},"${i + 1},${String(100 + i).padStart(3, '0')}",${i === 4 ? 'NA' : 900 + i}`).join('\n')}\n`;

@@ -181,6 +181,24 @@ export const PATTERN_CASES: PatternCase[] = [
     expect: { findings: ['unparsed_dates:Date'] },
   },
   {
+    name: 'uk-title-and-years.csv',
+    like: 'UK statistics tables (title and source lines, years as column names, ".." and "x" for missing)',
+    was: 'not in the corpus run; the brief names it',
+    text:
+      'Table 1: Mid-year population estimates, 2019 to 2020\nSource: Office for National Statistics\n\nArea code,Area name,2019,2020\n' +
+      repeat(12, (i) => `E0600000${i},Area ${i},${93663 + i * 1000},${i === 2 ? '..' : i === 5 ? 'x' : 93800 + i * 1000}`).join('\n') +
+      '\n',
+    expect: { findings: ['title_line:+fix'] },
+  },
+  {
+    name: 'german-numbers.csv',
+    like: 'German open-data exports (";", 1.234,56)',
+    was: 'not in the corpus run; the brief names it',
+    text: rows('Land;Wert;Anteil', repeat(12, (i) => `Land ${i};${i % 3 === 0 ? `${i + 1}.${String(234 + i).padStart(3, '0')},5${i}` : `${987 + i},1`};${i % 4},${25 + i}`)),
+    // Two re-reads, each DuckDB's: the dotted one reads both columns.
+    expect: { findings: ['decimal_comma:Anteil+fix', 'decimal_comma:Wert+fix'] },
+  },
+  {
     name: 'windows-1252.csv',
     like: 'fivethirtyeight/data ahca-polls/ahca_polls.csv (and 7 more that did not load)',
     was: 'bytes 0x80–0x9F made DuckDB refuse the file ("not latin-1 encoded")',
