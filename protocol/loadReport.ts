@@ -10,8 +10,11 @@ export interface CsvReadOverrides {
   /** Strings read as NULL (in every column, as DuckDB applies nullstr). */
   nullstr?: string[];
   dateformat?: string;
+  /** How timestamps the sniffer left as text are written (strptime format, e.g. %m/%d/%Y %I:%M %p). */
+  timestampformat?: string;
   decimal_separator?: ',';
-  thousands?: ',';
+  /** "," (1,234), a space (1 234) or "." with a decimal comma (1.234,5), as in much of Europe. */
+  thousands?: ',' | ' ' | '.';
   /** Lines skipped above the header. */
   skip?: number;
   header?: boolean;
@@ -47,6 +50,7 @@ export type FindingKind =
   | 'unparsed_dates'
   | 'placeholders'
   | 'title_line'
+  | 'header_as_data'
   | 'decimal_comma'
   | 'thousands'
   | 'whitespace'

@@ -73,6 +73,18 @@ export async function transcodeUtf16be(blob: Blob, bom: number): Promise<Blob> {
   return new Blob(parts as BlobPart[]);
 }
 
+/** Windows-1252 → UTF-8, streamed (the WHATWG decoder maps every byte, 0x80–0x9F included). */
+export async function transcodeWindows1252(blob: Blob): Promise<Blob> {
+  const parts: Uint8Array[] = [];
+  const reader = blob.stream().pipeThrough(new TextDecoderStream('windows-1252')).pipeThrough(new TextEncoderStream()).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+  }
+  return new Blob(parts as BlobPart[]);
+}
+
 /**
  * A copy of `blob` as valid UTF-8, each invalid byte sequence replaced by U+FFFD, streamed; with
  * how many were replaced and how many valid non-ASCII characters the file has (zero means it
@@ -108,6 +120,8 @@ export function briefError(e: unknown): string {
 
 const isConversion = (msg: string) => /Could not convert|Conversion Error|CSV Error on Line/i.test(msg);
 const isUnicode = (msg: string) => /Invalid unicode|byte sequence/i.test(msg);
+// "File is not latin-1 encoded": DuckDB's latin-1 refuses bytes 0x80–0x9F.
+const isNotLatin1 = (msg: string) => /not latin-1 encoded/i.test(msg);
 // "The parallel scanner does not support null_padding in conjunction with quoted new lines.
 // Please disable the parallel csv reader with parallel=false" (DuckDB's CSV reader).
 const isQuotedNewlines = (msg: string) => /null_padding/i.test(msg) && /quoted new ?lines|parallel\s*=\s*false/i.test(msg);
@@ -136,6 +150,7 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
   };
   let repaired = false;
   const opts: ReadOptions = { encoding, tsv: input.tsv, fullSample: false, ...(input.overrides ? { overrides: input.overrides } : {}) };
+  let windows1252 = false;
   try {
     for (let tries = 0; ; tries++) {
       try {
@@ -160,6 +175,19 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
             opts.encoding = 'latin-1';
             warnings.push(`${fileName} has bytes that are not valid UTF-8 beyond its start; read it as Latin-1 (ISO-8859-1).`);
           }
+        } else if (tries < 4 && isNotLatin1(msg) && !windows1252) {
+          // Text from Windows (and Mac exports of it) writes quotes, dashes and the like in bytes
+          // 0x80–0x9F, which DuckDB's latin-1 refuses: real files from fivethirtyeight/data failed
+          // whole. Windows-1252 reads every byte, so the file is transcoded to UTF-8 with it.
+          windows1252 = true;
+          await engine.dropFile(path).catch(() => undefined);
+          // Kept as the source: checks that run after the load re-read these bytes, not the file's.
+          blob = await transcodeWindows1252(blob);
+          await engine.registerBlob(path, blob);
+          opts.encoding = 'utf-8';
+          const latin = warnings.findIndex((w) => w.includes('Latin-1'));
+          if (latin >= 0) warnings.splice(latin, 1);
+          warnings.push(`${fileName} is not valid UTF-8 nor Latin-1; read it as Windows-1252.`);
         } else if (tries < 3 && isConversion(msg) && !opts.fullSample) {
           opts.fullSample = true;
           warnings.push(`${fileName}: column types were re-detected from the whole file (a value late in the file did not fit the type guessed from its start).`);

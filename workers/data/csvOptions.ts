@@ -13,6 +13,7 @@ export function overridesSql(o: CsvReadOverrides | undefined): string[] {
   if (o.header !== undefined) args.push(`header = ${o.header ? 'true' : 'false'}`);
   if (o.nullstr && o.nullstr.length > 0) args.push(`nullstr = [${o.nullstr.map(quoteLiteral).join(', ')}]`);
   if (o.dateformat !== undefined) args.push(`dateformat = ${quoteLiteral(o.dateformat)}`);
+  if (o.timestampformat !== undefined) args.push(`timestampformat = ${quoteLiteral(o.timestampformat)}`);
   if (o.decimal_separator !== undefined) args.push(`decimal_separator = ${quoteLiteral(o.decimal_separator)}`);
   if (o.thousands !== undefined) args.push(`thousands = ${quoteLiteral(o.thousands)}`);
   const types = Object.entries(o.types ?? {});
