@@ -61,16 +61,17 @@ export type FindingKind =
   /** Excel: notes or source lines below the data, read as rows. */
   | 'notes_below';
 
-export interface LoadFinding {
+/** A finding; a reader's own checks narrow `O` to the options that reader takes (CSV or table). */
+export interface LoadFinding<O extends ReadOverrides = ReadOverrides> {
   kind: FindingKind;
   /** The columns concerned (empty for the file as a whole). */
   columns: string[];
   /** One sentence a person (and the model) reads. */
   message: string;
   /** The re-read that fixes it; absent when there is nothing to re-read (say, renamed headers). */
-  fix?: { label: string; options: ReadOverrides };
+  fix?: { label: string; options: O };
   /** Other fixes as likely as `fix` (say, the other reading of day/month dates stored as text). */
-  alternatives?: { label: string; options: ReadOverrides }[];
+  alternatives?: { label: string; options: O }[];
 }
 
 /** How a column with time zones was stored. */

@@ -1,5 +1,8 @@
 import type { ColumnInfo } from '../../protocol/data';
 import type { CsvReadOverrides, LoadFinding } from '../../protocol/loadReport';
+
+/** A CSV finding: its fixes are read_csv options. */
+type CsvFinding = LoadFinding<CsvReadOverrides>;
 import { rowsOf, type Engine } from './duckdbEngine';
 import { readCsvSql, type ReadOptions } from './csvIngest';
 import { mergeOverrides } from './csvOptions';
@@ -56,7 +59,7 @@ function readerFor(engine: Engine, path: string, read: ReadOptions): Reader {
 const list = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
 const isNumericType = (t: string | undefined) => t !== undefined && /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL)/.test(t);
 
-async function titleLine(engine: Engine, table: string, reader: Reader, columns: readonly ColumnInfo[], read: ReadOptions): Promise<LoadFinding | undefined> {
+async function titleLine(engine: Engine, table: string, reader: Reader, columns: readonly ColumnInfo[], read: ReadOptions): Promise<CsvFinding | undefined> {
   if (columns.length < 2 || !columns.slice(1).every((c) => GENERIC_NAME.test(c.name))) return undefined;
   if (!columns.every((c) => c.type === 'VARCHAR')) {
     // Years as column names can type a column even under a title (UK statistics tables): then the
@@ -79,7 +82,7 @@ async function titleLine(engine: Engine, table: string, reader: Reader, columns:
   return undefined;
 }
 
-async function columnNames(engine: Engine, path: string, read: ReadOptions, columns: readonly ColumnInfo[]): Promise<LoadFinding | undefined> {
+async function columnNames(engine: Engine, path: string, read: ReadOptions, columns: readonly ColumnInfo[]): Promise<CsvFinding | undefined> {
   if (read.overrides?.header === false) return undefined;
   let raw: (string | null)[];
   try {
@@ -222,9 +225,9 @@ const costsOthers = (broken: readonly string[]) =>
 const quoted = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
 
 /** A fix for one text column, kept only when DuckDB reading with it makes the column numeric. */
-async function numberFinding(reader: Reader, s: TextStats, before: readonly ColumnInfo[]): Promise<LoadFinding | undefined> {
+async function numberFinding(reader: Reader, s: TextStats, before: readonly ColumnInfo[]): Promise<CsvFinding | undefined> {
   const col = s.column;
-  const offer = async (finding: Omit<LoadFinding, 'fix'>, fix: LoadFinding['fix'], wanted = isNumericType): Promise<LoadFinding> => {
+  const offer = async (finding: Omit<CsvFinding, 'fix'>, fix: CsvFinding['fix'], wanted = isNumericType): Promise<CsvFinding> => {
     if (!fix) return finding;
     const described = await reader.describe(fix.options);
     if (fixWorks(described, before, col, wanted)) return { ...finding, fix };
@@ -315,7 +318,7 @@ async function currentDateFormat(engine: Engine, path: string, read: ReadOptions
 
 const reading = (f: string) => (f.startsWith('%d') ? 'day first (07/01/2010 = 7 January 2010)' : 'month first (07/01/2010 = July 1, 2010)');
 
-async function dateFindings(engine: Engine, reader: Reader, path: string, read: ReadOptions, columns: readonly ColumnInfo[], stats: readonly TextStats[]): Promise<LoadFinding[]> {
+async function dateFindings(engine: Engine, reader: Reader, path: string, read: ReadOptions, columns: readonly ColumnInfo[], stats: readonly TextStats[]): Promise<CsvFinding[]> {
   const textDates = stats.filter((s) => s.nonNull > 0 && s.dates >= s.nonNull * 0.8).map((s) => s.column);
   // Without a DATE column or dates left as text there is nothing to find: spare the sniff (cost only).
   if (textDates.length === 0 && !columns.some((c) => c.type === 'DATE')) return [];
@@ -324,7 +327,7 @@ async function dateFindings(engine: Engine, reader: Reader, path: string, read: 
   const dateCols = current && /%[dm].%[dm].%Y/.test(current) ? columns.filter((c) => c.type === 'DATE').map((c) => c.name) : [];
   const candidates = [...dateCols, ...textDates];
   if (candidates.length === 0) return [];
-  const out: LoadFinding[] = [];
+  const out: CsvFinding[] = [];
   for (const f of DATE_FORMATS(sep)) {
     if (f === current) continue;
     const described = await reader.describe({ dateformat: f });
@@ -368,8 +371,8 @@ const DATE_ONLY_FORMATS = ['%m/%d/%y', '%d/%m/%y', '%d.%m.%Y', '%d.%m.%y', '%B %
 const dayFirstTwin = (f: string) => (f.startsWith('%m/%d') ? f.replace('%m/%d', '%d/%m') : f.startsWith('%d/%m') ? f.replace('%d/%m', '%m/%d') : undefined);
 
 /** Text columns of dates or timestamps that DuckDB reads with a format option. */
-async function textTimeFindings(engine: Engine, reader: Reader, table: string, before: readonly ColumnInfo[], stats: readonly TextStats[], done: ReadonlySet<string>): Promise<LoadFinding[]> {
-  const out: LoadFinding[] = [];
+async function textTimeFindings(engine: Engine, reader: Reader, table: string, before: readonly ColumnInfo[], stats: readonly TextStats[], done: ReadonlySet<string>): Promise<CsvFinding[]> {
+  const out: CsvFinding[] = [];
   for (const s of stats) {
     if (done.has(s.column) || s.nonNull === s.placeholders || s.dateLike < (s.nonNull - s.placeholders) * 0.8) continue;
     const c = quoteIdent(s.column);
@@ -427,7 +430,7 @@ async function textTimeFindings(engine: Engine, reader: Reader, table: string, b
  * header=true the first line names them while a column gains a type (the names were what kept it
  * text), or the first line is the counter 0, 1, 2… that pandas and R write for unnamed columns.
  */
-async function headerAsData(engine: Engine, reader: Reader, table: string, columns: readonly ColumnInfo[], read: ReadOptions): Promise<LoadFinding | undefined> {
+async function headerAsData(engine: Engine, reader: Reader, table: string, columns: readonly ColumnInfo[], read: ReadOptions): Promise<CsvFinding | undefined> {
   if (columns.length < 2 || read.overrides?.header !== undefined || !columns.every((c) => GENERIC_NAME.test(c.name))) return undefined;
   const described = await reader.describe({ header: true });
   if (!described || described.length !== columns.length || described.filter((c) => !GENERIC_NAME.test(c.name)).length < columns.length / 2) return undefined;
@@ -469,9 +472,9 @@ async function headerAsData(engine: Engine, reader: Reader, table: string, colum
 }
 
 /** Joins findings of one kind whose fixes are the same re-read (nullstr, for one, applies to every column). */
-function merged(findings: readonly LoadFinding[], stats: readonly TextStats[]): LoadFinding[] {
-  const out: LoadFinding[] = [];
-  const groups = new Map<string, LoadFinding[]>();
+function merged(findings: readonly CsvFinding[], stats: readonly TextStats[]): CsvFinding[] {
+  const out: CsvFinding[] = [];
+  const groups = new Map<string, CsvFinding[]>();
   for (const f of findings) {
     if (!f.fix || !['placeholders', 'mixed_types', 'thousands', 'decimal_comma'].includes(f.kind)) {
       out.push(f);
@@ -508,12 +511,12 @@ function merged(findings: readonly LoadFinding[], stats: readonly TextStats[]): 
   });
 }
 
-export async function csvFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, read: ReadOptions): Promise<LoadFinding[]> {
+export async function csvFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, read: ReadOptions): Promise<CsvFinding[]> {
   const reader = readerFor(engine, path, read);
   // The header read as data, or a title line above it: every column is text named column0…, so the
   // other checks would only echo it.
   const head = (await headerAsData(engine, reader, table, columns, read)) ?? (await titleLine(engine, table, reader, columns, read));
-  const findings: LoadFinding[] = [];
+  const findings: CsvFinding[] = [];
   if (head) findings.push(head);
   else {
     const names = await columnNames(engine, path, read, columns);
@@ -523,7 +526,7 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
     for (const c of text) stats.push(await textStats(engine, table, c.name));
     const dates = await dateFindings(engine, reader, path, read, columns, stats);
     findings.push(...dates);
-    const numbers: LoadFinding[] = [];
+    const numbers: CsvFinding[] = [];
     for (const s of stats) {
       if (s.nonNull === 0 || s.dates >= s.nonNull * 0.8) continue;
       const f = await numberFinding(reader, s, columns);
