@@ -28,6 +28,13 @@ export async function remove(ctx: HostContext, name: string): Promise<DatasetInf
   return ctx.changed();
 }
 
+/** The file a dataset was read from follows its new name, so a load report's fix re-reads it. */
+function moveSource(ctx: HostContext, from: string, to: string): void {
+  const blob = ctx.sources.get(from);
+  ctx.sources.delete(from);
+  if (blob) ctx.sources.set(to, blob);
+}
+
 export async function rename(ctx: HostContext, from: string, to: string): Promise<DatasetInfo[]> {
   const engine = await ctx.ready();
   const info = ctx.datasets.get(from);
@@ -46,6 +53,7 @@ export async function rename(ctx: HostContext, from: string, to: string): Promis
   const current = ctx.datasets.get(from) ?? info;
   ctx.datasets.delete(from);
   ctx.datasets.set(target, { ...current, name: target });
+  moveSource(ctx, from, target);
   await (await ctx.writable())?.rename(from, target).catch(() => undefined);
   return ctx.changed();
 }
@@ -93,6 +101,7 @@ async function reconcile(ctx: HostContext, engine: Engine, renames: { from: stri
     ctx.datasets.delete(name);
     if (rename) {
       ctx.datasets.set(rename.to, { ...current, name: rename.to });
+      moveSource(ctx, name, rename.to);
       await storage?.rename(name, rename.to).catch(() => undefined);
     } else {
       ctx.dropped.set(name, info);

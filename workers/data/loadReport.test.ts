@@ -26,8 +26,8 @@ beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
 });
 
-function makeHost() {
-  const host = new DataHost({ boot: () => NodeEngine.open(), openStorage: () => DatasetStorage.open({ useOpfs: false }), readers });
+function makeHost(storage = true) {
+  const host = new DataHost({ boot: () => NodeEngine.open(), openStorage: async () => (storage ? DatasetStorage.open({ useOpfs: false }) : undefined), readers });
   const h: Handlers<DataRequests> = host.handlers();
   const call = async <K extends keyof DataRequests & string>(type: K, payload: DataRequests[K]['req']): Promise<DataRequests[K]['res']> => {
     const handler = h[type] as (p: DataRequests[K]['req']) => Promise<{ result: DataRequests[K]['res'] }> | { result: DataRequests[K]['res'] };
@@ -132,6 +132,19 @@ describe('load report', { timeout: 120_000 }, () => {
     const back = (await second.call('list', {})).find((d) => d.name === info.name) ?? init.datasets.find((d) => d.name === info.name);
     expect(back?.columns.find((x) => x.name === 'price')?.type).toBe('DOUBLE');
     expect(back?.report?.readOptions).toEqual(info.report!.findings[0]!.fix!.options);
+  });
+});
+
+describe('a fix after a rename', { timeout: 120_000 }, () => {
+  it('re-reads the file the dataset came from under its new name, with no saved copy to fall back on', async () => {
+    const c = LOAD_REPORT_CASES.find((x) => x.kind === 'placeholders')!;
+    const h = makeHost(false);
+    await h.call('init', {});
+    const info = await h.load(c.file, c.text);
+    await h.call('rename', { from: info.name, to: 'renamed' });
+    const fixed = await h.call('reread', { name: 'renamed', options: info.report!.findings[0]!.fix!.options });
+    expect(fixed.ok).toBe(true);
+    expect((await h.call('list', {})).find((d) => d.name === 'renamed')?.columns.find((x) => x.name === 'price')?.type).toBe('DOUBLE');
   });
 });
 
