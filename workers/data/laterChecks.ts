@@ -52,7 +52,8 @@ export function checkLater(ctx: HostContext, engine: Engine, report: LoadReport,
     const path = `${REGISTERED_DIR}check_${++ctx.seq}.${pending.format}`;
     await q.registerBlob(path, pending.source);
     try {
-      // A rename between two of the checks' statements: once more under the new name.
+      // Renames wait for the checks (listChanges.ts); should one slip between two of their
+      // statements all the same, the checks run once more under the new name.
       for (let tries = 0; tries < 2; tries++) {
         const d = holderOf(ctx, report);
         if (!d) return;

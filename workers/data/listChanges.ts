@@ -37,6 +37,9 @@ function moveSource(ctx: HostContext, from: string, to: string): void {
 
 export async function rename(ctx: HostContext, from: string, to: string): Promise<DatasetInfo[]> {
   const engine = await ctx.ready();
+  // A big load's checks query the table by name: a rename waits for them (under a second) rather
+  // than pull the name from under their statements.
+  await ctx.checksSettled();
   const info = ctx.datasets.get(from);
   if (!info) throw new Error(`No dataset named ${from}.`);
   const target = sanitizeName(to);
@@ -61,6 +64,8 @@ export async function rename(ctx: HostContext, from: string, to: string): Promis
 /** The SQL console's query: it may change datasets (after the page asked), and the list follows. */
 export async function consoleQuery(ctx: HostContext, sql: string, maxRows: number): Promise<QueryOutcome> {
   const engine = await ctx.ready();
+  // As for a rename: a console statement may rename or drop the table a big load's checks read.
+  await ctx.checksSettled();
   // Read before the run: DuckDB's lexer finds the renames (a dropped table cannot be planned after).
   const assessed = await ctx.serial.run(() => assessStatements(engine, sql)).catch(() => []);
   const outcome = await ctx.serial.run(() => runQuery(engine, sql, maxRows));
