@@ -203,6 +203,9 @@ export class DataApp {
       )
       .toBe(true);
     if (!result) throw new Error('unreachable: poll ended without a result');
+    // The dataset is listed just before its load answers; the answer then shows it in the Data
+    // view. Acting before that (say, bringing up the SQL view) would be undone under the test.
+    await expect(this.page.getByRole('progressbar', { name: `Loading ${fileName}`, exact: true })).toHaveCount(0, { timeout });
     return result;
   }
 

@@ -1,11 +1,9 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DataRequests, DatasetInfo, LoadOutcome } from '../../protocol/data';
-import type { Handlers } from '../../protocol/rpcServer';
-import { DataHost, type Readers } from './host';
+import type { Readers } from './host';
+import { makeReportHost } from './testing/reportHost';
 import { DatasetStorage } from './storage';
-import { NodeEngine } from './testing/nodeEngine';
 import { LOAD_REPORT_CASES } from '../../scripts/loadReportCases.mjs';
 
 const noReader = async () => {
@@ -19,24 +17,7 @@ beforeEach(() => {
 
 /** `answerFirst`: every load answers before its checks, as a big file's does in the app. */
 function makeHost(answerFirst: boolean) {
-  const host = new DataHost({
-    boot: () => NodeEngine.open(),
-    openStorage: () => DatasetStorage.open({ useOpfs: false }),
-    readers,
-    snapshotIdleMs: 0,
-    ...(answerFirst ? { answerFirstFromBytes: 0 } : {}),
-  });
-  const h: Handlers<DataRequests> = host.handlers();
-  const call = async <K extends keyof DataRequests & string>(type: K, payload: DataRequests[K]['req']): Promise<DataRequests[K]['res']> => {
-    const handler = h[type] as (p: DataRequests[K]['req']) => Promise<{ result: DataRequests[K]['res'] }> | { result: DataRequests[K]['res'] };
-    return (await handler(payload)).result;
-  };
-  const load = async (name: string, text: string): Promise<DatasetInfo> => {
-    const o: LoadOutcome = await call('load', { source: { kind: 'file', file: new File([text], name) }, options: { loadId: name } });
-    if (!o.ok) throw new Error(o.message);
-    return o.datasets[0]!;
-  };
-  return { host, call, load };
+  return makeReportHost({ readers, snapshotIdleMs: 0, ...(answerFirst ? { answerFirstFromBytes: 0 } : {}) });
 }
 
 const csvCases = LOAD_REPORT_CASES.filter((c) => /\.(csv|tsv|txt)$/i.test(c.file));

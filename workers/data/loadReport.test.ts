@@ -1,19 +1,15 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { tableFromIPC } from 'apache-arrow';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DataRequests, DatasetInfo, LoadOutcome, QueryOutcome } from '../../protocol/data';
 import type { CsvReadOverrides } from '../../protocol/loadReport';
-import type { Handlers } from '../../protocol/rpcServer';
-import { DataHost, type Readers } from './host';
+import type { Readers } from './host';
+import { makeReportHost } from './testing/reportHost';
 import { convertJson } from './loaders/json';
 import { convertExcel, listExcelSheets } from './loaders/excel';
-import { DatasetStorage } from './storage';
-import { NodeEngine } from './testing/nodeEngine';
 import { overridesSql } from './csvOptions';
 import { LOAD_REPORT_CASES, TIMEZONE_CSV } from '../../scripts/loadReportCases.mjs';
 
@@ -27,25 +23,8 @@ beforeEach(() => {
 });
 
 function makeHost(storage = true) {
-  const host = new DataHost({ boot: () => NodeEngine.open(), openStorage: async () => (storage ? DatasetStorage.open({ useOpfs: false }) : undefined), readers });
-  const h: Handlers<DataRequests> = host.handlers();
-  const call = async <K extends keyof DataRequests & string>(type: K, payload: DataRequests[K]['req']): Promise<DataRequests[K]['res']> => {
-    const handler = h[type] as (p: DataRequests[K]['req']) => Promise<{ result: DataRequests[K]['res'] }> | { result: DataRequests[K]['res'] };
-    return (await handler(payload)).result;
-  };
-  const load = async (name: string, text: string): Promise<DatasetInfo> => {
-    const o: LoadOutcome = await call('load', { source: { kind: 'file', file: new File([text], name) }, options: { loadId: name } });
-    if (!o.ok) throw new Error(o.message);
-    return o.datasets[0]!;
-  };
-  const rows = async (sql: string): Promise<string[][]> => {
-    const o: QueryOutcome = await call('query', { sql });
-    if (!o.ok) throw new Error(o.message);
-    return tableFromIPC(o.result.ipc)
-      .toArray()
-      .map((r: { toArray(): unknown[] }) => r.toArray().map(cellText));
-  };
-  return { host, call, load, rows };
+  const h = makeReportHost({ readers, storage });
+  return { ...h, rows: (sql: string) => h.rows(sql, cellText) };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'dataseer-report-'));

@@ -1,19 +1,17 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { tableFromIPC } from 'apache-arrow';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DataRequests, DatasetInfo, LoadOutcome, QueryOutcome } from '../../protocol/data';
+import type { DatasetInfo } from '../../protocol/data';
 import type { LoadFinding, TableReadOverrides } from '../../protocol/loadReport';
-import type { Handlers } from '../../protocol/rpcServer';
-import { DataHost, type Readers } from './host';
+import type { Readers } from './host';
+import { makeReportHost } from './testing/reportHost';
 import { convertJson } from './loaders/json';
 import { convertExcel, listExcelSheets } from './loaders/excel';
 import { DatasetStorage } from './storage';
-import { NodeEngine } from './testing/nodeEngine';
 import { TABLE_REPORT_CASES } from '../../scripts/loadReportCases.mjs';
 import { quoteIdent } from '../../shared/sql';
 import { datasetNotes } from '../agent/context';
@@ -36,26 +34,8 @@ beforeEach(() => {
 });
 
 function makeHost() {
-  const host = new DataHost({ boot: () => NodeEngine.open(), openStorage: () => DatasetStorage.open({ useOpfs: false }), readers });
-  const h: Handlers<DataRequests> = host.handlers();
-  const call = async <K extends keyof DataRequests & string>(type: K, payload: DataRequests[K]['req']): Promise<DataRequests[K]['res']> => {
-    const handler = h[type] as (p: DataRequests[K]['req']) => Promise<{ result: DataRequests[K]['res'] }> | { result: DataRequests[K]['res'] };
-    return (await handler(payload)).result;
-  };
-  const loadAll = async (name: string, bytes: string | Uint8Array): Promise<DatasetInfo[]> => {
-    const o: LoadOutcome = await call('load', { source: { kind: 'file', file: new File([bytes as BlobPart], name) }, options: { loadId: name } });
-    if (!o.ok) throw new Error(o.message);
-    return o.datasets;
-  };
-  const rows = async (sql: string): Promise<string[][]> => {
-    const o: QueryOutcome = await call('query', { sql });
-    if (!o.ok) throw new Error(o.message);
-    // Column by column: a row object would put a column named "2019" before "Region".
-    const t = tableFromIPC(o.result.ipc);
-    const columns = t.schema.fields.map((_, i) => t.getChildAt(i)!);
-    return Array.from({ length: t.numRows }, (_, r) => columns.map((col) => cellText(col.get(r))));
-  };
-  return { host, call, loadAll, load: async (name: string, bytes: string | Uint8Array) => (await loadAll(name, bytes))[0]!, rows };
+  const h = makeReportHost({ readers });
+  return { ...h, rows: (sql: string) => h.rows(sql, cellText) };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'dataseer-table-report-'));

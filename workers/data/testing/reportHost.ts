@@ -1,0 +1,41 @@
+/**
+ * A data host for load-report tests: the real host on the Node build of DuckDB-WASM, with its
+ * requests called directly (no worker), the given readers and storage in fake IndexedDB.
+ */
+import { tableFromIPC } from 'apache-arrow';
+import type { DataRequests, DatasetInfo, LoadOutcome, QueryOutcome } from '../../../protocol/data';
+import type { Handlers } from '../../../protocol/rpcServer';
+import { DataHost, type Readers } from '../host';
+import type { HostDeps } from '../hostContext';
+import { DatasetStorage } from '../storage';
+import { NodeEngine } from './nodeEngine';
+
+export interface ReportHostOptions extends Partial<Omit<HostDeps, 'boot' | 'openStorage' | 'readers'>> {
+  readers: Readers;
+  /** Without storage nothing is saved, so a re-read has only this session's file. */
+  storage?: boolean;
+}
+
+export function makeReportHost(options: ReportHostOptions) {
+  const { readers, storage = true, ...deps } = options;
+  const host = new DataHost({ ...deps, boot: () => NodeEngine.open(), openStorage: async () => (storage ? DatasetStorage.open({ useOpfs: false }) : undefined), readers });
+  const h: Handlers<DataRequests> = host.handlers();
+  const call = async <K extends keyof DataRequests & string>(type: K, payload: DataRequests[K]['req']): Promise<DataRequests[K]['res']> => {
+    const handler = h[type] as (p: DataRequests[K]['req']) => Promise<{ result: DataRequests[K]['res'] }> | { result: DataRequests[K]['res'] };
+    return (await handler(payload)).result;
+  };
+  const loadAll = async (name: string, bytes: string | Uint8Array): Promise<DatasetInfo[]> => {
+    const o: LoadOutcome = await call('load', { source: { kind: 'file', file: new File([bytes as BlobPart], name) }, options: { loadId: name } });
+    if (!o.ok) throw new Error(o.message);
+    return o.datasets;
+  };
+  /** A query's rows, each cell as `text` writes it; column by column, so a column named "2019" keeps its place. */
+  const rows = async (sql: string, text: (v: unknown) => string): Promise<string[][]> => {
+    const o: QueryOutcome = await call('query', { sql });
+    if (!o.ok) throw new Error(o.message);
+    const t = tableFromIPC(o.result.ipc);
+    const columns = t.schema.fields.map((_, i) => t.getChildAt(i)!);
+    return Array.from({ length: t.numRows }, (_, r) => columns.map((col) => text(col.get(r))));
+  };
+  return { host, call, loadAll, load: async (name: string, bytes: string | Uint8Array) => (await loadAll(name, bytes))[0]!, rows };
+}
