@@ -11,13 +11,8 @@ import type { LoadFinding, TableReadOverrides } from '../../protocol/loadReport'
 import { quoteIdent, quoteLiteral } from '../../shared/sql';
 import { columnTypes } from './catalog';
 import { rowsOf, type Engine } from './duckdbEngine';
+import { isPlaceholderText as isPlaceholder } from './placeholders';
 
-/** Strings spreadsheets, statistics offices and exports write for "no value" (compared lower-cased). */
-const PLACEHOLDERS = new Set([
-  'null', 'n/a', 'na', 'n.a.', '#n/a', 'nan', 'none', 'nil', '(null)', 'missing',
-  '-', '--', '---', '–', '—', '.', '..', '...', '?', ':', '*',
-  'x', '[x]', '[c]', '[z]', '[u]', '[w]', '[low]', 'not available',
-]);
 const MAX_TEXT_COLUMNS = 200;
 /** Distinct placeholders one column may have (a statistics table can use most of the list); stray strings: at most 5. */
 const MAX_PLACEHOLDERS = 12;
@@ -35,7 +30,6 @@ export type TableSource = 'sheet' | 'json';
 type ValueType = 'BIGINT' | 'DOUBLE' | 'DATE';
 
 const list = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
-const isPlaceholder = (v: string) => PLACEHOLDERS.has(v.trim().toLowerCase());
 
 /** Columns read as text because their values were of several kinds (not just numbers and text): named, with nothing to re-read. */
 export function mixedKindFindings(mixed: readonly { column: string; families: readonly string[] }[], source: TableSource): LoadFinding[] {

@@ -4,19 +4,13 @@ import type { CsvReadOverrides, LoadFinding } from '../../../protocol/loadReport
 import { rowsOf, type Engine } from '../duckdbEngine';
 import { readCsvSql, type ReadOptions } from '../csvIngest';
 import { mergeOverrides } from '../csvOptions';
+import { PLACEHOLDERS, isPlaceholderText } from '../placeholders';
 
 /** A CSV finding: its fixes are read_csv options. */
 export type CsvFinding = LoadFinding<CsvReadOverrides>;
 
-/**
- * Strings spreadsheets and exports write for "no value": R and pandas (NA, NaN), SQL dumps (NULL),
- * Excel's and SPSS's error cells (#N/A, #NULL!, #DIV/0!…), UK and Eurostat tables (.., :).
- */
-export const PLACEHOLDERS = new Set([
-  'null', 'n/a', 'na', '#n/a', 'nan', 'none', '-', '--', 'missing', '.', '?', 'nil', '(null)',
-  'n.a.', '..', ':', 'x', '#null!', '#div/0!', '#value!', '#ref!', '#num!', '#name?',
-]);
-export const isPlaceholder = (v: string) => PLACEHOLDERS.has(v.trim().toLowerCase()) || v.trim() === '';
+/** A placeholder, or a value of only spaces (a CSV field DuckDB did not read as empty). */
+export const isPlaceholder = (v: string) => isPlaceholderText(v) || v.trim() === '';
 /** The same set as a SQL list, for counting placeholders in DuckDB. */
 export const PLACEHOLDER_SQL = [...PLACEHOLDERS].map((p) => `'${p.replace(/'/g, "''")}'`).join(', ');
 export const GENERIC_NAME = /^column\d+$/;
