@@ -70,16 +70,19 @@ describe('watchForUpdates', () => {
     expect(t.reloads()).toBe(0);
   });
 
-  it('offers a new version, and only the click makes it skip waiting and reload once', () => {
+  it('offers a new version, and only the click makes it skip waiting (the old one letting go) and reload once', () => {
     const t = setup(true);
+    const old = t.registration.active;
     const next = new FakeWorker('installing');
     t.registration.install(next);
     expect(t.notice.available).toBe(true);
     expect(next.messages).toEqual([]);
+    expect(old?.messages).toEqual([]);
     expect(t.reloads()).toBe(0);
 
     t.notice.accept();
     t.notice.accept();
+    expect(old?.messages).toEqual([{ type: 'release' }]);
     expect(next.messages).toEqual([{ type: 'skip-waiting' }]);
     expect(t.reloads()).toBe(0);
     t.container.takeOver(next);

@@ -85,8 +85,12 @@ export function watchForUpdates(container: ServiceWorkerContainer, registration:
     notice.offer(() => {
       accepted = true;
       // Another tab may have activated it already; then this page only needs the reload.
-      if (registration.waiting) send(registration.waiting, { type: 'skip-waiting' });
-      else reloadNow();
+      if (registration.waiting) {
+        // The old worker would otherwise keep the new one waiting while any request of its own
+        // hangs on the network (retirement.ts); this page reloads once the new one controls it.
+        send(registration.active, { type: 'release' });
+        send(registration.waiting, { type: 'skip-waiting' });
+      } else reloadNow();
     });
   };
 

@@ -87,6 +87,26 @@ describe('respond', () => {
     }
   });
 
+  it('lets go of a stalled cache write at once when the user accepted the next version', async () => {
+    const t = setup(() => served('wasm bytes', 'basic'));
+    const stalled = { put: () => new Promise<void>(() => {}), match: async () => undefined };
+    t.deps.caches = { open: async () => stalled, match: async () => undefined } as unknown as CacheStorage;
+    let release: () => void = () => undefined;
+    t.deps.released = new Promise<void>((resolve) => (release = resolve));
+    let work: Promise<unknown> | undefined;
+    t.deps.waitUntil = (w) => void (work = w);
+    const route = routeFor({ url: `${SCOPE}assets/duckdb-eh-x.wasm`, method: 'GET', mode: 'cors', range: null, cache: 'default' }, SCOPE);
+    if (route.kind === 'passthrough') throw new Error('not handled');
+    await respond(route, new Request(`${SCOPE}assets/duckdb-eh-x.wasm`), t.deps);
+    let done = false;
+    void work?.then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(done).toBe(false);
+    release();
+    await work;
+    expect(done).toBe(true);
+  });
+
   it('keeps a hashed file after its first use and serves it from the cache with the headers', async () => {
     const script = `${SCOPE}assets/plotly.min-x.js`;
     const t = setup(() => served('script', 'basic'));

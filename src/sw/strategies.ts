@@ -22,6 +22,8 @@ export interface StrategyDeps {
   shellUrl: string;
   /** Keeps the worker alive until a cache write finishes (FetchEvent.waitUntil). */
   waitUntil: (work: Promise<unknown>) => void;
+  /** Settles when the user accepted the next version: no cache write holds this worker after that (retirement.ts). */
+  released?: Promise<void>;
 }
 
 /** Each cache name starts with this, so a build only ever cleans up its own app's caches. */
@@ -60,7 +62,7 @@ function store(deps: StrategyDeps, name: string, key: string, response: Response
     .catch(() => undefined);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, CACHE_WRITE_BUDGET_MS)));
-  deps.waitUntil(Promise.race([write, budget]).finally(() => clearTimeout(timer)));
+  deps.waitUntil(Promise.race([write, budget, ...(deps.released ? [deps.released] : [])]).finally(() => clearTimeout(timer)));
 }
 
 async function navigation(request: Request, deps: StrategyDeps): Promise<Response> {

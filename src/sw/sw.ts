@@ -7,6 +7,7 @@
 import { routeFor } from './policy';
 import { cacheNames, pruneCaches, respond, type StrategyDeps } from './strategies';
 import { isPageMessage, type VersionReply } from './messages';
+import { Retirement } from './retirement';
 
 /** Build-relative paths of the app shell, precached at install. */
 declare const __DATASEER_PRECACHE__: readonly string[];
@@ -19,6 +20,8 @@ const worker = globalThis as unknown as ServiceWorkerGlobalScope;
 const scopeUrl = worker.registration.scope;
 const names = cacheNames(scopeUrl, __DATASEER_BUILD_ID__);
 const absolute = (path: string) => new URL(path, scopeUrl).href;
+const retirement = new Retirement();
+const networkFetch = (request: Request, init?: RequestInit) => worker.fetch(request, init);
 
 worker.addEventListener('install', (event) => {
   event.waitUntil(
@@ -48,6 +51,10 @@ worker.addEventListener('message', (event) => {
     case 'skip-waiting':
       event.waitUntil(worker.skipWaiting());
       return;
+    case 'release':
+      // Sent to the active worker by the page whose user accepted the update (register.ts).
+      retirement.release();
+      return;
     case 'claim':
       // Only an active worker may claim; a message that reaches any other is moot.
       event.waitUntil(worker.clients.claim().catch(() => undefined));
@@ -66,10 +73,11 @@ worker.addEventListener('fetch', (event) => {
   if (route.kind === 'passthrough') return;
   const deps: StrategyDeps = {
     caches: worker.caches,
-    fetch: (r) => worker.fetch(r),
+    fetch: (r) => retirement.fetch(networkFetch, r),
     names,
     shellUrl: absolute('index.html'),
     waitUntil: (work) => event.waitUntil(work),
+    released: retirement.released,
   };
   event.respondWith(respond(route, request, deps));
 });
