@@ -103,8 +103,16 @@ export async function expectIdle(page: Page): Promise<void> {
  */
 export async function openSteps(page: Page): Promise<Locator> {
   const log = chat(page).log;
+  // A run's steps are open while it runs and close when it has answered: opening them before the
+  // run has ended would be undone by that (a flake seen once in a full run).
+  await expect(log.locator('details.how > summary', { hasText: 'so far' })).toHaveCount(0);
   for (const how of await log.locator('details.how').all()) {
-    if ((await how.getAttribute('open')) === null) await how.locator(':scope > summary').click();
+    // A click that lands while the log is being redrawn can miss (seen once in a full run: the
+    // summary was clicked and stayed closed); look, and click again as a user would.
+    await expect(async () => {
+      if ((await how.getAttribute('open')) === null) await how.locator(':scope > summary').click();
+      await expect(how).toHaveAttribute('open', '', { timeout: 2_000 });
+    }).toPass({ timeout: 15_000 });
   }
   return log.getByRole('list', { name: 'Steps' });
 }
