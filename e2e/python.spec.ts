@@ -38,6 +38,21 @@ test('a Plotly dict in fig becomes an interactive chart', async ({ app }) => {
   await expect(chart.locator('svg').first()).toBeVisible();
 });
 
+test('a map figure is drawn: the map library starts its worker (the page policy allows its blob: worker)', async ({ app }) => {
+  const refused: string[] = [];
+  app.page.on('console', (m) => {
+    if (/Content Security Policy|Worker failed/.test(m.text())) refused.push(m.text());
+  });
+  const py = await pythonConsole(app.page);
+  await py.exec('fig = {"data": [{"type": "scattermap", "lat": [59.9, -12.0], "lon": [10.7, -77.0], "mode": "markers"}], "layout": {"title": {"text": "Two cities"}, "map": {"zoom": 1}}}');
+  const chart = py.panel.getByRole('figure', { name: /Two cities/ });
+  await expect(chart).toBeVisible();
+  // MapLibre draws on a canvas once its worker runs; before, the card said "Map error."
+  await expect(chart.locator('canvas.maplibregl-canvas')).toBeVisible({ timeout: 30_000 });
+  await expect(py.panel).not.toContainText('could not be drawn');
+  expect(refused).toEqual([]);
+});
+
 test('errors come back with the type, the message and a traceback of the user code only', async ({ app }) => {
   const py = await pythonConsole(app.page);
   await py.exec('def ratio(a, b):\n    return a / b\n\nratio(1, 0)');

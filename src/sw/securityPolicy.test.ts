@@ -24,6 +24,9 @@ describe('content security policy', () => {
     expect(page).toContain("script-src 'self' 'wasm-unsafe-eval';");
     expect(page).toContain("img-src 'self' data: blob:");
     expect(page).not.toContain("'unsafe-eval'");
+    // MapLibre's blob: worker on the page only; no worker may start one.
+    expect(page).toContain("worker-src 'self' blob:");
+    for (const target of ['python-worker', 'data-worker', 'duckdb-worker', 'agent-worker'] as const) expect(contentSecurityPolicy(target)).not.toMatch(/worker-src[^;]*blob:/);
   });
 
   it('gives documents the page policy and plain assets none', () => {

@@ -34,7 +34,10 @@ const POLICIES: Record<PolicyTarget, string[]> = {
     "media-src 'self' data: blob:",
     // Loading a dataset by URL and the dev server's hot reload.
     "connect-src 'self' https: http: ws: wss: data: blob:",
-    "worker-src 'self'",
+    // Map figures (scattermap, choroplethmap, densitymap): the bundled MapLibre starts its tile
+    // worker from a blob: URL. Only the page's own scripts can make one (script-src is 'self'),
+    // the worker inherits this policy, and figureSafety.ts leaves a map nothing to fetch.
+    "worker-src 'self' blob:",
     "manifest-src 'self'",
     "frame-ancestors 'none'",
   ],
