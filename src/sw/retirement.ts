@@ -11,6 +11,8 @@
 /** How long a request started after the release may wait on the network. */
 export const RETIRING_FETCH_MS = 3_000;
 
+const updating = () => new DOMException('The app is updating', 'AbortError');
+
 export class Retirement {
   private readonly inFlight = new Set<AbortController>();
   private letGo: () => void = () => undefined;
@@ -30,20 +32,14 @@ export class Retirement {
   fetch(fetchImpl: (request: Request, init?: RequestInit) => Promise<Response>, request: Request): Promise<Response> {
     if (request.mode === 'navigate') return fetchImpl(request);
     const controller = new AbortController();
-    const abort = () => controller.abort(request.signal.reason);
-    if (request.signal.aborted) abort();
-    else request.signal.addEventListener('abort', abort, { once: true });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    if (this.retiring) timer = setTimeout(() => controller.abort(new DOMException('The app is updating', 'AbortError')), RETIRING_FETCH_MS);
+    const timer = this.retiring ? setTimeout(() => controller.abort(updating()), RETIRING_FETCH_MS) : undefined;
     this.inFlight.add(controller);
-    const done = () => {
-      this.inFlight.delete(controller);
-      request.signal.removeEventListener('abort', abort);
-      clearTimeout(timer);
-    };
     // Held until the answer's headers come: that is what keeps the fetch event in flight. A body
     // still streaming after that holds nothing but a cache write, which `released` ends.
-    return fetchImpl(request, { signal: controller.signal }).finally(done);
+    return fetchImpl(request, { signal: AbortSignal.any([request.signal, controller.signal]) }).finally(() => {
+      this.inFlight.delete(controller);
+      clearTimeout(timer);
+    });
   }
 
   /** Aborts every request in flight and ends every wait on a cache write; returns how many were aborted. */
@@ -51,7 +47,7 @@ export class Retirement {
     this.retiring = true;
     this.letGo();
     const aborted = this.inFlight.size;
-    for (const controller of this.inFlight) controller.abort(new DOMException('The app is updating', 'AbortError'));
+    for (const controller of this.inFlight) controller.abort(updating());
     this.inFlight.clear();
     return aborted;
   }
