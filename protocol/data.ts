@@ -149,10 +149,12 @@ export type DataRequests = {
   list: { req: Record<string, never>; res: DatasetInfo[] };
   remove: { req: { name: string }; res: DatasetInfo[] };
   rename: { req: { from: string; to: string }; res: DatasetInfo[] };
-  query: { req: { sql: string; maxRows?: number }; res: QueryOutcome };
+  /** The SQL console's (and notebook's) SQL: it may change datasets, after the page asked. */
+  consoleQuery: { req: { sql: string; maxRows?: number }; res: QueryOutcome };
   /**
-   * Interrupts the statement DuckDB is running (the SQL console's Cancel, Python's time limit,
-   * the agent's Stop); its `query` then answers with an error. Not queued behind it.
+   * Interrupts the page's own statement if DuckDB is running one (the SQL console's Cancel); its
+   * `query` then answers with an error. Not queued behind it. A peer's `cancel` stops only that
+   * peer's statement (DataPeerRequests).
    */
   cancel: { req: Record<string, never>; res: { cancelled: boolean } };
   /** Cancels a load (running or queued): what it made is dropped; its `load` answers `cancelled`. */
@@ -177,6 +179,22 @@ export type DataRequests = {
 
 /** The workers that hold a port to the data worker. */
 export type DataPeer = 'agent' | 'python';
+
+/**
+ * Everything a peer (the agent, model-written Python) may ask the data worker, and nothing else:
+ * an allow-list, so a request added to `DataRequests` for the page is never open to a peer. No
+ * request here loads, removes, renames, connects or changes a dataset.
+ */
+export type DataPeerRequests = {
+  /** The datasets (peers also hear every change as a `datasets` event). */
+  list: DataRequests['list'];
+  /** Model-written SQL: one read-only statement over the datasets, judged by DuckDB's own plan. */
+  modelQuery: { req: { sql: string; maxRows?: number }; res: QueryOutcome };
+  /** Interrupts this peer's own running statement (never the page's or the other peer's). */
+  cancel: DataRequests['cancel'];
+  profile: DataRequests['profile'];
+  profileSample: DataRequests['profileSample'];
+};
 
 export type LoadPhase = 'reading' | 'storing' | 'parsing' | 'inserting' | 'restoring' | 'done';
 

@@ -28,7 +28,8 @@ export function serve<M extends RequestMap, E extends { type: string }>(
     const data: unknown = ev.data;
     if (!isObject(data) || data.kind !== 'request' || typeof data.type !== 'string' || typeof data.id !== 'number') return;
     const req = data as unknown as RequestOf<M>;
-    const handler = handlers[req.type] as ((p: unknown) => Promise<Reply<unknown>> | Reply<unknown>) | undefined;
+    // Own keys only: a request named `constructor` or `__proto__` must not reach Object's prototype.
+    const handler = Object.hasOwn(handlers, req.type) ? (handlers[req.type] as (p: unknown) => Promise<Reply<unknown>> | Reply<unknown>) : undefined;
     void (async () => {
       if (!handler) {
         endpoint.postMessage({ kind: 'response', id: req.id, type: req.type, ok: false, error: { name: 'Error', message: `unknown request ${req.type}` } });

@@ -176,7 +176,7 @@ export class DataClient extends DatasetsModel {
   async query(sql: string, maxRows = 10_000): Promise<QueryRowsOutcome> {
     const start = performance.now();
     try {
-      const outcome = await this.#transport.call('query', { sql, maxRows });
+      const outcome = await this.#transport.call('consoleQuery', { sql, maxRows });
       if (!outcome.ok) return outcome;
       const { decodeResult } = await import('../../shared/arrowDecode');
       const result = decodeResult(outcome.result, { timeZone: timeZoneSetting.effective });
@@ -199,7 +199,7 @@ export class DataClient extends DatasetsModel {
    * path, decoded as `page` decodes them; DuckDB's error is thrown.
    */
   async datasetRows(name: string, sql: string, maxRows: number): Promise<DecodedRows> {
-    const outcome = await this.#transport.call('query', { sql, maxRows });
+    const outcome = await this.#transport.call('consoleQuery', { sql, maxRows });
     if (!outcome.ok) throw new Error(outcome.message);
     const { decodeResult } = await import('../../shared/arrowDecode');
     return decodeResult(outcome.result, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });

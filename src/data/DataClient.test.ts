@@ -58,7 +58,7 @@ function harness(overrides: Partial<Handlers<DataRequests>> = {}) {
       emit({ type: 'datasets', datasets });
       return { result: datasets };
     },
-    query: ({ sql }) =>
+    consoleQuery: ({ sql }) =>
       sql === 'bad'
         ? { result: { ok: false, message: 'Parser Error: syntax error at or near "bad"' } }
         : { result: { ok: true, result: { columns: [{ name: 'a', type: 'DOUBLE' }], ipc: ipc(), rowCount: 2, truncated: false, elapsedMs: 3 } } },

@@ -4,7 +4,7 @@
  * (src/engines/mesh.ts); a port handed again replaces the old one.
  */
 import type { AgentEvent, AgentRequests } from '../../protocol/agent/wire';
-import type { DataEvent, DataRequests } from '../../protocol/data';
+import type { DataEvent, DataPeerRequests } from '../../protocol/data';
 import type { AgentPythonEvent, AgentPythonRequests } from '../../protocol/python';
 import type { Endpoint } from '../../protocol/rpc';
 import { SwappableClient } from '../../protocol/swappableClient';
@@ -19,7 +19,7 @@ import { PythonOutput } from './tools/workerHost';
 import { PythonPackages } from './tools/pythonPackages';
 
 let service: AgentService | undefined;
-let dataClient: SwappableClient<DataRequests, DataEvent> | undefined;
+let dataClient: SwappableClient<DataPeerRequests, DataEvent> | undefined;
 let pythonClient: SwappableClient<AgentPythonRequests, AgentPythonEvent> | undefined;
 const pythonOutput = new PythonOutput();
 const pythonPackages = new PythonPackages(async () => {
@@ -28,8 +28,8 @@ const pythonPackages = new PythonPackages(async () => {
 });
 
 /** Listing and profiling answer in seconds; a query may scan a big table for minutes. */
-const DATA_TIMEOUTS: Partial<Record<keyof DataRequests, number>> = { query: 10 * 60_000, profile: 5 * 60_000 };
-const dataTimeout = (type: keyof DataRequests) => DATA_TIMEOUTS[type] ?? 60_000;
+const DATA_TIMEOUTS: Partial<Record<keyof DataPeerRequests, number>> = { modelQuery: 10 * 60_000, profile: 5 * 60_000 };
+const dataTimeout = (type: keyof DataPeerRequests) => DATA_TIMEOUTS[type] ?? 60_000;
 /**
  * A run may wait behind the console's runs and packages may download before it starts; the page
  * enforces the run's own time limit. Stop and the package list answer at once.
@@ -57,7 +57,7 @@ function need(): AgentService {
 const handlers: Handlers<AgentRequests> = {
   connectData: ({ port }) => {
     if (dataClient) dataClient.replace(port);
-    else dataClient = new SwappableClient<DataRequests, DataEvent>(port, { name: 'data engine', timeoutMs: dataTimeout });
+    else dataClient = new SwappableClient<DataPeerRequests, DataEvent>(port, { name: 'data engine', timeoutMs: dataTimeout });
     return { result: {} };
   },
   connectPython: ({ port }) => {

@@ -47,7 +47,7 @@ const SAMPLE_ROWS = 20;
 
 /** Distinct non-null values per column from the first rows, a few each. */
 async function samplesOf(data: DataClient, table: string, columns: string[]): Promise<unknown[][]> {
-  const out = await data.call('query', { sql: `SELECT * FROM ${quoteIdent(table)} LIMIT ${SAMPLE_ROWS}`, maxRows: SAMPLE_ROWS });
+  const out = await data.call('modelQuery', { sql: `SELECT * FROM ${quoteIdent(table)} LIMIT ${SAMPLE_ROWS}`, maxRows: SAMPLE_ROWS });
   if (!out.ok) return columns.map(() => []);
   const { rows } = decodeIpc(out.result.ipc);
   return columns.map((_, i) => [...new Set(rows.map((r) => r[i]).filter((v) => v !== null && v !== ''))].slice(0, 3));

@@ -75,11 +75,29 @@ export const ENGINE_SETUP_SQL = [...ENGINE_CONFIG_SQL, ...ENGINE_LOCK_SQL];
 /** Runs one operation at a time: DuckDB has one connection here and streamed results must not interleave. */
 export class Serial {
   #tail: Promise<unknown> = Promise.resolve();
+  #running: string | undefined;
 
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(fn, fn);
+  /**
+   * Queues `fn` behind every statement before it. `owner` names who asked ('page' unless a peer
+   * did), so a cancel can stop only its own caller's statement (peerChannel.ts).
+   */
+  run<T>(fn: () => Promise<T>, owner = 'page'): Promise<T> {
+    const job = async () => {
+      this.#running = owner;
+      try {
+        return await fn();
+      } finally {
+        this.#running = undefined;
+      }
+    };
+    const result = this.#tail.then(job, job);
     this.#tail = result.catch(() => undefined);
     return result;
+  }
+
+  /** Who the statement running now belongs to (undefined when idle). */
+  runningFor(): string | undefined {
+    return this.#running;
   }
 }
 

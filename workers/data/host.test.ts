@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { tableFromIPC } from 'apache-arrow';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DataEvent, DataRequests, LoadOutcome, QueryOutcome } from '../../protocol/data';
+import type { DataEvent, DataPeerRequests, DataRequests, LoadOutcome, QueryOutcome } from '../../protocol/data';
 import type { Handlers } from '../../protocol/rpcServer';
 import { RpcClient } from '../../protocol/rpcClient';
 import { DataHost, type HostDeps, type Readers } from './host';
@@ -80,15 +80,15 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     const latin1 = Uint8Array.from([...'name,city\nJos\xe9,M\xfcnchen\n'].map((c) => c.charCodeAt(0)));
     const l = await loadBytes('latin.csv', latin1);
     expect(l.ok && l.warnings.join()).toMatch(/Latin-1/);
-    expect(rows(await call('query', { sql: 'SELECT * FROM latin' }))).toEqual([{ name: 'José', city: 'München' }]);
+    expect(rows(await call('consoleQuery', { sql: 'SELECT * FROM latin' }))).toEqual([{ name: 'José', city: 'München' }]);
     okDatasets(await loadBytes('bom.csv', new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('id,v\n1,é\n')])));
-    expect(rows(await call('query', { sql: 'SELECT * FROM bom' }))).toEqual([{ id: 1, v: 'é' }]);
+    expect(rows(await call('consoleQuery', { sql: 'SELECT * FROM bom' }))).toEqual([{ id: 1, v: 'é' }]);
     const le = Uint8Array.from([0xff, 0xfe, ...[...'id,v\n1,é\n'].flatMap((c) => [c.charCodeAt(0), 0])]);
     okDatasets(await loadBytes('le.csv', le));
-    expect(rows(await call('query', { sql: 'SELECT * FROM le' }))).toEqual([{ id: 1, v: 'é' }]);
+    expect(rows(await call('consoleQuery', { sql: 'SELECT * FROM le' }))).toEqual([{ id: 1, v: 'é' }]);
     const be = Uint8Array.from([0xfe, 0xff, ...[...'id,v\n1,é\n'].flatMap((c) => [0, c.charCodeAt(0)])]);
     okDatasets(await loadBytes('be.csv', be));
-    expect(rows(await call('query', { sql: 'SELECT * FROM be' }))).toEqual([{ id: 1, v: 'é' }]);
+    expect(rows(await call('consoleQuery', { sql: 'SELECT * FROM be' }))).toEqual([{ id: 1, v: 'é' }]);
   });
 
   it('loads awkward CSVs sensibly and refuses bad ones clearly, keeping earlier datasets', async () => {
@@ -131,7 +131,7 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
 
   it('queries: truncation, numbers for BIGINT, errors as values, multiple statements', async () => {
     const { call } = makeHost();
-    const q = await call('query', { sql: 'SELECT range AS i, range * 2 AS j FROM range(25000)', maxRows: 3000 });
+    const q = await call('consoleQuery', { sql: 'SELECT range AS i, range * 2 AS j FROM range(25000)', maxRows: 3000 });
     expect(q.ok).toBe(true);
     if (!q.ok) return;
     expect(q.result.rowCount).toBe(3000);
@@ -143,16 +143,16 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     const t = tableFromIPC(q.result.ipc);
     expect(t.numRows).toBe(3000);
     expect(typeof t.get(2999)?.toJSON().i).toBe('number');
-    const exact = await call('query', { sql: 'SELECT * FROM range(10)', maxRows: 10 });
+    const exact = await call('consoleQuery', { sql: 'SELECT * FROM range(10)', maxRows: 10 });
     expect(exact.ok && exact.result.truncated).toBe(false);
-    const bad = await call('query', { sql: 'SELEC 1' });
+    const bad = await call('consoleQuery', { sql: 'SELEC 1' });
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.message).toMatch(/syntax error at or near "SELEC"/);
-    expect(rows(await call('query', { sql: "CREATE TABLE s AS SELECT 1 AS x; INSERT INTO s VALUES (2); SELECT sum(x) AS t, 'a;b' AS c FROM s" }))).toEqual([{ t: 3, c: 'a;b' }]);
-    const empty = await call('query', { sql: 'SELECT 1 AS x WHERE false' });
+    expect(rows(await call('consoleQuery', { sql: "CREATE TABLE s AS SELECT 1 AS x; INSERT INTO s VALUES (2); SELECT sum(x) AS t, 'a;b' AS c FROM s" }))).toEqual([{ t: 3, c: 'a;b' }]);
+    const empty = await call('consoleQuery', { sql: 'SELECT 1 AS x WHERE false' });
     expect(empty.ok && empty.result.rowCount).toBe(0);
     expect(empty.ok && tableFromIPC(empty.result.ipc).schema.fields.map((f) => f.name)).toEqual(['x']);
-    expect(await call('query', { sql: '  ;  ' })).toEqual({ ok: false, message: 'The query is empty.' });
+    expect(await call('consoleQuery', { sql: '  ;  ' })).toEqual({ ok: false, message: 'The query is empty.' });
   });
 
   it('pages, profiles and assesses', async () => {
@@ -185,12 +185,12 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     const { call, events } = makeHost();
     okDatasets(await call('load', { source: { kind: 'text', text: 'a\n1\n2\n', fileName: 'one.csv' }, options: { loadId: '1' } }));
     okDatasets(await call('load', { source: { kind: 'text', text: 'a\n1\n', fileName: 'two.csv' }, options: { loadId: '2' } }));
-    await call('query', { sql: 'DELETE FROM one WHERE a = 1' });
+    await call('consoleQuery', { sql: 'DELETE FROM one WHERE a = 1' });
     expect((await call('list', {})).find((d) => d.name === 'one')?.rowCount).toBe(1);
-    await call('query', { sql: 'ALTER TABLE one RENAME TO uno' });
+    await call('consoleQuery', { sql: 'ALTER TABLE one RENAME TO uno' });
     expect((await call('list', {})).map((d) => d.name)).toEqual(['uno', 'two']);
     const before = events.length;
-    await call('query', { sql: 'DROP TABLE two' });
+    await call('consoleQuery', { sql: 'DROP TABLE two' });
     expect((await call('list', {})).map((d) => d.name)).toEqual(['uno']);
     expect(events.slice(before).some((e) => e.type === 'datasets')).toBe(true);
   });
@@ -226,7 +226,7 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect(progress.filter((e) => e.phase === 'done').map((e) => e.loadId)).toEqual(announced[0]?.map((s) => s.loadId));
     // The list is announced once per source brought back, and not once more at the end.
     expect(second.events.filter((e) => e.type === 'datasets')).toHaveLength(2);
-    expect(rows(await second.call('query', { sql: 'SELECT b FROM kept_data' }))).toEqual([{ b: 2 }]);
+    expect(rows(await second.call('consoleQuery', { sql: 'SELECT b FROM kept_data' }))).toEqual([{ b: 2 }]);
     const storage = await DatasetStorage.open({ useOpfs: false });
     expect((await storage.entries()).map((e) => e.name)).toEqual(['kept_data', 'cars']);
   });
@@ -238,10 +238,10 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     const out = await loadBytes('huge.csv', csv);
     expect(out.ok && out.datasets[0]).toMatchObject({ name: 'huge', view: true, persisted: false, rowCount: 500 });
     expect(out.ok && out.warnings.join(' ')).toMatch(/is a view over the file: every query reads the file again/);
-    expect(rows(await call('query', { sql: 'SELECT count(DISTINCT city)::INTEGER AS n, sum(pop)::DOUBLE AS s FROM huge' }))).toEqual([{ n: 7, s: 1247500 }]);
-    expect(rows(await call('query', { sql: "SELECT count(*)::INTEGER AS n FROM duckdb_views() WHERE view_name = 'huge'" }))).toEqual([{ n: 1 }]);
+    expect(rows(await call('consoleQuery', { sql: 'SELECT count(DISTINCT city)::INTEGER AS n, sum(pop)::DOUBLE AS s FROM huge' }))).toEqual([{ n: 7, s: 1247500 }]);
+    expect(rows(await call('consoleQuery', { sql: "SELECT count(*)::INTEGER AS n FROM duckdb_views() WHERE view_name = 'huge'" }))).toEqual([{ n: 1 }]);
     await call('rename', { from: 'huge', to: 'big_view' });
-    expect(rows(await call('query', { sql: 'SELECT max(id)::INTEGER AS m FROM big_view' }))).toEqual([{ m: 499 }]);
+    expect(rows(await call('consoleQuery', { sql: 'SELECT max(id)::INTEGER AS m FROM big_view' }))).toEqual([{ m: 499 }]);
     await call('remove', { name: 'big_view' });
     expect(await call('list', {})).toEqual([]);
     // Formats read by JavaScript readers cannot be views: still refused, with the advice.
@@ -271,7 +271,7 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect((await call('list', {})).find((d) => d.name === 'big')?.saving).toBeUndefined();
     const again = makeHost();
     await again.call('init', {});
-    expect(rows(await again.call('query', { sql: 'SELECT count(*)::INTEGER AS n FROM big' }))).toEqual([{ n: 95_000 }]);
+    expect(rows(await again.call('consoleQuery', { sql: 'SELECT count(*)::INTEGER AS n FROM big' }))).toEqual([{ n: 95_000 }]);
   });
 
   it('a load cancelled before its turn makes nothing and answers cancelled, not as an error', async () => {
@@ -283,7 +283,7 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect((await first).ok).toBe(true);
     expect(await second).toMatchObject({ ok: false, cancelled: true, fileName: 'second.csv' });
     expect((await call('list', {})).map((d) => d.name)).toEqual(['first']);
-    expect(rows(await call('query', { sql: "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name LIKE '%second%'" }))).toEqual([{ n: 0 }]);
+    expect(rows(await call('consoleQuery', { sql: "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name LIKE '%second%'" }))).toEqual([{ n: 0 }]);
   });
 
   it('a second tab (no write claim) restores the saved datasets but never writes, deletes or sweeps them', async () => {
@@ -304,7 +304,7 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     const added = await reader.loadBytes('mine.csv', 'b\n3\n');
     expect(added.ok && added.warnings.join(' ')).toMatch(/open in another tab/);
     expect(added.ok && added.datasets.find((d) => d.name === 'mine')?.persisted).toBe(false);
-    await reader.call('query', { sql: 'DELETE FROM shared WHERE a = 1' });
+    await reader.call('consoleQuery', { sql: 'DELETE FROM shared WHERE a = 1' });
     // The writer's tab closes: the reader is told, and still writes nothing until it is reloaded.
     freed?.();
     expect(reader.events.some((e) => e.type === 'storageFreed')).toBe(true);
@@ -315,7 +315,7 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect((await storage.entries()).map((e) => e.name)).toEqual(['shared']);
     const again = makeHost();
     await again.call('init', {});
-    expect(rows(await again.call('query', { sql: 'SELECT count(*)::INTEGER AS n FROM shared' }))).toEqual([{ n: 2 }]);
+    expect(rows(await again.call('consoleQuery', { sql: 'SELECT count(*)::INTEGER AS n FROM shared' }))).toEqual([{ n: 2 }]);
   });
 
   it('restores from snapshots without parsing the source again, with SQL edits kept', async () => {
@@ -324,7 +324,7 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     okDatasets(await first.loadBytes('edits.csv', 'id,v\n1,10\n2,20\n3,30\n'));
     okDatasets(await first.loadBytes('Book.json', '[{"when":"2024-02-29","big":9007199254740993,"tags":["a","b"]}]'));
     await first.host.snapshotsSettled();
-    await first.call('query', { sql: "UPDATE edits SET v = v + 1 WHERE id = 2; DELETE FROM edits WHERE id = 3; INSERT INTO edits VALUES (4, 40)" });
+    await first.call('consoleQuery', { sql: "UPDATE edits SET v = v + 1 WHERE id = 2; DELETE FROM edits WHERE id = 3; INSERT INTO edits VALUES (4, 40)" });
     await first.host.snapshotsSettled();
     const before = await first.call('list', {});
     // The sources are gone: only the snapshots can bring the tables back.
@@ -335,12 +335,12 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     await second.call('init', {});
     const after = await second.call('list', {});
     expect(after.map((d) => [d.name, d.rowCount, d.columns])).toEqual(before.map((d) => [d.name, d.rowCount, d.columns]));
-    expect(rows(await second.call('query', { sql: 'SELECT id, v FROM edits ORDER BY id' }))).toEqual([
+    expect(rows(await second.call('consoleQuery', { sql: 'SELECT id, v FROM edits ORDER BY id' }))).toEqual([
       { id: 1, v: 10 },
       { id: 2, v: 21 },
       { id: 4, v: 40 },
     ]);
-    expect(rows(await second.call('query', { sql: "SELECT tags[2] AS second, typeof(\"when\") AS t FROM book" }))).toEqual([{ second: 'b', t: 'DATE' }]);
+    expect(rows(await second.call('consoleQuery', { sql: "SELECT tags[2] AS second, typeof(\"when\") AS t FROM book" }))).toEqual([{ second: 'b', t: 'DATE' }]);
     expect(second.events.some((e) => e.type === 'progress' && e.phase === 'parsing')).toBe(false);
   });
 
@@ -358,7 +358,7 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     const outcome = await loadBytes('big.csv', 'a\n1\n');
     expect(outcome.ok && outcome.datasets[0]?.persisted).toBe(false);
     expect(outcome.ok && outcome.warnings.join()).toMatch(/will not survive a reload: the browser storage quota is full/);
-    expect(rows(await call('query', { sql: 'SELECT a FROM big' }))).toEqual([{ a: 1 }]);
+    expect(rows(await call('consoleQuery', { sql: 'SELECT a FROM big' }))).toEqual([{ a: 1 }]);
     expect(await (await DatasetStorage.open({ useOpfs: false })).entries()).toEqual([]);
   });
 
@@ -391,10 +391,10 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     const channel = new MessageChannel();
     await call('connect', { port: channel.port1, peer: 'agent' });
     const seen: DataEvent[] = [];
-    const other = new RpcClient<DataRequests, DataEvent>(channel.port2, (e) => seen.push(e));
+    const other = new RpcClient<DataPeerRequests, DataEvent>(channel.port2, (e) => seen.push(e));
     okDatasets(await loadBytes('shared.csv', 'a\n1\n'));
     expect((await other.call('list', {})).map((d) => d.name)).toEqual(['shared']);
-    const q = await other.call('query', { sql: 'SELECT a FROM shared' });
+    const q = await other.call('modelQuery', { sql: 'SELECT a FROM shared' });
     expect(rows(q)).toEqual([{ a: 1 }]);
     expect(seen.some((e) => e.type === 'datasets')).toBe(true);
     other.dispose();
@@ -406,7 +406,7 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     const first = new MessageChannel();
     await call('connect', { port: first.port1, peer: 'agent' });
     const oldSeen: DataEvent[] = [];
-    const old = new RpcClient<DataRequests, DataEvent>(first.port2, (e) => oldSeen.push(e));
+    const old = new RpcClient<DataPeerRequests, DataEvent>(first.port2, (e) => oldSeen.push(e));
     expect(await old.call('list', {})).toEqual([]);
     await new Promise((r) => setTimeout(r, 20));
     // What it heard while it was the port (the start-up restore's end) is not the point here.
@@ -414,7 +414,7 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     const second = new MessageChannel();
     await call('connect', { port: second.port1, peer: 'agent' });
     const seen: DataEvent[] = [];
-    const fresh = new RpcClient<DataRequests, DataEvent>(second.port2, (e) => seen.push(e));
+    const fresh = new RpcClient<DataPeerRequests, DataEvent>(second.port2, (e) => seen.push(e));
     okDatasets(await loadBytes('after.csv', 'a\n1\n'));
     expect((await fresh.call('list', {})).map((d) => d.name)).toEqual(['after']);
     await expect(old.call('list', {}, [], { timeoutMs: 300 })).rejects.toThrow(/no answer/);
@@ -441,17 +441,20 @@ describe("another worker's port", { timeout: 60_000 }, () => {
     const channel = new MessageChannel();
     await call('connect', { port: channel.port2, peer: 'python' });
     const seen: DataEvent[] = [];
-    const other = new RpcClient<DataRequests, DataEvent>(channel.port1, (e) => seen.push(e));
+    const other = new RpcClient<DataPeerRequests, DataEvent>(channel.port1, (e) => seen.push(e));
+    // A peer's JavaScript can post any request name, the page's too.
+    const raw = other as unknown as RpcClient<DataRequests, DataEvent>;
     try {
       // The list as it is arrives on connecting: the peer need not ask before each run.
       await vi.waitFor(() => expect(seen[0]?.type === 'datasets' && seen[0].datasets.map((d) => d.name)).toEqual(['t']));
-      expect(rows(await other.call('query', { sql: 'SELECT sum(a) AS s FROM t' }))).toEqual([{ s: 3 }]);
+      expect(rows(await other.call('modelQuery', { sql: 'SELECT sum(a) AS s FROM t' }))).toEqual([{ s: 3 }]);
       expect((await other.call('list', {})).map((d) => d.name)).toEqual(['t']);
-      const drop = await other.call('query', { sql: 'DROP TABLE t' });
+      const drop = await other.call('modelQuery', { sql: 'DROP TABLE t' });
       expect(drop.ok).toBe(false);
-      await expect(other.call('load', { source: { kind: 'text', text: 'a\n1\n', fileName: 'x.csv' }, options: { loadId: 'x' } })).rejects.toThrow(/not available on this port/);
-      await expect(other.call('remove', { name: 't' })).rejects.toThrow(/not available/);
-      expect(rows(await call('query', { sql: 'SELECT count(*) AS n FROM t' }))).toEqual([{ n: 2 }]);
+      await expect(raw.call('load', { source: { kind: 'text', text: 'a\n1\n', fileName: 'x.csv' }, options: { loadId: 'x' } })).rejects.toThrow(/unknown request load/);
+      await expect(raw.call('remove', { name: 't' })).rejects.toThrow(/unknown request/);
+      await expect(raw.call('consoleQuery', { sql: 'DROP TABLE t' })).rejects.toThrow(/unknown request/);
+      expect(rows(await call('consoleQuery', { sql: 'SELECT count(*) AS n FROM t' }))).toEqual([{ n: 2 }]);
     } finally {
       other.dispose('done');
       channel.port1.close();

@@ -6,7 +6,7 @@
  * storage and readers come in as dependencies so this runs in Node tests against the real
  * DuckDB-WASM build.
  */
-import type { DataRequests, DatasetInfo, LoadOutcome, LoadSource, QueryOutcome, QueryResult, RereadOutcome } from '../../protocol/data';
+import type { DataPeer, DataPeerRequests, DataRequests, DatasetInfo, DatasetProfile, LoadOutcome, LoadSource, ProfileSampleOutcome, QueryOutcome, QueryResult, RereadOutcome } from '../../protocol/data';
 import type { ReadOverrides } from '../../protocol/loadReport';
 import type { Handlers } from '../../protocol/rpcServer';
 import { quoteIdent } from '../../shared/sql';
@@ -35,7 +35,7 @@ export class DataHost {
 
   constructor(deps: HostDeps) {
     this.#ctx = new HostContext(deps, restore);
-    this.#peers = new PeerPorts(this.#ctx, () => this.readChannel());
+    this.#peers = new PeerPorts(this.#ctx, (peer) => this.readChannel(peer));
   }
 
   addListener(emit: Emit): void {
@@ -81,6 +81,9 @@ export class DataHost {
       remove: async ({ name }) => ({ result: await this.remove(name) }),
       rename: async ({ from, to }) => ({ result: await this.rename(from, to) }),
       cancel: async () => {
+        // The one connection runs one statement at a time: the page's Cancel stops only the
+        // page's own, never a peer's (the agent's or Python's query has its own Stop).
+        if (ctx.serial.runningFor() !== 'page') return { result: { cancelled: false } };
         const engine = await ctx.engineReady();
         await engine.cancel().catch(() => undefined);
         return { result: { cancelled: true } };
@@ -91,7 +94,7 @@ export class DataHost {
         if (ctx.ingesting === loadId) await (await ctx.engineReady()).cancel().catch(() => undefined);
         return { result: { cancelled: true } };
       },
-      query: async ({ sql, maxRows }) => {
+      consoleQuery: async ({ sql, maxRows }) => {
         const outcome = await this.query(sql, maxRows ?? DEFAULT_MAX_ROWS);
         return { result: outcome, transfer: outcome.ok ? [outcome.result.ipc.buffer] : [] };
       },
@@ -99,25 +102,10 @@ export class DataHost {
         const result = await this.page(name, offset, limit, maxColumns);
         return { result, transfer: [result.ipc.buffer] };
       },
-      profile: async ({ name }) => {
-        const engine = await ctx.ready();
-        const info = ctx.datasets.get(name);
-        return {
-          result: await ctx.serial.run(async () => {
-            const described = info ?? { ...(await describeTable(engine, name)) };
-            if (described.columns.length === 0) throw new Error(`No table named ${name}.`);
-            // Profiling thousands of columns would take minutes and render unreadably; the first
-            // MAX_PROFILE_COLUMNS are what a person scans, and SQL reaches the rest.
-            return profileTable(engine, name, described.columns.slice(0, MAX_PROFILE_COLUMNS), described.rowCount);
-          }),
-        };
-      },
-      profileSample: async ({ name, columns, sampleRows }) => {
-        const engine = await ctx.ready();
-        const info = ctx.datasets.get(name);
-        if (!info) return { result: { found: false, datasets: ctx.list().map((d) => d.name) } };
-        const result = await ctx.serial.run(() => profileSample(engine, info, columns, sampleRows, MAX_PROFILE_COLUMNS));
-        return { result: { found: true, ...result }, transfer: [result.sample.ipc.buffer] };
+      profile: async ({ name }) => ({ result: await this.profile(name, 'page') }),
+      profileSample: async (req) => {
+        const result = await this.profileSample(req, 'page');
+        return { result, transfer: result.found ? [result.sample.ipc.buffer] : [] };
       },
       assess: async ({ sql }) => {
         const engine = await ctx.ready();
@@ -130,9 +118,34 @@ export class DataHost {
     };
   }
 
-  /** The handlers another worker's port gets (peerChannel.ts). */
-  readChannel(): Handlers<DataRequests> {
-    return readChannel(this.#ctx, this.handlers());
+  /** The handlers another worker's port gets (peerChannel.ts): `DataPeerRequests` only. */
+  readChannel(peer: DataPeer = 'agent'): Handlers<DataPeerRequests> {
+    const page = this.handlers();
+    return readChannel(this.#ctx, { list: page.list, profile: (name, owner) => this.profile(name, owner), profileSample: (req, owner) => this.profileSample(req, owner) }, peer);
+  }
+
+  /** A dataset's profile (the first MAX_PROFILE_COLUMNS columns), queued as `owner`'s statement. */
+  async profile(name: string, owner: string): Promise<DatasetProfile> {
+    const ctx = this.#ctx;
+    const engine = await ctx.ready();
+    const info = ctx.datasets.get(name);
+    return ctx.serial.run(async () => {
+      const described = info ?? { ...(await describeTable(engine, name)) };
+      if (described.columns.length === 0) throw new Error(`No table named ${name}.`);
+      // Profiling thousands of columns would take minutes and render unreadably; the first
+      // MAX_PROFILE_COLUMNS are what a person scans, and SQL reaches the rest.
+      return profileTable(engine, name, described.columns.slice(0, MAX_PROFILE_COLUMNS), described.rowCount);
+    }, owner);
+  }
+
+  /** What the agent's `profile_data` needs of one dataset, queued as `owner`'s statement. */
+  async profileSample({ name, columns, sampleRows }: DataRequests['profileSample']['req'], owner: string): Promise<ProfileSampleOutcome> {
+    const ctx = this.#ctx;
+    const engine = await ctx.ready();
+    const info = ctx.datasets.get(name);
+    if (!info) return { found: false, datasets: ctx.list().map((d) => d.name) };
+    const result = await ctx.serial.run(() => profileSample(engine, info, columns, sampleRows, MAX_PROFILE_COLUMNS), owner);
+    return { found: true, ...result };
   }
 
   load(source: LoadSource, loadId: string, sheets?: string[]): Promise<LoadOutcome> {
@@ -173,6 +186,11 @@ export class DataHost {
     const started = performance.now();
     const result = await ctx.serial.run(() => collectRows(engine, `SELECT ${select} FROM ${quoteIdent(name)} LIMIT ${lim} OFFSET ${off}`, lim, cols ?? info?.columns));
     return { ...result, truncated: false, elapsedMs: performance.now() - started };
+  }
+
+  /** Whose statement DuckDB runs now ('page', a peer, or undefined when idle). */
+  runningFor(): string | undefined {
+    return this.#ctx.serial.runningFor();
   }
 
   /** Resolves once every snapshot write in flight has finished (tests, shutdown). */

@@ -8,7 +8,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { tableFromIPC } from 'apache-arrow';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DataEvent, DataRequests, QueryOutcome } from '../../protocol/data';
+import type { DataEvent, DataPeerRequests, DataRequests, QueryOutcome } from '../../protocol/data';
 import { RpcClient } from '../../protocol/rpcClient';
 import type { Handlers } from '../../protocol/rpcServer';
 import { HEADROOM_BYTES } from './footprint';
@@ -41,10 +41,10 @@ function makeHost(over: Partial<HostDeps> = {}) {
   /** The dataset list against DuckDB's catalog: names, columns and row counts. */
   const listMatchesCatalog = async () => {
     const list = await call('list', {});
-    const catalog = rows(await call('query', { sql: "SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'memory' AND schema_name = 'main' AND NOT temporary UNION ALL SELECT view_name FROM duckdb_views() WHERE database_name = 'memory' AND schema_name = 'main' AND NOT internal AND NOT temporary" })).map((r) => String(r.name));
+    const catalog = rows(await call('consoleQuery', { sql: "SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'memory' AND schema_name = 'main' AND NOT temporary UNION ALL SELECT view_name FROM duckdb_views() WHERE database_name = 'memory' AND schema_name = 'main' AND NOT internal AND NOT temporary" })).map((r) => String(r.name));
     for (const d of list) {
       expect(catalog, `${d.name} is listed but not in DuckDB`).toContain(d.name);
-      const n = rows(await call('query', { sql: `SELECT count(*)::INTEGER AS n FROM memory.main."${d.name}"` }))[0]?.n;
+      const n = rows(await call('consoleQuery', { sql: `SELECT count(*)::INTEGER AS n FROM memory.main."${d.name}"` }))[0]?.n;
       expect(n, `${d.name}'s row count`).toBe(d.rowCount);
     }
     return list.map((d) => d.name);
@@ -66,7 +66,7 @@ describe('the SQL console and notebook', { timeout: 120_000 }, () => {
     const sql = "SELECT E'\\'' AS q; DROP TABLE penguins; SELECT 1";
     expect(await call('assess', { sql })).toEqual({ destructive: true, datasets: ['penguins'], statement: 'DROP TABLE penguins' });
     // The user confirmed: it runs, and the dataset leaves the list.
-    expect(rows(await call('query', { sql }))).toEqual([{ 1: 1 }]);
+    expect(rows(await call('consoleQuery', { sql }))).toEqual([{ 1: 1 }]);
     expect(await listMatchesCatalog()).toEqual(['weather']);
   });
 
@@ -88,10 +88,10 @@ describe('the SQL console and notebook', { timeout: 120_000 }, () => {
     await load('penguins.csv', 'species,body_mass_g\nAdelie,3750\nGentoo,4500\n');
     await load('weather.csv', 'w,temp_max\nsun,1\n');
     for (const sql of ATTACKS) {
-      await call('query', { sql });
+      await call('consoleQuery', { sql });
       // A transaction the corpus opened (BEGIN) ends before the catalog is read; its end is a
       // console statement too.
-      await call('query', { sql: 'ROLLBACK' });
+      await call('consoleQuery', { sql: 'ROLLBACK' });
       await listMatchesCatalog();
     }
   });
@@ -104,22 +104,22 @@ describe('model SQL over another worker\'s port (run_sql, Python sql())', { time
     const big = ['id,city', ...Array.from({ length: 50 }, (_, i) => `${i},c${i % 3}`)].join('\n');
     const loaded = await load('huge.csv', big);
     expect(loaded.ok && loaded.datasets[0]?.view).toBe(true);
-    await call('query', { sql: "CREATE TABLE penguins AS SELECT 'Adelie' AS species, 3750 AS body_mass_g" });
-    await call('query', { sql: 'CREATE TABLE weather AS SELECT 1 AS temp_max' });
+    await call('consoleQuery', { sql: "CREATE TABLE penguins AS SELECT 'Adelie' AS species, 3750 AS body_mass_g" });
+    await call('consoleQuery', { sql: 'CREATE TABLE weather AS SELECT 1 AS temp_max' });
     const channel = new MessageChannel();
     await call('connect', { port: channel.port2, peer: 'python' });
-    const python = new RpcClient<DataRequests, DataEvent>(channel.port1);
+    const python = new RpcClient<DataPeerRequests, DataEvent>(channel.port1);
     try {
-      expect(rows(await python.call('query', { sql: 'SELECT count(DISTINCT city)::INTEGER AS n FROM huge' }))).toEqual([{ n: 3 }]);
+      expect(rows(await python.call('modelQuery', { sql: 'SELECT count(DISTINCT city)::INTEGER AS n FROM huge' }))).toEqual([{ n: 3 }]);
       // A view dataset's file is read through the view, not by name.
-      expect((await python.call('query', { sql: "SELECT * FROM read_csv('/dataseer/view_1.csv')" })).ok).toBe(false);
+      expect((await python.call('modelQuery', { sql: "SELECT * FROM read_csv('/dataseer/view_1.csv')" })).ok).toBe(false);
       const before = await listMatchesCatalog();
       for (const sql of ATTACKS) {
-        const outcome = await python.call('query', { sql });
+        const outcome = await python.call('modelQuery', { sql });
         expect(outcome.ok, `${sql} ran`).toBe(false);
       }
       expect(await listMatchesCatalog()).toEqual(before);
-      expect(rows(await call('query', { sql: 'SELECT count(*)::INTEGER AS n FROM duckdb_variables()' }))).toEqual([{ n: 0 }]);
+      expect(rows(await call('consoleQuery', { sql: 'SELECT count(*)::INTEGER AS n FROM duckdb_variables()' }))).toEqual([{ n: 0 }]);
     } finally {
       python.dispose('done');
       channel.port1.close();

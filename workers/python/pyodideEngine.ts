@@ -7,7 +7,7 @@ import pyodidePackage from 'pyodide/package.json';
 import type { PyCallable, PyProxy } from 'pyodide/ffi';
 import { SwappableClient } from '../../protocol/swappableClient';
 import type { Handlers } from '../../protocol/rpcServer';
-import type { DataEvent, DataRequests } from '../../protocol/data';
+import type { DataEvent, DataPeerRequests } from '../../protocol/data';
 import type { PackageReport, PythonEvent, PythonInit, PythonRequests, RunOutcome, SqlPolicy } from '../../protocol/python';
 import { pyodideAssets } from './assets';
 import { decodeColumns } from './arrowColumns';
@@ -75,11 +75,11 @@ function consoleHint(message: string): string {
 }
 
 /** `sql()` may scan a big table for minutes; listing and assessing answer at once. */
-const dataTimeout = (type: keyof DataRequests): number => (type === 'query' ? 10 * 60_000 : 60_000);
+const dataTimeout = (type: keyof DataPeerRequests): number => (type === 'modelQuery' ? 10 * 60_000 : 60_000);
 
 export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonRequests> {
   let runtime: Promise<Runtime> | null = null;
-  let data: SwappableClient<DataRequests, DataEvent> | null = null;
+  let data: SwappableClient<DataPeerRequests, DataEvent> | null = null;
   /** The data worker's dataset list as its events last said (null until the first). */
   let knownNames: string[] | null = null;
   const onDataEvent = (event: DataEvent) => {
@@ -96,7 +96,7 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     const empty = { columns: [], types: [], values: [], rowCount: 0, truncated: false };
     if (!data) return { ...empty, error: 'no data engine is connected' };
     // The data worker runs sql() as model SQL: one read-only statement, judged by DuckDB.
-    const outcome = await data.call('query', { sql, maxRows: SQL_MAX_ROWS });
+    const outcome = await data.call('modelQuery', { sql, maxRows: SQL_MAX_ROWS });
     if (!outcome.ok) return { ...empty, error: sqlPolicy === 'read-only' ? outcome.message : consoleHint(outcome.message) };
     const decoded = decodeColumns(outcome.result.ipc, outcome.result.columns.map((c) => c.type));
     return { ...decoded, error: '', truncated: outcome.result.truncated };
@@ -273,7 +273,7 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
       // Its list comes again on the new port.
       knownNames = null;
       if (data) data.replace(port);
-      else data = new SwappableClient<DataRequests, DataEvent>(port, { name: 'data engine', timeoutMs: dataTimeout, onEvent: onDataEvent });
+      else data = new SwappableClient<DataPeerRequests, DataEvent>(port, { name: 'data engine', timeoutMs: dataTimeout, onEvent: onDataEvent });
       return { result: {} };
     },
     async run({ runId: id, code, sqlPolicy: policy, session }) {

@@ -34,7 +34,7 @@ async function loadRest(): Promise<void> {
 }
 
 async function firstCell(sql: string): Promise<unknown> {
-  const out = await worker.client.call('query', { sql, maxRows: 5 });
+  const out = await worker.client.call('modelQuery', { sql, maxRows: 5 });
   if (!out.ok) return undefined;
   const v = decodeIpc(out.result.ipc).rows[0]?.[0];
   return typeof v === 'bigint' ? Number(v) : v;

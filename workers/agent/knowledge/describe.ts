@@ -56,7 +56,7 @@ async function statsOf(data: DataClient, table: string, columns: readonly { name
       num ? `avg(${q}) AS m${i}` : `NULL AS m${i}`,
     ];
   });
-  const res = await data.call('query', { sql: `SELECT ${exprs.join(', ')} FROM ${quoteIdent(table)}`, maxRows: 1 });
+  const res = await data.call('modelQuery', { sql: `SELECT ${exprs.join(', ')} FROM ${quoteIdent(table)}`, maxRows: 1 });
   if (!res.ok) return out;
   const row = decodeIpc(res.result.ipc).rows[0] ?? [];
   columns.forEach((c, i) => {
@@ -73,7 +73,7 @@ async function statsOf(data: DataClient, table: string, columns: readonly { name
   if (rawValues) {
     for (const c of columns.filter((c) => !NUMERIC.test(c.type)).slice(0, TOP_COLUMNS)) {
       const q = quoteIdent(c.name);
-      const top = await data.call('query', { sql: `SELECT CAST(${q} AS VARCHAR) AS v, count(*) AS n FROM ${quoteIdent(table)} WHERE ${q} IS NOT NULL GROUP BY ALL ORDER BY n DESC, v LIMIT 8`, maxRows: 8 });
+      const top = await data.call('modelQuery', { sql: `SELECT CAST(${q} AS VARCHAR) AS v, count(*) AS n FROM ${quoteIdent(table)} WHERE ${q} IS NOT NULL GROUP BY ALL ORDER BY n DESC, v LIMIT 8`, maxRows: 8 });
       if (!top.ok) continue;
       const s = out.get(c.name);
       if (s) s.top = decodeIpc(top.result.ipc).rows.map((r) => ({ value: String(r[0]), count: Number(r[1]) }));

@@ -4,7 +4,7 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll } from 'vitest';
-import type { DataEvent, DataRequests, LoadOutcome } from '../../../protocol/data';
+import type { DataEvent, DataPeerRequests, LoadOutcome } from '../../../protocol/data';
 import { RpcClient } from '../../../protocol/rpcClient';
 import { serve } from '../../../protocol/rpcServer';
 import { DataHost } from '../../data/host';
@@ -13,7 +13,7 @@ import { DatasetStorage } from '../../data/storage';
 import { NodeEngine } from '../../data/testing/nodeEngine';
 
 export interface DataWorker {
-  client: RpcClient<DataRequests, DataEvent>;
+  client: RpcClient<DataPeerRequests, DataEvent>;
   /** Loads another CSV as the page does (the agent's port may not load). */
   loadText(text: string, fileName: string): Promise<LoadOutcome>;
   /** Fails whatever is still pending and closes the channel. */
@@ -38,8 +38,8 @@ export async function startDataWorker(file: { text: string; fileName: string; lo
   const loaded = await page.load({ source: { kind: 'text', text: file.text, fileName: file.fileName }, options: { loadId: file.loadId } });
   if (!loaded.result.ok) throw new Error(loaded.result.message);
   const channel = new MessageChannel();
-  serve<DataRequests, DataEvent>(channel.port1 as unknown as Parameters<typeof serve>[0], host.readChannel());
-  const client = new RpcClient<DataRequests, DataEvent>(channel.port2 as unknown as ConstructorParameters<typeof RpcClient>[0]);
+  serve<DataPeerRequests, DataEvent>(channel.port1 as unknown as Parameters<typeof serve>[0], host.readChannel());
+  const client = new RpcClient<DataPeerRequests, DataEvent>(channel.port2 as unknown as ConstructorParameters<typeof RpcClient>[0]);
   return {
     client,
     loadText: async (text, fileName) => (await page.load({ source: { kind: 'text', text, fileName }, options: { loadId: fileName } })).result,

@@ -4,7 +4,7 @@
  * dataset are refused before they reach DuckDB.
  */
 import { decodeIpc } from '../../../shared/arrowDecode';
-import type { DataEvent, DataRequests, ProfileSample } from '../../../protocol/data';
+import type { DataEvent, DataPeerRequests, ProfileSample } from '../../../protocol/data';
 import type { AgentPythonEvent, AgentPythonRequests, PyResult, RunOutcome } from '../../../protocol/python';
 import type { ColumnQuality, ProfileDataArgs, ProfileDataResult, RunPythonResult, RunSqlResult } from '../../../protocol/agent/tools';
 import type { PlotlyFigure } from '../../../protocol/figure';
@@ -12,7 +12,7 @@ import type { RpcClient } from '../../../protocol/rpcClient';
 import type { HostResult, ToolHost } from './execute';
 import { messageOf } from '../../../shared/errors';
 
-export type DataClient = Pick<RpcClient<DataRequests, DataEvent>, 'call'>;
+export type DataClient = Pick<RpcClient<DataPeerRequests, DataEvent>, 'call'>;
 export type PythonClient = Pick<RpcClient<AgentPythonRequests, AgentPythonEvent>, 'call'>;
 
 /** Collects a run's stdout/stderr as the page streams it (each chunk arrives once). */
@@ -106,7 +106,7 @@ export function createWorkerHost(opts: WorkerHostOptions): ToolHost {
   const { data } = opts;
 
   async function query(sql: string, maxRows: number): Promise<HostResult<RunSqlResult>> {
-    const out = await data.call('query', { sql, maxRows });
+    const out = await data.call('modelQuery', { sql, maxRows });
     if (!out.ok) return { ok: false, message: out.message };
     const { rows } = decodeIpc(out.result.ipc);
     return {

@@ -31,7 +31,7 @@ export function makeReportHost(options: ReportHostOptions) {
   };
   /** A query's rows, each cell as `text` writes it; column by column, so a column named "2019" keeps its place. */
   const rows = async (sql: string, text: (v: unknown) => string): Promise<string[][]> => {
-    const o: QueryOutcome = await call('query', { sql });
+    const o: QueryOutcome = await call('consoleQuery', { sql });
     if (!o.ok) throw new Error(o.message);
     const t = tableFromIPC(o.result.ipc);
     const columns = t.schema.fields.map((_, i) => t.getChildAt(i)!);

@@ -43,7 +43,7 @@ export async function openHost(): Promise<AppHost> {
     return (await handler(payload)).result;
   };
   const rows = async (sql: string): Promise<unknown[][]> => {
-    const o: QueryOutcome = await call('query', { sql, maxRows: 100_000 });
+    const o: QueryOutcome = await call('consoleQuery', { sql, maxRows: 100_000 });
     if (!o.ok) throw new Error(o.message);
     return tableFromIPC(o.result.ipc)
       .toArray()
