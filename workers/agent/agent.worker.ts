@@ -5,6 +5,7 @@
  */
 import type { AgentEvent, AgentRequests } from '../../protocol/agent/wire';
 import type { DataEvent, DataPeerRequests } from '../../protocol/data';
+import { PushedDatasets } from './pushedDatasets';
 import type { AgentPythonEvent, AgentPythonRequests } from '../../protocol/python';
 import type { Endpoint } from '../../protocol/rpc';
 import { SwappableClient } from '../../protocol/swappableClient';
@@ -20,6 +21,8 @@ import { PythonPackages } from './tools/pythonPackages';
 
 let service: AgentService | undefined;
 let dataClient: SwappableClient<DataPeerRequests, DataEvent> | undefined;
+/** The list the data worker pushes: a run reads it instead of asking (pushedDatasets.ts). */
+const pushedDatasets = new PushedDatasets();
 let pythonClient: SwappableClient<AgentPythonRequests, AgentPythonEvent> | undefined;
 const pythonOutput = new PythonOutput();
 const pythonPackages = new PythonPackages(async () => {
@@ -43,7 +46,7 @@ function need(): AgentService {
   if (!dataClient) throw new Error('The agent worker is not connected to the data worker yet.');
   const python = pythonClient;
   service = createAgentService({
-    data: dataClient,
+    data: pushedDatasets.over(dataClient),
     python: python && { client: python, output: pythonOutput, packages: pythonPackages },
     saver: new IdbSaver({ serde: new ScrubbingSerde(secrets) }),
     privacyLog: new PrivacyLogStore({ scrub: (t) => secrets.scrub(t) }),
@@ -57,7 +60,7 @@ function need(): AgentService {
 const handlers: Handlers<AgentRequests> = {
   connectData: ({ port }) => {
     if (dataClient) dataClient.replace(port);
-    else dataClient = new SwappableClient<DataPeerRequests, DataEvent>(port, { name: 'data engine', timeoutMs: dataTimeout });
+    else dataClient = new SwappableClient<DataPeerRequests, DataEvent>(port, { name: 'data engine', timeoutMs: dataTimeout, onEvent: (e) => pushedDatasets.onEvent(e) });
     return { result: {} };
   },
   connectPython: ({ port }) => {
