@@ -9,7 +9,7 @@
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import { IdbStore, deleteDatabase, openExisting } from '../../../shared/idbStore';
-import type { BlobRow, ChannelRow, CheckpointKey, CheckpointRow, ChannelKey, WriteKey, WriteRow } from '../checkpoint/IdbSaver';
+import type { BlobRow, ChannelRow, CheckpointKey, CheckpointRow, ChannelKey, WriteKey, WriteRow } from '../checkpoint/checkpointRows';
 import type { ThreadMeta } from './ThreadMetaStore';
 import type { ToolOutputRow } from './ToolOutputStore';
 import type { PrivacyBodyRow, PrivacyRequestRow } from '../privacy/PrivacyLogStore';
