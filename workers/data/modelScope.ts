@@ -38,30 +38,38 @@ export function referencesTo(tokens: readonly SqlToken[], name: string): string[
   return out;
 }
 
-async function relations(engine: Engine): Promise<{ all: Relation[]; userViews: Set<string>; tableMacros: Set<string> }> {
-  const all = rowsOf(
+/** Every table and user view in DuckDB's catalog, and where a bare name is looked up: one query. */
+async function catalog(engine: Engine): Promise<{ all: Relation[]; userViews: Set<string>; current: { catalog: string; schema: string } }> {
+  const rows = rowsOf(
     await engine.query(
-      'SELECT lower(database_name) AS c, lower(schema_name) AS s, lower(table_name) AS n FROM duckdb_tables() ' +
-        'UNION ALL SELECT lower(database_name), lower(schema_name), lower(view_name) FROM duckdb_views() WHERE NOT internal',
-    ),
-  ).map((r) => ({ catalog: String(r.c), schema: String(r.s), name: String(r.n) }));
-  const userViews = new Set(
-    rowsOf(await engine.query('SELECT DISTINCT lower(view_name) AS n FROM duckdb_views() WHERE NOT internal')).map((r) => String(r.n)),
-  );
-  const tableMacros = new Set(
-    rowsOf(await engine.query("SELECT DISTINCT lower(function_name) AS n FROM duckdb_functions() WHERE function_type = 'table_macro' AND NOT internal")).map((r) =>
-      String(r.n),
+      "SELECT 't' AS k, lower(database_name) AS c, lower(schema_name) AS s, lower(table_name) AS n FROM duckdb_tables() " +
+        "UNION ALL SELECT 'v', lower(database_name), lower(schema_name), lower(view_name) FROM duckdb_views() WHERE NOT internal " +
+        "UNION ALL SELECT 'here', lower(current_database()), lower(current_schema()), ''",
     ),
   );
-  return { all, userViews, tableMacros };
+  const all: Relation[] = [];
+  const userViews = new Set<string>();
+  let current = { catalog: '', schema: '' };
+  for (const r of rows) {
+    const rel = { catalog: String(r.c), schema: String(r.s), name: String(r.n) };
+    if (r.k === 'here') current = { catalog: rel.catalog, schema: rel.schema };
+    else all.push(rel);
+    if (r.k === 'v') userViews.add(rel.name);
+  }
+  return { all, userViews, current };
+}
+
+/** The user's table macros (asked only when a homonym exists: the function list is long). */
+async function tableMacros(engine: Engine): Promise<Set<string>> {
+  const rows = rowsOf(await engine.query("SELECT DISTINCT lower(function_name) AS n FROM duckdb_functions() WHERE function_type = 'table_macro' AND NOT internal"));
+  return new Set(rows.map((r) => String(r.n)));
 }
 
 /** Why the statement's scans may read something other than the datasets, or undefined. */
 export async function scopeProblem(engine: Engine, stmt: SqlStatement, scope: ModelScope, scanned: ReadonlySet<string>): Promise<string | undefined> {
   if (scanned.size === 0) return undefined;
-  const { all, userViews, tableMacros } = await relations(engine);
-  const here = rowsOf(await engine.query('SELECT lower(current_database()) AS c, lower(current_schema()) AS s'))[0] ?? {};
-  const current = { catalog: String(here.c), schema: String(here.s) };
+  const { all, userViews, current } = await catalog(engine);
+  let macros: Set<string> | undefined;
   const home = scope.home ?? { catalog: current.catalog, schema: 'main' };
   const atHome = (r: { catalog: string; schema: string }) => r.catalog === home.catalog && r.schema === home.schema;
   const homeName = `${home.catalog}.${home.schema}`;
@@ -69,7 +77,7 @@ export async function scopeProblem(engine: Engine, stmt: SqlStatement, scope: Mo
     const others = all.filter((r) => r.name === name && !atHome(r));
     if (others.length === 0) continue;
     const elsewhere = others.map((r) => `${r.catalog}.${r.schema}.${r.name}`).join(', ');
-    const why = `the dataset ${name} shares its name with ${elsewhere}, which is not a dataset, and DuckDB's plan does not say which one a scan reads`;
+    const why = `the dataset ${name} shares its name with ${elsewhere}, ${others.length === 1 ? 'which is not a dataset' : 'which are not datasets'}, and DuckDB's plan does not say which one a scan reads`;
     const fix = `write the dataset as ${name} or ${homeName}.${name}`;
     const shadowedByTemp = others.some((r) => r.catalog === 'temp');
     for (const qualifiers of referencesTo(stmt.tokens, name)) {
@@ -82,12 +90,13 @@ export async function scopeProblem(engine: Engine, stmt: SqlStatement, scope: Mo
       const ok = qualifiers.length === 1 ? a === home.schema && current.catalog === home.catalog : qualifiers.length === 2 && a === home.catalog && b === home.schema;
       if (!ok) return `it reads ${[...qualifiers, name].join('.')}, which is not the dataset ${name} (${homeName}.${name}); ${fix}`;
     }
+    macros ??= await tableMacros(engine);
     for (const t of stmt.tokens) {
       const word = lower(t);
       if (word === undefined) continue;
       if (NAME_RESOLVERS.has(word)) return `${why}, and ${word}() resolves a name the query text does not show; ${fix} in a plain FROM`;
       if (userViews.has(word) && !scope.tables.has(word)) return `${why}, and it uses the view ${word}, which may read either; ${fix} in the query itself`;
-      if (tableMacros.has(word)) return `${why}, and it calls the table macro ${word}(), which may read either; ${fix} in the query itself`;
+      if (macros.has(word)) return `${why}, and it calls the table macro ${word}(), which may read either; ${fix} in the query itself`;
     }
   }
   return undefined;

@@ -113,15 +113,28 @@ function functionOnlyTimer<T extends (handler: TimerHandler, ms?: number, ...arg
   return ((handler: unknown, ms?: number, ...args: unknown[]) => {
     if (typeof handler !== 'function') throw new TypeError('timers need a function in the Python sandbox');
     const fn = handler as TimerHandler;
-    return timer(() => Reflect.apply(fn, undefined, args), ms);
+    return timer(() => callQuietly(fn, args), ms);
   }) as T;
+}
+
+/**
+ * Calls a callback with no receiver. What it throws is logged, not left uncaught: an uncaught
+ * error ends the worker (the page restarts it, and the user's Python state with it), and a
+ * callback the run scheduled has no caller left to tell.
+ */
+function callQuietly(fn: (...args: unknown[]) => void, args: unknown[]): void {
+  try {
+    Reflect.apply(fn, undefined, args);
+  } catch (e) {
+    console.error('a scheduled callback failed in the Python sandbox:', e);
+  }
 }
 
 /** queueMicrotask whose callback never sees a receiver, whatever the engine passes. */
 function receiverlessMicrotask(queue: (cb: () => void) => void): (cb: () => void) => void {
   return (cb) => {
     if (typeof cb !== 'function') throw new TypeError('queueMicrotask needs a function');
-    queue(() => Reflect.apply(cb, undefined, []));
+    queue(() => callQuietly(cb, []));
   };
 }
 

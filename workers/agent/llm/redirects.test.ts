@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HumanMessage } from '@langchain/core/messages';
 import { classifyLlmError, createChatModel } from './chatModel';
+import { MemoryEndpointProfileStore } from './endpointProfile';
 import { listModels } from './modelList';
 import { redirectMessage, refuseRedirects } from './redirects';
 
@@ -88,7 +89,7 @@ describe('model requests do not follow redirects', () => {
 
   it('Test connection’s model list does not follow one either', async () => {
     status = 307;
-    const outcome = await listModels(settings(), { update: async () => undefined }, (input, init) => fetch(input, init));
+    const outcome = await listModels(settings(), new MemoryEndpointProfileStore(), (input, init) => fetch(input, init));
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) {
       expect(outcome.message).toContain(`${targetUrl}/v1/models`);
