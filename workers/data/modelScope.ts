@@ -18,6 +18,13 @@ interface Relation {
   name: string;
 }
 
+/**
+ * Where the app creates the datasets: DuckDB's in-memory database (duckdbBoot.ts opens no file),
+ * schema `main`. Fixed, not the session's current one: a console `USE` or `SET schema` must not
+ * move what counts as a dataset.
+ */
+export const DATASET_HOME = { catalog: 'memory', schema: 'main' } as const;
+
 /** Functions that bind a relation named in a string, so the text never shows which one. */
 const NAME_RESOLVERS = new Set(['query', 'query_table']);
 
@@ -70,7 +77,7 @@ export async function scopeProblem(engine: Engine, stmt: SqlStatement, scope: Mo
   if (scanned.size === 0) return undefined;
   const { all, userViews, current } = await catalog(engine);
   let macros: Set<string> | undefined;
-  const home = scope.home ?? { catalog: current.catalog, schema: 'main' };
+  const home = scope.home ?? DATASET_HOME;
   const atHome = (r: { catalog: string; schema: string }) => r.catalog === home.catalog && r.schema === home.schema;
   const homeName = `${home.catalog}.${home.schema}`;
   for (const name of scanned) {

@@ -25,8 +25,8 @@ export interface ModelScope {
   views: ReadonlySet<string>;
   /**
    * Where the datasets live (catalog and schema, lower-cased). A scan must read them there: a
-   * user's own `priv.penguins` has the same name in DuckDB's plan. Default: the current
-   * database's `main` schema, where the app creates them.
+   * user's own `priv.penguins` has the same name in DuckDB's plan. Default: `memory.main`, where
+   * the app creates them (modelScope.ts).
    */
   home?: { catalog: string; schema: string };
 }

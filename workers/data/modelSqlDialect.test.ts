@@ -74,6 +74,19 @@ describe('DuckDB dialect: refused, with why and how to rewrite', { timeout: 120_
     }
   });
 
+  it('after a console SET schema, a bare name that finds the homonym is refused; the full name still reads the dataset', async () => {
+    await engine.query("SET schema = 'priv'");
+    try {
+      const bare = await runModelSql(engine, 'SELECT * FROM penguins', 10, scope);
+      expect(bare.ok).toBe(false);
+      if (!bare.ok) expect(bare.message).toMatch(/looked up in memory\.priv.*memory\.main\.penguins/s);
+      const full = await runModelSql(engine, 'SELECT count(*) AS n FROM memory.main.penguins', 10, scope);
+      expect(full.ok).toBe(true);
+    } finally {
+      await engine.query("SET schema = 'main'");
+    }
+  });
+
   it('a view or table macro the user made over the homonym is refused while the homonym exists', async () => {
     await engine.query('CREATE VIEW pv AS SELECT * FROM priv.penguins');
     await engine.query('CREATE MACRO pm() AS TABLE SELECT * FROM priv.penguins');
