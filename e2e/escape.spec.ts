@@ -235,6 +235,51 @@ result = found
     await page.context().unroute(/\.(whl|zip|tar)[?#]/);
   });
 
+  // Issue #31: DuckDB's plan names a scanned table without its schema, so with a dataset
+  // `penguins` and the user's own `priv.penguins`, model SQL read the user's table. Python's sql()
+  // runs as model SQL; the user's table is made in the SQL console, as a user would.
+  test('model SQL reads the dataset, never a same-named table of the user’s; lateral unnest works', async () => {
+    const app = shared();
+    const page = app.page;
+    const confirm = page.getByRole('dialog', { name: 'Confirm destructive query' }).or(page.getByRole('alertdialog', { name: 'Confirm destructive query' }));
+    /** The console asks before a change: the user confirms their own table. */
+    const runConfirmed = async (sql: string) => {
+      await app.submitSql(sql);
+      await expect(async () => {
+        if (await confirm.isVisible()) await confirm.getByRole('button', { name: 'Run anyway' }).click();
+        expect(await app.runButton.isEnabled()).toBe(true);
+        expect(await confirm.isVisible()).toBe(false);
+      }).toPass({ timeout: 30_000 });
+    };
+    await runConfirmed("CREATE SCHEMA IF NOT EXISTS priv; CREATE OR REPLACE TABLE priv.penguins AS SELECT 'secret-row' AS \"Species\"");
+    expect(await app.scalar('SELECT count(*) FROM priv.penguins')).toBe('1');
+    try {
+      const py = await pythonConsole(page);
+      await py.exec(`
+out = {}
+for q in ["SELECT * FROM priv.penguins", "SELECT * FROM memory.priv.penguins", 'SELECT * FROM "priv"."penguins"',
+          "SELECT * FROM query_table('priv.penguins')", "WITH penguins AS (SELECT * FROM priv.penguins) SELECT * FROM penguins"]:
+    try:
+        r = sql(q)
+        out[q] = "ran: " + str(r)[:200]
+    except Exception as e:
+        out[q] = "blocked: " + str(e)[:400]
+r = sql('SELECT "Species", x FROM penguins, unnest([1, 2]) AS u(x) LIMIT 4')
+out["lateral unnest over the dataset"] = "blocked" if "secret-row" in str(r) else "ran"
+result = out
+`);
+      const report = JSON.parse(await py.result().innerText()) as Record<string, string>;
+      for (const [q, outcome] of Object.entries(report)) {
+        if (q.startsWith('lateral')) expect(outcome, q).toBe('ran');
+        else expect(outcome, q).toMatch(/^blocked: .*not the dataset penguins|^blocked: .*query_table\(\) resolves a name/s);
+      }
+      expect(JSON.stringify(report)).not.toContain('secret-row');
+    } finally {
+      await runConfirmed('DROP SCHEMA priv CASCADE');
+    }
+    await penguinsUnchanged(page);
+  });
+
   for (const noRawRows of [false, true]) {
     test(`from a scripted model's tool calls (No raw rows ${noRawRows ? 'on' : 'off'})`, async () => {
       const app = shared();
