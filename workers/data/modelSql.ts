@@ -205,6 +205,10 @@ async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, dept
     if (/read-only mode|read-only transaction/i.test(message)) {
       return { ok: false, message: `refused: ${first?.text.toUpperCase() ?? 'this statement'} writes (${message}); ${READ_ONLY_HINT}` };
     }
+    // The engine's lock refused a file or URL before any plan: say what to do instead.
+    if (/file system operations are disabled|does not support lateral join column parameters/i.test(message)) {
+      return { ok: false, message: `refused: it reads a file or URL (${message.split('\n')[0] ?? message}); ${READ_DATASETS_HINT}` };
+    }
     // DuckDB cannot plan this kind of statement at all (ATTACH, USE, EXPORT, DETACH…).
     const near = /syntax error at or near "([^"]+)"/i.exec(message)?.[1];
     if (first?.kind === TokenKind.Keyword && near?.toLowerCase() === first.text.toLowerCase()) {
