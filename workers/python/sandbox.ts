@@ -52,8 +52,23 @@ export function removeMember(obj: object, name: string): void {
 export interface FetchGuard {
   /** Exact URLs (self-hosted assets) that may be fetched, mapped to where they really live. */
   assets: Map<string, string>;
-  /** Prefixes (the package base URL) under which GETs are allowed. */
-  prefixes: string[];
+  /**
+   * Exact package files that may be fetched: the lock file's `file_name`s under the package base
+   * URL. A whole prefix would let a query string (`x.whl?d=<rows>`) carry data to the CDN's logs.
+   */
+  files: ReadonlySet<string>;
+}
+
+/** Every package file the lock file names, as the absolute URLs Pyodide fetches. */
+export function lockFileUrls(packages: Iterable<{ file_name?: string }>, packageBaseUrl: string): Set<string> {
+  const out = new Set<string>();
+  for (const pkg of packages) {
+    if (typeof pkg.file_name !== 'string' || pkg.file_name === '') continue;
+    const url = new URL(pkg.file_name, packageBaseUrl);
+    // A lock file entry is a plain file name: one with a query or fragment is not a package file.
+    if (url.search === '' && url.hash === '' && url.href.startsWith(packageBaseUrl)) out.add(url.href);
+  }
+  return out;
 }
 
 function requestUrl(input: RequestInfo | URL): string {
@@ -76,7 +91,9 @@ export function guardedFetch(realFetch: typeof fetch, guard: FetchGuard, base: s
     }
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const mapped = guard.assets.get(url.href);
-    const allowed = method === 'GET' && (mapped !== undefined || guard.prefixes.some((p) => url.href.startsWith(p)));
+    // Exact matches only: `href` keeps any query string or fragment, so `x.whl?d=…` or `x.whl#…`
+    // is a URL the lock file never named.
+    const allowed = method === 'GET' && (mapped !== undefined || guard.files.has(url.href));
     if (!allowed) return Promise.reject(new TypeError('fetch is not available in the Python sandbox'));
     // Only the integrity option is passed on: nothing the caller sets can change where it goes.
     return realFetch(mapped ?? url.href, { method: 'GET', integrity: init?.integrity, credentials: 'omit' });
@@ -85,12 +102,70 @@ export function guardedFetch(realFetch: typeof fetch, guard: FetchGuard, base: s
 
 type TimerHandler = (...args: unknown[]) => void;
 
-/** setTimeout/setInterval that refuse string handlers (which would evaluate code). */
+/**
+ * setTimeout/setInterval that refuse string handlers (which would evaluate code) and call the
+ * handler with `this` undefined. A browser calls a timer's handler with the global scope as
+ * `this`: a proxy made with `create_proxy(cb, capture_this=True)`, or a built-in such as
+ * `Array.prototype.push` then `forEach` (whose callback gets its receiver), would hand Python the
+ * worker's global, and with it everything sealScope left for the worker's own use.
+ */
 function functionOnlyTimer<T extends (handler: TimerHandler, ms?: number, ...args: unknown[]) => number>(timer: T): T {
   return ((handler: unknown, ms?: number, ...args: unknown[]) => {
     if (typeof handler !== 'function') throw new TypeError('timers need a function in the Python sandbox');
-    return timer(handler as TimerHandler, ms, ...args);
+    const fn = handler as TimerHandler;
+    return timer(() => callQuietly(fn, args), ms);
   }) as T;
+}
+
+/**
+ * Calls a callback with no receiver. What it throws is logged, not left uncaught: an uncaught
+ * error ends the worker (the page restarts it, and the user's Python state with it), and a
+ * callback the run scheduled has no caller left to tell.
+ */
+function callQuietly(fn: (...args: unknown[]) => void, args: unknown[]): void {
+  try {
+    Reflect.apply(fn, undefined, args);
+  } catch (e) {
+    console.error('a scheduled callback failed in the Python sandbox:', e);
+  }
+}
+
+/** queueMicrotask whose callback never sees a receiver, whatever the engine passes. */
+function receiverlessMicrotask(queue: (cb: () => void) => void): (cb: () => void) => void {
+  return (cb) => {
+    if (typeof cb !== 'function') throw new TypeError('queueMicrotask needs a function');
+    queue(() => callQuietly(cb, []));
+  };
+}
+
+/**
+ * Members of the global scope the worker's own code no longer needs once sealed and that would
+ * let code holding the global watch or end the worker: the page's later messages
+ * (`addEventListener('message')`, `onmessage`), `close`, and `navigator` (the device, the
+ * user agent). Shadowed by an own, read-only `undefined`, so `EventTarget.prototype` stays whole
+ * for the ports and signals the worker still uses.
+ */
+export const SHADOWED_GLOBALS = [
+  'addEventListener', 'removeEventListener', 'dispatchEvent', 'onmessage', 'onmessageerror', 'close', 'navigator',
+] as const;
+
+/** Defines `name` on `obj` itself as a read-only `undefined`; throws when it stays reachable. */
+export function shadowMember(obj: object, name: string): void {
+  try {
+    Object.defineProperty(obj, name, { value: undefined, writable: false, configurable: false, enumerable: false });
+  } catch {
+    throw new SandboxError(`could not shadow ${name}`);
+  }
+  if ((obj as Record<string, unknown>)[name] !== undefined) throw new SandboxError(`could not shadow ${name}`);
+}
+
+/**
+ * V8 hands `Error.prepareStackTrace` the call sites of every stack it formats, and a call site's
+ * `getThis()`/`getFunction()` return receivers and functions of sloppy frames. Fixed to undefined
+ * so a Python callable can never be installed there.
+ */
+export function lockStackTraceHook(ErrorCtor: ErrorConstructor): void {
+  Object.defineProperty(ErrorCtor, 'prepareStackTrace', { value: undefined, writable: false, configurable: false });
 }
 
 /** Blocks `fn.constructor("code")` for every function kind; internal `new Function` still works. */
@@ -127,6 +202,7 @@ export function safeJsGlobals(scope: typeof globalThis): Record<string, unknown>
   for (const name of names) if (name in scope) js[name] = source[name];
   js.setTimeout = functionOnlyTimer(scope.setTimeout.bind(scope));
   js.setInterval = functionOnlyTimer(scope.setInterval.bind(scope));
+  js.queueMicrotask = receiverlessMicrotask(scope.queueMicrotask.bind(scope));
   js.clearTimeout = scope.clearTimeout.bind(scope);
   js.clearInterval = scope.clearInterval.bind(scope);
   return Object.freeze(js);
@@ -151,6 +227,8 @@ export function sealScope(scope: typeof globalThis, fetchImpl: typeof fetch): vo
   removeMember(scope, 'setInterval');
   Object.assign(scope, timers);
   blockCodeGeneration();
+  lockStackTraceHook(scope.Error);
+  for (const name of SHADOWED_GLOBALS) shadowMember(scope, name);
 }
 
 /**

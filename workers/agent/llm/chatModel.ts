@@ -4,6 +4,7 @@
  * lack), keeps retries few so a rate limit cannot stall the UI for a minute, reports each retry
  * so the UI can show it, and turns endpoint failures into one classified shape.
  */
+import { refuseRedirects } from './redirects';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import type { ChatGenerationChunk, ChatResult } from '@langchain/core/outputs';
@@ -105,10 +106,12 @@ export function normaliseBaseUrl(url: string): string {
 
 /** A fetch that sends the key the way the provider of `baseUrl` expects it (providerRequest.ts). */
 export function providerFetch(inner: typeof fetch, baseUrl: string): typeof fetch {
+  // Redirects are refused here, under every other layer: the request never leaves for an address the user did not enter.
+  const send = refuseRedirects(inner);
   return (input, init) => {
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     const url = providerRequest(input instanceof Request ? input.url : String(input), headers, baseUrl);
-    return inner(url, { ...init, headers });
+    return send(url, { ...init, headers });
   };
 }
 
@@ -293,6 +296,10 @@ function classifyKind(error: unknown): LlmFailure {
   // tool_use_failed) are failed attempts, not a missing capability.
   if ((status === 400 || status === 404 || status === 422) && /(does not|doesn't|do not) support (?:tools|tool|function)|tools? (?:use |calling )?(?:is |are )?not supported|function calling is not (?:supported|enabled)|enable-auto-tool-choice/i.test(raw)) {
     return { kind: 'no_tools', status, retryable: false, message: 'This model does not seem to support tool calling, which the agent needs. Choose another model.' };
+  }
+  // A redirect refused by redirects.ts: retrying would meet the same redirect.
+  if (status !== undefined && status >= 300 && status < 400) {
+    return { kind: 'bad_request', status, retryable: false, message: 'The endpoint redirected the request to another address, which model requests do not follow.' };
   }
   if (status !== undefined && status >= 500) {
     return { kind: 'server', status, retryable: true, message: `The endpoint failed (HTTP ${status}). Retry in a moment.` };

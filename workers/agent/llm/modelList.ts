@@ -11,6 +11,7 @@ import { normaliseBaseUrl } from './chatModel';
 import { windowFromModelEntry } from './contextWindow';
 import type { EndpointProfileStore } from './endpointProfile';
 import { readErrorBody } from './wire/errorBody';
+import { refuseRedirects } from './redirects';
 
 /** Past this many models (a hosted catalogue) windows are learned from refusals instead. */
 const MAX_WINDOWS_STORED = 100;
@@ -20,7 +21,7 @@ export async function listModels(settings: Omit<EndpointSettings, 'model'>, prof
     const headers = new Headers();
     if (settings.apiKey) headers.set('authorization', `Bearer ${settings.apiKey}`);
     const url = providerRequest(`${normaliseBaseUrl(settings.baseUrl)}/models`, headers, settings.baseUrl);
-    const res = await doFetch(url, { headers });
+    const res = await refuseRedirects(doFetch)(url, { headers });
     if (!res.ok) {
       // The provider's own words, whatever shape its error body has (llm/wire/errorBody.ts).
       const words = readErrorBody(await res.text().catch(() => ''), res.headers.get('content-type') ?? '');
