@@ -18,6 +18,10 @@ export interface CsvReadOverrides {
   /** Lines skipped above the header. */
   skip?: number;
   header?: boolean;
+  /** The field delimiter, when DuckDB's sniffer missed it (say, a space-delimited file read as one column). */
+  delim?: string;
+  /** Column names for a file without a header line (header = false). */
+  names?: string[];
   /** Column → DuckDB type, for columns the sniffer left as text. */
   types?: Record<string, string>;
 }
@@ -51,6 +55,8 @@ export type FindingKind =
   | 'placeholders'
   | 'title_line'
   | 'header_as_data'
+  /** CSV: a delimiter DuckDB's sniffer missed (the file read as one text column). */
+  | 'delimiter'
   | 'decimal_comma'
   | 'thousands'
   | 'whitespace'

@@ -6,7 +6,9 @@ import { MAX_TEXT_COLUMNS, readerFor, type CsvFinding } from './csvReport/kit';
 import { columnNames, headerAsData, titleLine } from './csvReport/header';
 import { textStats, type TextStats } from './csvReport/textStats';
 import { merged, numberFinding } from './csvReport/numbers';
-import { dateFindings, textTimeFindings } from './csvReport/dates';
+import { dateFindings, sniffedDelimiter, textTimeFindings } from './csvReport/dates';
+import { verified } from './csvReport/verify';
+import { linesAbove, missedDelimiter } from './csvReport/layout';
 
 /**
  * The load report's checks for a CSV: what DuckDB's sniffer gets wrong without saying so. Each
@@ -21,7 +23,12 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
   const reader = readerFor(engine, path, read);
   // The header read as data, or a title line above it: every column is text named column0…, so the
   // other checks would only echo it.
-  const head = (await headerAsData(engine, reader, table, columns, read)) ?? (await titleLine(engine, table, reader, columns, read));
+  // The layout first (a missed delimiter, metadata lines above the header), then the header.
+  const head =
+    (await missedDelimiter(engine, reader, columns, read)) ??
+    (await linesAbove(engine, reader, columns, read)) ??
+    (await headerAsData(engine, reader, table, columns, read)) ??
+    (await titleLine(engine, table, reader, columns, read));
   const findings: CsvFinding[] = [];
   if (head) findings.push(head);
   else {
@@ -33,15 +40,18 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
     const dates = await dateFindings(engine, reader, path, read, columns, stats);
     findings.push(...dates);
     const numbers: CsvFinding[] = [];
+    const delimiter = stats.some((s) => s.decimalComma > 0) ? await sniffedDelimiter(engine, path, read) : undefined;
     for (const s of stats) {
       if (s.nonNull === 0 || s.dates >= s.nonNull * 0.8) continue;
-      const f = await numberFinding(reader, s, columns);
+      const f = await numberFinding(reader, s, columns, delimiter);
       if (f) numbers.push(f);
     }
     const done = new Set([...dates, ...numbers].flatMap((f) => f.columns));
     findings.push(...(await textTimeFindings(engine, reader, table, columns, stats, done)));
     findings.push(...merged(numbers, stats));
   }
+  // Every fix is tried on the file and compared with this read before it is offered.
+  const checked = await verified(engine, table, reader, columns, findings);
   // A fix keeps the fix already in force: the file is re-read with both.
-  return read.overrides ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, options: mergeOverrides(read.overrides, f.fix.options) } } : f)) : findings;
+  return read.overrides ? checked.map((f) => (f.fix ? { ...f, fix: { ...f.fix, options: mergeOverrides(read.overrides, f.fix.options) } } : f)) : checked;
 }

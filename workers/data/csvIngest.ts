@@ -53,7 +53,7 @@ export interface ReadOptions {
 
 export function readCsvSql(path: string, opts: ReadOptions): string {
   const args = [quoteLiteral(path), `encoding = ${quoteLiteral(opts.encoding)}`, 'null_padding = true'];
-  if (opts.tsv) args.push("delim = '\\t'");
+  if (opts.tsv && opts.overrides?.delim === undefined) args.push("delim = '\\t'");
   if (opts.fullSample) args.push('sample_size = -1');
   if (opts.serial) args.push('parallel = false');
   args.push(...overridesSql(opts.overrides));

@@ -4,7 +4,7 @@ import { brokenBy, costsOthers, fixWorks, isNumericType, isPlaceholder, list, qu
 import type { TextStats } from './textStats';
 
 /** A fix for one text column, kept only when DuckDB reading with it makes the column numeric. */
-export async function numberFinding(reader: Reader, s: TextStats, before: readonly ColumnInfo[]): Promise<CsvFinding | undefined> {
+export async function numberFinding(reader: Reader, s: TextStats, before: readonly ColumnInfo[], delimiter?: string): Promise<CsvFinding | undefined> {
   const col = s.column;
   const offer = async (finding: Omit<CsvFinding, 'fix'>, fix: CsvFinding['fix'], wanted = isNumericType): Promise<CsvFinding> => {
     if (!fix) return finding;
@@ -26,6 +26,13 @@ export async function numberFinding(reader: Reader, s: TextStats, before: readon
     );
   }
   if (s.decimalComma > 0 && s.decimalComma + s.numeric + s.placeholders === s.nonNull && s.euroGrouped === 0) {
+    const finding = { kind: 'decimal_comma' as const, columns: [col], message: `"${col}" holds numbers with a decimal comma (e.g. 10,5)${andMissing}, so it was read as text.` };
+    // A file whose fields are separated by commas quotes "2,2" as it quotes any list, and one with
+    // "." decimals in the same column cannot mean "," as decimal mark: read as decimals, a list of
+    // codes would silently become a number (country-codes.csv). Not offered; SQL can still do it.
+    const sql = ` In SQL, CAST(replace("${col}", ',', '.') AS DOUBLE) reads them as decimals.`;
+    if (s.numeric > s.integers) return { ...finding, message: `"${col}" has values with a comma (e.g. 2,2) beside numbers with a decimal point, so the commas are not decimal marks (lists or codes, say); no re-read is offered.${sql}` };
+    if (delimiter === ',') return { ...finding, message: `"${col}" has values like 2,2 that read as numbers with a decimal comma, but the file separates its fields with commas, so they may as well be lists (2 and 2); no re-read is offered.${sql}` };
     return offer(
       { kind: 'decimal_comma', columns: [col], message: `"${col}" holds numbers with a decimal comma (e.g. 10,5)${andMissing}, so it was read as text.` },
       { label: `Read with "," as decimal separator${ph.length > 0 ? ` and ${quoted(ph)} as missing` : ''}`, options: { decimal_separator: ',', ...missing } },
