@@ -94,6 +94,11 @@ export interface LoadReport {
   findings: LoadFinding[];
   /** The options the table was last read with beyond the defaults (a fix applied): read_csv's, or the reader's for Excel/JSON. */
   readOptions?: ReadOverrides;
+  /**
+   * Every offered fix combined into one read (CSV/TSV: skip, header, delimiter, types, missing
+   * strings, separators, date forms together), tried by DuckDB and compared with the first read.
+   */
+  applyAll?: { label: string; options: ReadOverrides };
   /** The findings as they were at the first read, so a fix can be undone (re-read without options). */
   original?: LoadFinding[];
   /**

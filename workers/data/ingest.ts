@@ -66,6 +66,7 @@ export async function ingest(
         ctx.progress(loadId, fileName, 'parsing', f, `${megabytes(size * f)} of ${megabytes(size)}`);
       };
       let findings: LoadFinding[] = [];
+      let applyAll: LoadReport['applyAll'];
       const r = await ingestCsv({
         engine,
         blob,
@@ -79,14 +80,14 @@ export async function ingest(
           ? {}
           : {
               whileRegistered: async (path: string, read: ReadOptions) => {
-                findings = await csvFindings(engine, table, await columnTypes(engine, table), path, read);
+                ({ findings, applyAll } = await csvFindings(engine, table, await columnTypes(engine, table), path, read));
               },
             }),
       });
       if (!r.ok) return await fail(r.message, r.suggestion);
       made.push(table);
       warnings.push(...r.warnings);
-      const report = { reader: readerLabel(format, engine), findings, ...(csvOptions ? { readOptions: csvOptions } : {}), ...(checkLater ? { checking: true as const } : {}) };
+      const report = { reader: readerLabel(format, engine), findings, ...(applyAll ? { applyAll } : {}), ...(csvOptions ? { readOptions: csvOptions } : {}), ...(checkLater ? { checking: true as const } : {}) };
       const info = await tableInfo(engine, table, fileName, format, blob.size, undefined, report);
       tables.push(checkLater ? { info, checks: { source: r.source, read: r.read, format } } : { info });
     } else if (format === 'parquet' && engine.extensions?.parquet) {

@@ -81,16 +81,17 @@ export function layoutOf(rows: readonly Row[]): Layout | undefined {
   if (isHeaderLike(rows[d]!, w) && numeric.some((c) => filled(rows[d]![c]))) {
     const below = rows.slice(d + 1, d + 6);
     const repeats = below.some((r) => numeric.some((c) => filled(r[c]) && r[c] === rows[d]![c]));
-    if (!repeats && d > 0) return { start: d, header: true };
+    if (!repeats && d > 0 && rows.slice(0, d).every((r) => width(r) < w)) return { start: d, header: true };
   }
   if (d === 0) return undefined;
   const above = rows[d - 1]!;
   const header = isHeaderLike(above, w) && numeric.some((c) => filled(above[c]) && !isNumberText(above[c]!));
   const start = header ? d - 1 : d;
   if (start === 0) return undefined;
-  // What is above must not be data of the same shape: metadata is narrower or has no numbers where the data has them.
+  // What is above must not be rows of the table: above a header, titles and notes are narrower than
+  // the data; above headerless data (ONS), they are text where the data has numbers.
   const meta = rows.slice(0, start);
-  if (!meta.every((r) => width(r) < w || !numeric.some((c) => filled(r[c]) && isNumberText(r[c]!)))) return undefined;
+  if (header ? !meta.every((r) => width(r) < w) : !meta.every((r) => !numeric.some((c) => filled(r[c]) && isNumberText(r[c]!)))) return undefined;
   return { start, header };
 }
 

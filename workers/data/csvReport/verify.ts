@@ -40,7 +40,9 @@ export async function damageOf(engine: Engine, table: string, reader: Reader, op
     const b = `b.${quoteIdent(c.name)}`;
     const t = after.get(c.name)!;
     const years = () => {
-      aggs.push(`count(*) FILTER (WHERE year(${b}) < ${MIN_PLAUSIBLE_YEAR} OR year(${b}) > ${maxPlausibleYear()})::DOUBLE AS y${i}`, `min(year(${b})) AS ymin${i}`, `max(year(${b})) AS ymax${i}`);
+      // year() of a TIMESTAMP WITH TIME ZONE needs ICU; the cast to TIMESTAMP (UTC) does not.
+      const y = `year(CAST(${b} AS TIMESTAMP))`;
+      aggs.push(`count(*) FILTER (WHERE ${y} < ${MIN_PLAUSIBLE_YEAR} OR ${y} > ${maxPlausibleYear()})::DOUBLE AS y${i}`, `min(${y}) AS ymin${i}`, `max(${y}) AS ymax${i}`);
       checks.push({ col: c.name, kind: 'years', key: `y${i}` });
     };
     // A date form (day or month first) is the very thing such a fix changes in the date columns: their years must still be plausible.
@@ -65,7 +67,7 @@ export async function damageOf(engine: Engine, table: string, reader: Reader, op
   try {
     row = rowsOf(await engine.query(`SELECT ${aggs.join(', ')} FROM ${side(quoteIdent(table), 'a')} a POSITIONAL JOIN ${side(reader.sql(options), 'b')} b`))[0];
   } catch {
-    return ' DuckDB could not read the file with it, so no re-read is offered.';
+    return ' DuckDB could not compare a read with it to this one, so no re-read is offered.';
   }
   if (!row) return undefined;
   if (Number(row.unpaired) > 0) return ' Read with it the file has a different number of rows, so no re-read is offered.';
