@@ -20,6 +20,8 @@ export interface CsvReadOverrides {
   header?: boolean;
   /** The field delimiter, when DuckDB's sniffer missed it (say, a space-delimited file read as one column). */
   delim?: string;
+  /** Eurostat bulk TSV: the dimensions column split into one column per dimension, each period as a number and its flags. */
+  eurostat?: true;
   /** Column names for a file without a header line (header = false). */
   names?: string[];
   /** Column → DuckDB type, for columns the sniffer left as text. */
@@ -55,6 +57,8 @@ export type FindingKind =
   | 'placeholders'
   | 'title_line'
   | 'header_as_data'
+  /** Eurostat TSV: values with flags ("82.5 b") and ":" for missing, dimensions in one column. */
+  | 'flags'
   /** CSV: a delimiter DuckDB's sniffer missed (the file read as one text column). */
   | 'delimiter'
   | 'decimal_comma'

@@ -12,6 +12,7 @@ import { merged, numberFinding } from './csvReport/numbers';
 import { dateFindings, sniffedDelimiter, textTimeFindings } from './csvReport/dates';
 import { damageOf, isLayoutFix, verified } from './csvReport/verify';
 import { linesAbove, missedDelimiter } from './csvReport/layout';
+import { eurostatFinding } from './csvReport/eurostat';
 
 /**
  * The load report's checks for a CSV: what DuckDB's sniffer gets wrong without saying so. The
@@ -29,7 +30,8 @@ export interface CsvChecks {
 /** The value checks on a table (or a table of the first rows read with a layout fix): fixes without the options in force. */
 async function valueFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, read: ReadOptions, reader: Reader): Promise<CsvFinding[]> {
   const findings: CsvFinding[] = [];
-  const names = await columnNames(engine, path, read, columns);
+  // Under a Eurostat read the columns are a projection of the file's, not its header's.
+  const names = read.overrides?.eurostat ? undefined : await columnNames(engine, path, read, columns);
   if (names) findings.push(names);
   const text = columns.filter((c) => c.type === 'VARCHAR').slice(0, MAX_TEXT_COLUMNS);
   const stats: TextStats[] = [];
@@ -68,6 +70,7 @@ export function combine(fixes: readonly CsvReadOverrides[]): { options: CsvReadO
 export async function csvFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, read: ReadOptions): Promise<CsvChecks> {
   const reader = readerFor(engine, path, read);
   const head =
+    (read.overrides?.eurostat ? undefined : await eurostatFinding(engine, table, columns, readCsvSql(path, read))) ??
     (await missedDelimiter(engine, reader, columns, read)) ??
     (await linesAbove(engine, reader, columns, read)) ??
     (await headerAsData(engine, reader, table, columns, read)) ??
@@ -79,7 +82,7 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
   let scratch: string | undefined;
   try {
     if (!head) findings = await valueFindings(engine, table, columns, path, read, reader);
-    else if (!head.fix) findings = [head];
+    else if (!head.fix || head.fix.options.eurostat) findings = [head];
     else {
       // What the values are once the layout is right: the value checks run on the first rows read
       // with the layout fix, so one read can apply the layout and the values together.

@@ -1,4 +1,5 @@
-import type { Engine } from './duckdbEngine';
+import { rowsOf, type Engine } from './duckdbEngine';
+import { eurostatSelect } from './csvReport/eurostat';
 import type { EncodingGuess } from './sniff';
 import { quoteIdent, quoteLiteral } from '../../shared/sql';
 import { briefSqlError } from './sqlError';
@@ -143,7 +144,11 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
   await engine.registerBlob(path, blob);
   // Sent (not run in one call) so DuckDB-WASM polls it and reports execution progress meanwhile.
   const attempt = async (opts: ReadOptions) => {
-    const { batches } = await engine.send(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readCsvSql(path, opts)}`);
+    // A Eurostat read (a load report's fix) is a projection of the read's own columns.
+    const select = opts.overrides?.eurostat
+      ? eurostatSelect(rowsOf(await engine.query(`DESCRIBE SELECT * FROM ${readCsvSql(path, opts)}`)).map((r) => ({ name: String(r.column_name), type: String(r.column_type) })))
+      : '*';
+    const { batches } = await engine.send(`CREATE TABLE ${quoteIdent(table)} AS SELECT ${select} FROM ${readCsvSql(path, opts)}`);
     for await (const _ of batches) {
       // Draining the one-row "Count" result completes the statement.
     }

@@ -32,5 +32,5 @@ export function mergeOverrides(a: CsvReadOverrides | undefined, b: CsvReadOverri
 }
 
 export function isEmptyOverrides(o: CsvReadOverrides | undefined): boolean {
-  return !o || overridesSql(o).length === 0;
+  return !o || (overridesSql(o).length === 0 && !o.eurostat);
 }

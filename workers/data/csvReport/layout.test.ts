@@ -52,3 +52,10 @@ describe('isHeaderLike', () => {
     expect(isHeaderLike(['2020', '2019'], 2)).toBe(false);
   });
 });
+
+describe('layoutOf on European files', () => {
+  it('finds the header under station lines when the data has decimal commas and d/m/Y dates', () => {
+    const text = `Estación;Madrid Ciudad Universitaria;;\nLatitud;40,45;;\nFecha;Global;Difusa;Inclinada\n${data(12, (i) => `${(i % 28) + 1}/01/2021;${10 + i},35;3,${i};12,${i}`)}`;
+    expect(layoutOf(rows(text, ';'))).toEqual({ start: 2, header: true });
+  });
+});

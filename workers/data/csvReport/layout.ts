@@ -22,6 +22,12 @@ type Row = readonly (string | null)[];
 const filled = (v: string | null | undefined): v is string => v !== null && v !== undefined && v.trim() !== '';
 const isNumberText = (v: string) => /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(v);
 const width = (r: Row) => r.filter(filled).length;
+/**
+ * A value a column of data holds and a title or a header does not: a number (with a decimal comma
+ * or grouped thousands too) or a date. Metadata above a European file (decimal commas, d/m/Y
+ * dates) is found by these as by plain numbers.
+ */
+const isValueText = (v: string) => isNumberText(v) || /^\s*[-+]?(\d+(,\d+)?|\d{1,3}([.,  ]\d{3})+([.,]\d+)?)\s*$/.test(v) || /^\s*\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}([ T]\d{1,2}:\d{2}(:\d{2})?)?\s*$/.test(v);
 
 /** The most frequent value (the larger on a tie). */
 function mode(values: readonly number[]): number {
@@ -63,10 +69,10 @@ export function layoutOf(rows: readonly Row[]): Layout | undefined {
   const numeric: number[] = [];
   for (let c = 0; c < cols; c++) {
     const cells = lower.map((r) => r[c]).filter(filled).filter((v) => !isPlaceholder(v));
-    if (cells.length >= lower.length / 2 && cells.filter(isNumberText).length >= cells.length * 0.9) numeric.push(c);
+    if (cells.length >= lower.length / 2 && cells.filter(isValueText).length >= cells.length * 0.9) numeric.push(c);
   }
   const dataLike = (r: Row) =>
-    width(r) >= Math.ceil(w / 2) && numeric.every((c) => !filled(r[c]) || isPlaceholder(r[c]!) || isNumberText(r[c]!)) && (numeric.length === 0 || numeric.some((c) => filled(r[c]) && isNumberText(r[c]!)));
+    width(r) >= Math.ceil(w / 2) && numeric.every((c) => !filled(r[c]) || isPlaceholder(r[c]!) || isValueText(r[c]!)) && (numeric.length === 0 || numeric.some((c) => filled(r[c]) && isValueText(r[c]!)));
   // The first row from which (nearly) every row is data: the next three all, and 90% of the rest.
   let d = -1;
   for (let i = 0; i < Math.min(rows.length - 3, MAX_SKIP); i++) {
@@ -85,12 +91,13 @@ export function layoutOf(rows: readonly Row[]): Layout | undefined {
   }
   if (d === 0) return undefined;
   const above = rows[d - 1]!;
-  const header = isHeaderLike(above, w) && numeric.some((c) => filled(above[c]) && !isNumberText(above[c]!));
+  const header = isHeaderLike(above, w) && numeric.some((c) => filled(above[c]) && !isValueText(above[c]!));
   const start = header ? d - 1 : d;
   if (start === 0) return undefined;
   // What is above must not be rows of the table: above a header, titles and notes are narrower than
   // the data; above headerless data (ONS), they are text where the data has numbers.
   const meta = rows.slice(0, start);
+  // (Dates are allowed there: ONS writes "Release date","15-11-2023".)
   if (header ? !meta.every((r) => width(r) < w) : !meta.every((r) => !numeric.some((c) => filled(r[c]) && isNumberText(r[c]!)))) return undefined;
   return { start, header };
 }

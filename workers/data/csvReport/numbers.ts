@@ -26,13 +26,11 @@ export async function numberFinding(reader: Reader, s: TextStats, before: readon
     );
   }
   if (s.decimalComma > 0 && s.decimalComma + s.numeric + s.placeholders === s.nonNull && s.euroGrouped === 0) {
-    const finding = { kind: 'decimal_comma' as const, columns: [col], message: `"${col}" holds numbers with a decimal comma (e.g. 10,5)${andMissing}, so it was read as text.` };
     // A file whose fields are separated by commas quotes "2,2" as it quotes any list, and one with
-    // "." decimals in the same column cannot mean "," as decimal mark: read as decimals, a list of
-    // codes would silently become a number (country-codes.csv). Not offered; SQL can still do it.
-    const sql = ` In SQL, CAST(replace("${col}", ',', '.') AS DOUBLE) reads them as decimals.`;
-    if (s.numeric > s.integers) return { ...finding, message: `"${col}" has values with a comma (e.g. 2,2) beside numbers with a decimal point, so the commas are not decimal marks (lists or codes, say); no re-read is offered.${sql}` };
-    if (delimiter === ',') return { ...finding, message: `"${col}" has values like 2,2 that read as numbers with a decimal comma, but the file separates its fields with commas, so they may as well be lists (2 and 2); no re-read is offered.${sql}` };
+    // "." decimals in the same column cannot mean "," as a decimal mark: such values are lists or
+    // codes (country-codes.csv's "2,2"), and read as decimals they would silently become numbers.
+    // Files written with decimal commas separate fields with ";" or tabs.
+    if (s.numeric > s.integers || delimiter === ',') return undefined;
     return offer(
       { kind: 'decimal_comma', columns: [col], message: `"${col}" holds numbers with a decimal comma (e.g. 10,5)${andMissing}, so it was read as text.` },
       { label: `Read with "," as decimal separator${ph.length > 0 ? ` and ${quoted(ph)} as missing` : ''}`, options: { decimal_separator: ',', ...missing } },

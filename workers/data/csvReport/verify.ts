@@ -19,7 +19,7 @@ export const maxPlausibleYear = () => new Date().getUTCFullYear() + 100;
 const isTime = (t: string) => /^(DATE|TIMESTAMP)/.test(t);
 
 /** Whether a fix changes the file's layout (which line is the header, the delimiter): its rows do not line up with the first read's. */
-export const isLayoutFix = (o: CsvReadOverrides) => o.skip !== undefined || o.header !== undefined || o.delim !== undefined;
+export const isLayoutFix = (o: CsvReadOverrides) => o.skip !== undefined || o.header !== undefined || o.delim !== undefined || o.eurostat === true;
 
 /**
  * Why reading with `options` would damage values the first read had right, or undefined when it
