@@ -19,7 +19,7 @@ import { readerLabel } from './readerLabel';
 import type { Built } from './saving';
 import { detectEncoding, readHead } from './sniff';
 import { settleTimeZones } from './timeZones';
-import { checkReaderTable, readOptionsEntry } from './tableReport';
+import { checkReaderTable, readOptionsEntry, tableApplyAll } from './tableReport';
 
 export type IngestOutcome = { ok: true; tables: Built[]; warnings: string[] } | { ok: false; fileName: string; message: string; suggestion?: string };
 
@@ -132,7 +132,7 @@ export async function ingest(
         ctx.progress(loadId, fileName, 'inserting', (i + 1) / converted.length);
         const read = tableOptions(ct.sheet);
         const findings = await checkReaderTable(engine, table, ct, format, read);
-        const report = { reader: readerLabel(format, engine), findings, timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })), ...readOptionsEntry(read) };
+        const report = { reader: readerLabel(format, engine), findings, ...tableApplyAll(findings), timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })), ...readOptionsEntry(read) };
         const info = await tableInfo(engine, table, fileName, format, blob.size, ct.sheet, report);
         tables.push(ct.sheet === undefined ? { info } : { info, sheet: ct.sheet });
       }

@@ -68,8 +68,13 @@ export async function reread(ctx: HostContext, name: string, requested: ReadOver
   const storage = await ctx.writable();
   const entry = (await storage?.entries().catch(() => []))?.find((e) => e.name === name);
   if (storage && entry && outcome.dataset.report) {
-    // The next start restores the snapshot; a restore from the source reads with the same options.
-    await storage.putEntry({ ...entry, report: outcome.dataset.report }).catch(() => undefined);
+    // The report and the table are one state: the snapshot of the table before this read is let
+    // go with the new report, so a reload before the new snapshot is written reads the source with
+    // the report's options (every fix of the chain at once) instead of pairing the new report with
+    // the old table (Excel chains partly reverted on a reload ~3 s after a fix).
+    const { snapshotKey: _old, ...rest } = entry;
+    await storage.putEntry({ ...rest, report: outcome.dataset.report }).catch(() => undefined);
+    if (entry.snapshotKey) await storage.sources.delete(entry.snapshotKey).catch(() => undefined);
     void ctx.snapshots.save(name);
   }
   ctx.changed();

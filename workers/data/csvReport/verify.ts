@@ -51,8 +51,10 @@ export async function damageOf(engine: Engine, table: string, reader: Reader, op
       return;
     }
     if (c.type !== 'VARCHAR') {
-      if (t !== c.type) return;
-      aggs.push(`count(*) FILTER (WHERE ${a} IS DISTINCT FROM ${b})::DOUBLE AS c${i}`);
+      // Text again is brokenBy's to say; another type is compared in the first read's type.
+      if (t === 'VARCHAR') return;
+      const same = t === c.type ? b : `TRY_CAST(${b} AS ${c.type})`;
+      aggs.push(`count(*) FILTER (WHERE ${a} IS DISTINCT FROM ${same})::DOUBLE AS c${i}`);
       checks.push({ col: c.name, kind: 'changed', key: `c${i}` });
       return;
     }
