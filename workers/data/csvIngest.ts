@@ -2,7 +2,7 @@ import { rowsOf, type Engine } from './duckdbEngine';
 import { eurostatSelect } from './csvReport/eurostat';
 import type { EncodingGuess } from './sniff';
 import { quoteIdent, quoteLiteral } from '../../shared/sql';
-import { briefSqlError } from './sqlError';
+import { briefSqlError, shortenExcerpts } from './sqlError';
 import { messageOf } from '../../shared/errors';
 import type { CsvReadOverrides } from '../../protocol/loadReport';
 import { overridesSql } from './csvOptions';
@@ -115,8 +115,9 @@ export function briefError(e: unknown): string {
   const text = messageOf(e);
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const cut = lines.findIndex((l) => /^(Possible fixes|The search space used was|LINE \d+:)/.test(l));
-  const kept = (cut < 0 ? lines : lines.slice(0, cut)).slice(0, 3);
-  return kept.join(' ').replace(/^(Invalid Input|Conversion|IO|Binder|Invalid) Error: /, '');
+  // A line of the file DuckDB quotes ("Original Line: …") can be a 10 MB cell: an excerpt of it.
+  const kept = (cut < 0 ? lines : lines.slice(0, cut)).slice(0, 3).map((l) => (l.length > 300 ? `${l.slice(0, 200)}… (${l.length.toLocaleString('en-US')} characters)` : l));
+  return shortenExcerpts(kept.join(' ').replace(/^(Invalid Input|Conversion|IO|Binder|Invalid) Error: /, ''));
 }
 
 const isConversion = (msg: string) => /Could not convert|Conversion Error|CSV Error on Line/i.test(msg);
