@@ -59,3 +59,10 @@ describe('layoutOf on European files', () => {
     expect(layoutOf(rows(text, ';'))).toEqual({ start: 2, header: true });
   });
 });
+
+describe('layoutOf on a Eurostat ";" extract', () => {
+  it('does not take a dated metadata line for data', () => {
+    const text = `"Dataset:";"Population on 1 January"\n"Last updated:";"12/03/2024 23:00"\n"GEO (Labels)";"2019";"2020";"2021"\n${data(12, (i) => `"Region ${i}";"${4000000 + i}";"${4010000 + i}";"${4020000 + i}"`)}`;
+    expect(layoutOf(rows(text, ';'))).toEqual({ start: 2, header: true });
+  });
+});

@@ -71,8 +71,9 @@ export function layoutOf(rows: readonly Row[]): Layout | undefined {
     const cells = lower.map((r) => r[c]).filter(filled).filter((v) => !isPlaceholder(v));
     if (cells.length >= lower.length / 2 && cells.filter(isValueText).length >= cells.length * 0.9) numeric.push(c);
   }
+  // More than half the data's width: a "Last updated:";"12/03/2024" line above a 4-column table is not a row of it.
   const dataLike = (r: Row) =>
-    width(r) >= Math.ceil(w / 2) && numeric.every((c) => !filled(r[c]) || isPlaceholder(r[c]!) || isValueText(r[c]!)) && (numeric.length === 0 || numeric.some((c) => filled(r[c]) && isValueText(r[c]!)));
+    width(r) > w / 2 && numeric.every((c) => !filled(r[c]) || isPlaceholder(r[c]!) || isValueText(r[c]!)) && (numeric.length === 0 || numeric.some((c) => filled(r[c]) && isValueText(r[c]!)));
   // The first row from which (nearly) every row is data: the next three all, and 90% of the rest.
   let d = -1;
   for (let i = 0; i < Math.min(rows.length - 3, MAX_SKIP); i++) {
