@@ -16,7 +16,7 @@ import { convertExcel, listExcelSheets } from './loaders/excel';
 import { columnTypes } from './catalog';
 import { readCsvSql } from './csvIngest';
 import { readerFor } from './csvReport/kit';
-import { damageOf } from './csvReport/verify';
+import { damageOf, verified } from './csvReport/verify';
 import { combine } from './csvChecks';
 
 const noReader = async () => {
@@ -70,6 +70,19 @@ describe('a fix never corrupts', { timeout: 120_000 }, () => {
     expect(await check({ types: { Open: 'BIGINT' } })).toMatch(/values of "Open" would change/);
     // A type the text cannot take: the read fails, and a fix that cannot be compared is not offered.
     expect(await check({ types: { Date: 'DATE' } })).toMatch(/could not compare/);
+  });
+
+  it('never offers a header cell in the first row as a missing value, even when the layout was not found', async () => {
+    const engine = await NodeEngine.open();
+    const path = '/dataseer/station.csv';
+    await engine.registerBlob(path, new Blob([`station,Madrid\nFecha,Inclinada\n${lines(20, (i) => `2021-03-${String(i + 1).padStart(2, '0')},${12 + i}.5`)}\n`]));
+    const read = { encoding: 'utf-8' as const, tsv: false, fullSample: false };
+    await engine.query(`CREATE TABLE t AS SELECT * FROM ${readCsvSql(path, read)}`);
+    const before = await columnTypes(engine, 't');
+    const finding: LoadFinding<CsvReadOverrides> = { kind: 'mixed_types', columns: ['Madrid'], message: '"Madrid" is mostly numbers mixed with text ("Inclinada" ×1).', fix: { label: 'Read "Inclinada" as missing', options: { nullstr: ['', 'Inclinada'] } } };
+    const [out] = await verified(engine, 't', readerFor(engine, path, read), before, [finding]);
+    expect(out!.fix).toBeUndefined();
+    expect(out!.message).toContain('"Inclinada" is in the first row, where a header cell would be');
   });
 
   it('offers no decimal comma for lists of codes in a comma-delimited file (country-codes "2,2")', async () => {

@@ -7,7 +7,7 @@ import type { ColumnInfo } from '../../../protocol/data';
 import type { CsvReadOverrides } from '../../../protocol/loadReport';
 import { quoteIdent, quoteLiteral } from '../../../shared/sql';
 import { rowsOf, type Engine } from '../duckdbEngine';
-import { CHECK_ROWS, list, type CsvFinding, type Reader } from './kit';
+import { CHECK_ROWS, isPlaceholder, list, type CsvFinding, type Reader } from './kit';
 
 /**
  * Years a person wrote in full: a two-digit year read with %Y comes out as year 18 (the
@@ -89,12 +89,20 @@ export async function damageOf(engine: Engine, table: string, reader: Reader, op
 /** Keeps each finding's fix only when the re-read keeps every value the first read had right; else the finding says why. */
 export async function verified(engine: Engine, table: string, reader: Reader, before: readonly ColumnInfo[], findings: readonly CsvFinding[]): Promise<CsvFinding[]> {
   const out: CsvFinding[] = [];
+  let first: Record<string, unknown> | undefined;
   for (const f of findings) {
     if (!f.fix || isLayoutFix(f.fix.options)) {
       out.push(f);
       continue;
     }
-    const why = await damageOf(engine, table, reader, f.fix.options, before, await reader.describe(f.fix.options));
+    // A stray word read as missing in the table's first row is where a header cell would be (the
+    // radiasol_diaria.csv "Inclinada"): a layout the checks did not see, not a missing value.
+    const strays = (f.fix.options.nullstr ?? []).filter((v) => !isPlaceholder(v));
+    if (strays.length > 0) first ??= rowsOf(await engine.query(`SELECT * FROM ${quoteIdent(table)} LIMIT 1`))[0] ?? {};
+    const header = strays.length > 0 ? f.columns.map((c) => first?.[c]).find((v) => typeof v === 'string' && strays.includes(v.trim())) : undefined;
+    const why = header !== undefined
+      ? ` "${String(header)}" is in the first row, where a header cell would be: the file may have lines above its header, so no re-read is offered.`
+      : await damageOf(engine, table, reader, f.fix.options, before, await reader.describe(f.fix.options));
     if (!why) {
       out.push(f);
       continue;
