@@ -109,7 +109,8 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
 
 /** Every offered fix in one read, kept only when DuckDB's read with all of them keeps every value the separate fixes keep. */
 async function combined(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, base: ReadOptions, read: ReadOptions, findings: readonly CsvFinding[]): Promise<CsvChecks['applyAll']> {
-  const fixes = findings.flatMap((f) => (f.fix ? [f.fix.options] : []));
+  // A choice the user must make (day or month first, with the other on offer) is not made for them.
+  const fixes = findings.flatMap((f) => (f.fix && f.kind !== 'ambiguous_dates' && !f.alternatives?.length ? [f.fix.options] : []));
   if (fixes.length < 2) return undefined;
   const { options, count } = combine(fixes);
   if (count < 2) return undefined;

@@ -209,3 +209,15 @@ describe('Excel placeholders', { timeout: 120_000 }, () => {
     expect(fixed.dataset.columns.map((c) => c.name)).toEqual(['Country', ...years]);
   });
 });
+
+describe('Apply all for sheets', () => {
+  it('merges the value fixes, but makes no day/month choice and stands aside for a layout fix', async () => {
+    const { tableApplyAll } = await import('./tableReport');
+    const a: LoadFinding = { kind: 'placeholders', columns: ['x'], message: '', fix: { label: 'a', options: { types: { x: 'BIGINT' }, missing: { x: ['..'] } } } };
+    const b: LoadFinding = { kind: 'numbers_as_text', columns: ['y'], message: '', fix: { label: 'b', options: { types: { y: 'DOUBLE' } } } };
+    const d: LoadFinding = { kind: 'ambiguous_dates', columns: ['d'], message: '', fix: { label: 'm', options: { types: { d: 'DATE' }, dateformats: { d: '%m/%d/%Y' } } }, alternatives: [{ label: 'd', options: { types: { d: 'DATE' }, dateformats: { d: '%d/%m/%Y' } } }] };
+    expect(tableApplyAll([a, b, d]).applyAll?.options).toEqual({ types: { x: 'BIGINT', y: 'DOUBLE' }, missing: { x: ['..'] } });
+    expect(tableApplyAll([a, d]).applyAll).toBeUndefined();
+    expect(tableApplyAll([{ kind: 'title_line', columns: [], message: '', fix: { label: 't', options: { headerRow: 3 } } }, a, b]).applyAll).toBeUndefined();
+  });
+});

@@ -46,7 +46,8 @@ export function readOptionsEntry(read: TableReadOverrides | undefined): { readOp
  */
 export function tableApplyAll(findings: readonly LoadFinding[]): { applyAll?: { label: string; options: TableReadOverrides } } {
   if (findings.some((f) => f.kind === 'title_line' || f.kind === 'notes_below')) return {};
-  const fixes = findings.flatMap((f) => (f.fix ? [f.fix.options as TableReadOverrides] : []));
+  // A choice the user must make (day or month first, with the other on offer) is not made for them.
+  const fixes = findings.flatMap((f) => (f.fix && f.kind !== 'ambiguous_dates' && !f.alternatives?.length ? [f.fix.options as TableReadOverrides] : []));
   if (fixes.length < 2) return {};
   return { applyAll: { label: `Apply all ${fixes.length} fixes in one read`, options: fixes.reduce<TableReadOverrides>((o, x) => mergeTableOverrides(o, x), {}) } };
 }
