@@ -22,8 +22,6 @@ export interface CsvReadOverrides {
   delim?: string;
   /** Eurostat bulk TSV: the dimensions column split into one column per dimension, each period as a number and its flags. */
   eurostat?: true;
-  /** Column names for a file without a header line (header = false). */
-  names?: string[];
   /** Column → DuckDB type, for columns the sniffer left as text. */
   types?: Record<string, string>;
 }

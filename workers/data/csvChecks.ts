@@ -120,7 +120,7 @@ async function combined(engine: Engine, table: string, columns: readonly ColumnI
   // Compared with the read the value fixes were found on (the layout fix's, when there is one).
   const layout = base.overrides ?? {};
   const values: CsvReadOverrides = { ...options };
-  for (const k of ['skip', 'header', 'delim', 'names'] as const) if (layout[k] !== undefined) delete values[k];
+  for (const k of ['skip', 'header', 'delim', 'eurostat'] as const) if (layout[k] !== undefined) delete values[k];
   if (!isLayoutFix(values) && (await damageOf(engine, table, readerFor(engine, path, base), values, columns, described))) return undefined;
   return { label: count === fixes.length ? `Apply all ${count} fixes in one read` : `Apply ${count} of the ${fixes.length} fixes that read together`, options };
 }

@@ -12,7 +12,6 @@ export function overridesSql(o: CsvReadOverrides | undefined): string[] {
   if (o.skip !== undefined) args.push(`skip = ${Math.max(0, Math.floor(o.skip))}`);
   if (o.header !== undefined) args.push(`header = ${o.header ? 'true' : 'false'}`);
   if (o.delim !== undefined) args.push(`delim = ${quoteLiteral(o.delim)}`);
-  if (o.names && o.names.length > 0) args.push(`names = [${o.names.map(quoteLiteral).join(', ')}]`);
   if (o.nullstr && o.nullstr.length > 0) args.push(`nullstr = [${o.nullstr.map(quoteLiteral).join(', ')}]`);
   if (o.dateformat !== undefined) args.push(`dateformat = ${quoteLiteral(o.dateformat)}`);
   if (o.timestampformat !== undefined) args.push(`timestampformat = ${quoteLiteral(o.timestampformat)}`);
