@@ -92,3 +92,18 @@ test('JSON placeholders: "Read … as missing" makes the field numeric with nati
   await expect(report.getByRole('button', { name: 'Read as first detected' })).toHaveCount(0, { timeout: 60_000 });
   expect(await app.scalar('SELECT typeof(price) FROM report_json_placeholders LIMIT 1')).toBe('VARCHAR');
 });
+
+test('Apply all: title lines and two columns of placeholders are fixed in one read', async ({ app }) => {
+  const c = LOAD_REPORT_CASES.find((x) => x.file === 'report-apply-all.csv')!;
+  await app.addFiles(bad(c.file));
+  expect(await app.waitForLoad(c.file, 'report_apply_all')).toEqual({ kind: 'loaded', name: 'report_apply_all' });
+  await app.selectDataset('report_apply_all');
+  const report = app.page.getByRole('region', { name: 'Load report' });
+  await expect(report.getByRole('list', { name: 'Findings' })).toContainText('metadata or titles');
+  await report.getByRole('button', { name: 'Apply all 3 fixes in one read' }).click();
+  await expect(report.getByRole('status')).toContainText('Done', { timeout: 60_000 });
+  const sql = 'SELECT region, units, price, typeof(units) AS tu, typeof(price) AS tp FROM report_apply_all ORDER BY region';
+  const native = await nativeQuery(sql, { report_apply_all: `read_csv(${sqlString(bad(c.file))}, null_padding = true, skip = 2, header = true, nullstr = ['', '[x]', '[c]'])` });
+  expectSameRows((await app.runSql(sql)).rows.map((r) => r.map((v) => (v === 'NULL' ? '' : v))), native.rows);
+  expect(native.rows[0]?.slice(3)).toEqual(['BIGINT', 'DOUBLE']);
+});

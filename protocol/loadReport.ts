@@ -18,6 +18,10 @@ export interface CsvReadOverrides {
   /** Lines skipped above the header. */
   skip?: number;
   header?: boolean;
+  /** The field delimiter, when DuckDB's sniffer missed it (say, a space-delimited file read as one column). */
+  delim?: string;
+  /** Eurostat bulk TSV: the dimensions column split into one column per dimension, each period as a number and its flags. */
+  eurostat?: true;
   /** Column → DuckDB type, for columns the sniffer left as text. */
   types?: Record<string, string>;
 }
@@ -51,6 +55,10 @@ export type FindingKind =
   | 'placeholders'
   | 'title_line'
   | 'header_as_data'
+  /** Eurostat TSV: values with flags ("82.5 b") and ":" for missing, dimensions in one column. */
+  | 'flags'
+  /** CSV: a delimiter DuckDB's sniffer missed (the file read as one text column). */
+  | 'delimiter'
   | 'decimal_comma'
   | 'thousands'
   | 'whitespace'
@@ -88,6 +96,11 @@ export interface LoadReport {
   findings: LoadFinding[];
   /** The options the table was last read with beyond the defaults (a fix applied): read_csv's, or the reader's for Excel/JSON. */
   readOptions?: ReadOverrides;
+  /**
+   * Every offered fix combined into one read (CSV/TSV: skip, header, delimiter, types, missing
+   * strings, separators, date forms together), tried by DuckDB and compared with the first read.
+   */
+  applyAll?: { label: string; options: ReadOverrides };
   /** The findings as they were at the first read, so a fix can be undone (re-read without options). */
   original?: LoadFinding[];
   /**

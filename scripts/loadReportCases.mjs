@@ -26,6 +26,16 @@ export const LOAD_REPORT_CASES = [
     fixedTypes: { id: 'BIGINT', amount: 'DOUBLE' },
   },
   {
+    // Title and source lines above the header, then "[x]" and "[c]" (ONS) in two columns: the
+    // report's "Apply all" reads once with the skip and both missing strings.
+    file: 'report-apply-all.csv',
+    text: 'Table 1: Units sold by region\nSource: company records\nregion,units,price\nnorth,10,2.5\nsouth,[x],3\neast,12,[c]\nwest,14,4.25\nmid,9,1.75\n',
+    kind: 'title_line',
+    columns: [],
+    fix: { skip: 2, header: true },
+    fixedTypes: { region: 'VARCHAR' },
+  },
+  {
     file: 'report-dates.csv',
     text: 'id,Start Date,End Date\n1,07/01/2010,07/05/2010\n2,08/02/2010,08/31/2010\n3,09/03/2010,09/10/2010\n4,10/04/2010,10/12/2010\n',
     kind: 'unparsed_dates',

@@ -95,3 +95,12 @@ describe('a few bad bytes in a UTF-8 file', { timeout: 60_000 }, () => {
     expect(rowsOf(await engine.query('SELECT city FROM l1 WHERE n = 2'))).toEqual([{ city: 'Café' }]);
   });
 });
+
+describe('briefError on a huge cell', () => {
+  it('quotes an excerpt of the line, not 10 MB', () => {
+    const msg = `Invalid Input Error: CSV Error on Line: 2\nOriginal Line: ${'x'.repeat(10_000_000)}\nValue could not be converted`;
+    const out = briefError(new Error(msg));
+    expect(out.length).toBeLessThan(400);
+    expect(out).toContain('(10,000,015 characters)');
+  });
+});

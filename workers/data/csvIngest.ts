@@ -1,7 +1,8 @@
-import type { Engine } from './duckdbEngine';
+import { rowsOf, type Engine } from './duckdbEngine';
+import { eurostatSelect } from './csvReport/eurostat';
 import type { EncodingGuess } from './sniff';
 import { quoteIdent, quoteLiteral } from '../../shared/sql';
-import { briefSqlError } from './sqlError';
+import { briefSqlError, shortenExcerpts } from './sqlError';
 import { messageOf } from '../../shared/errors';
 import type { CsvReadOverrides } from '../../protocol/loadReport';
 import { overridesSql } from './csvOptions';
@@ -53,7 +54,7 @@ export interface ReadOptions {
 
 export function readCsvSql(path: string, opts: ReadOptions): string {
   const args = [quoteLiteral(path), `encoding = ${quoteLiteral(opts.encoding)}`, 'null_padding = true'];
-  if (opts.tsv) args.push("delim = '\\t'");
+  if (opts.tsv && opts.overrides?.delim === undefined) args.push("delim = '\\t'");
   if (opts.fullSample) args.push('sample_size = -1');
   if (opts.serial) args.push('parallel = false');
   args.push(...overridesSql(opts.overrides));
@@ -114,8 +115,9 @@ export function briefError(e: unknown): string {
   const text = messageOf(e);
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const cut = lines.findIndex((l) => /^(Possible fixes|The search space used was|LINE \d+:)/.test(l));
-  const kept = (cut < 0 ? lines : lines.slice(0, cut)).slice(0, 3);
-  return kept.join(' ').replace(/^(Invalid Input|Conversion|IO|Binder|Invalid) Error: /, '');
+  // A line of the file DuckDB quotes ("Original Line: …") can be a 10 MB cell: an excerpt of it.
+  const kept = (cut < 0 ? lines : lines.slice(0, cut)).slice(0, 3).map((l) => (l.length > 300 ? `${l.slice(0, 200)}… (${l.length.toLocaleString('en-US')} characters)` : l));
+  return shortenExcerpts(kept.join(' ').replace(/^(Invalid Input|Conversion|IO|Binder|Invalid) Error: /, ''));
 }
 
 const isConversion = (msg: string) => /Could not convert|Conversion Error|CSV Error on Line/i.test(msg);
@@ -143,7 +145,11 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
   await engine.registerBlob(path, blob);
   // Sent (not run in one call) so DuckDB-WASM polls it and reports execution progress meanwhile.
   const attempt = async (opts: ReadOptions) => {
-    const { batches } = await engine.send(`CREATE TABLE ${quoteIdent(table)} AS SELECT * FROM ${readCsvSql(path, opts)}`);
+    // A Eurostat read (a load report's fix) is a projection of the read's own columns.
+    const select = opts.overrides?.eurostat
+      ? eurostatSelect(rowsOf(await engine.query(`DESCRIBE SELECT * FROM ${readCsvSql(path, opts)}`)).map((r) => ({ name: String(r.column_name), type: String(r.column_type) })))
+      : '*';
+    const { batches } = await engine.send(`CREATE TABLE ${quoteIdent(table)} AS SELECT ${select} FROM ${readCsvSql(path, opts)}`);
     for await (const _ of batches) {
       // Draining the one-row "Count" result completes the statement.
     }

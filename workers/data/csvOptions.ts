@@ -11,6 +11,7 @@ export function overridesSql(o: CsvReadOverrides | undefined): string[] {
   const args: string[] = [];
   if (o.skip !== undefined) args.push(`skip = ${Math.max(0, Math.floor(o.skip))}`);
   if (o.header !== undefined) args.push(`header = ${o.header ? 'true' : 'false'}`);
+  if (o.delim !== undefined) args.push(`delim = ${quoteLiteral(o.delim)}`);
   if (o.nullstr && o.nullstr.length > 0) args.push(`nullstr = [${o.nullstr.map(quoteLiteral).join(', ')}]`);
   if (o.dateformat !== undefined) args.push(`dateformat = ${quoteLiteral(o.dateformat)}`);
   if (o.timestampformat !== undefined) args.push(`timestampformat = ${quoteLiteral(o.timestampformat)}`);
@@ -30,5 +31,5 @@ export function mergeOverrides(a: CsvReadOverrides | undefined, b: CsvReadOverri
 }
 
 export function isEmptyOverrides(o: CsvReadOverrides | undefined): boolean {
-  return !o || overridesSql(o).length === 0;
+  return !o || (overridesSql(o).length === 0 && !o.eurostat);
 }

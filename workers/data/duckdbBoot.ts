@@ -6,6 +6,7 @@ import mvpWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url
 import { ENGINE_CONFIG_SQL, ENGINE_LOCK_SQL, type Engine, type ExtensionState, type ResultStream, type ScriptTokens, type StartPhase } from './duckdbEngine';
 import { prefetchExtensions } from './extensions';
 import { portAsWorker } from './duckdbPort';
+import { UTC_ONLY_SQL } from './timeZones';
 
 /**
  * Starts DuckDB-WASM from the assets Vite copies out of the npm package (no CDN). AsyncDuckDB runs
@@ -97,6 +98,8 @@ export async function bootDuckDB(port?: MessagePort | null): Promise<BootedEngin
   const conn = await db.connect();
   for (const sql of ENGINE_CONFIG_SQL) await conn.query(sql);
   const loaded = await extensions.load((sql) => conn.query(sql)).catch((e: unknown) => ({ icu: false, json: false, parquet: false, detail: [`not loaded: ${String(e)}`] }));
+  // Without ICU, AT TIME ZONE and current_setting('TimeZone') answer for UTC and say what needs ICU.
+  if (!loaded.icu) for (const sql of UTC_ONLY_SQL) await conn.query(sql).catch(() => undefined);
   phases.push({ phase: 'extensions', at: now() });
   for (const sql of ENGINE_LOCK_SQL) await conn.query(sql);
   phases.push({ phase: 'configured', at: now() });

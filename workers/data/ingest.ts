@@ -19,7 +19,7 @@ import { readerLabel } from './readerLabel';
 import type { Built } from './saving';
 import { detectEncoding, readHead } from './sniff';
 import { settleTimeZones } from './timeZones';
-import { checkReaderTable, readOptionsEntry } from './tableReport';
+import { checkReaderTable, readOptionsEntry, tableApplyAll } from './tableReport';
 
 export type IngestOutcome = { ok: true; tables: Built[]; warnings: string[] } | { ok: false; fileName: string; message: string; suggestion?: string };
 
@@ -66,6 +66,7 @@ export async function ingest(
         ctx.progress(loadId, fileName, 'parsing', f, `${megabytes(size * f)} of ${megabytes(size)}`);
       };
       let findings: LoadFinding[] = [];
+      let applyAll: LoadReport['applyAll'];
       const r = await ingestCsv({
         engine,
         blob,
@@ -79,14 +80,14 @@ export async function ingest(
           ? {}
           : {
               whileRegistered: async (path: string, read: ReadOptions) => {
-                findings = await csvFindings(engine, table, await columnTypes(engine, table), path, read);
+                ({ findings, applyAll } = await csvFindings(engine, table, await columnTypes(engine, table), path, read));
               },
             }),
       });
       if (!r.ok) return await fail(r.message, r.suggestion);
       made.push(table);
       warnings.push(...r.warnings);
-      const report = { reader: readerLabel(format, engine), findings, ...(csvOptions ? { readOptions: csvOptions } : {}), ...(checkLater ? { checking: true as const } : {}) };
+      const report = { reader: readerLabel(format, engine), findings, ...(applyAll ? { applyAll } : {}), ...(csvOptions ? { readOptions: csvOptions } : {}), ...(checkLater ? { checking: true as const } : {}) };
       const info = await tableInfo(engine, table, fileName, format, blob.size, undefined, report);
       tables.push(checkLater ? { info, checks: { source: r.source, read: r.read, format } } : { info });
     } else if (format === 'parquet' && engine.extensions?.parquet) {
@@ -131,7 +132,7 @@ export async function ingest(
         ctx.progress(loadId, fileName, 'inserting', (i + 1) / converted.length);
         const read = tableOptions(ct.sheet);
         const findings = await checkReaderTable(engine, table, ct, format, read);
-        const report = { reader: readerLabel(format, engine), findings, timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })), ...readOptionsEntry(read) };
+        const report = { reader: readerLabel(format, engine), findings, ...tableApplyAll(findings), timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })), ...readOptionsEntry(read) };
         const info = await tableInfo(engine, table, fileName, format, blob.size, ct.sheet, report);
         tables.push(ct.sheet === undefined ? { info } : { info, sheet: ct.sheet });
       }

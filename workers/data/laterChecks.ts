@@ -49,6 +49,7 @@ export function checkLater(ctx: HostContext, engine: Engine, report: LoadReport,
   const q = queued(ctx, engine);
   const run = (async () => {
     let findings: LoadFinding[] = [];
+    let applyAll: LoadReport['applyAll'];
     const path = `${REGISTERED_DIR}check_${++ctx.seq}.${pending.format}`;
     await q.registerBlob(path, pending.source);
     try {
@@ -58,7 +59,7 @@ export function checkLater(ctx: HostContext, engine: Engine, report: LoadReport,
         const d = holderOf(ctx, report);
         if (!d) return;
         try {
-          findings = await csvFindings(q, d.name, d.columns, path, pending.read);
+          ({ findings, applyAll } = await csvFindings(q, d.name, d.columns, path, pending.read));
         } catch {
           // A check that fails costs only its findings, never the dataset.
         }
@@ -70,7 +71,7 @@ export function checkLater(ctx: HostContext, engine: Engine, report: LoadReport,
     const d = holderOf(ctx, report);
     if (!d) return;
     const { checking: _checking, ...rest } = report;
-    ctx.datasets.set(d.name, { ...d, report: { ...rest, findings } });
+    ctx.datasets.set(d.name, { ...d, report: { ...rest, findings, ...(applyAll ? { applyAll } : {}) } });
     ctx.changed();
   })().catch(() => undefined);
   ctx.checking.add(run);

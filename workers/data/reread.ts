@@ -4,7 +4,7 @@
  */
 import { quoteIdent } from '../../shared/sql';
 import type { RereadOutcome } from '../../protocol/data';
-import type { CsvReadOverrides, LoadFinding, ReadOverrides, TableReadOverrides } from '../../protocol/loadReport';
+import type { CsvReadOverrides, LoadFinding, LoadReport, ReadOverrides, TableReadOverrides } from '../../protocol/loadReport';
 import { columnTypes } from './catalog';
 import { csvFindings } from './csvChecks';
 import { ingestCsv } from './csvIngest';
@@ -40,6 +40,7 @@ export async function reread(ctx: HostContext, name: string, requested: ReadOver
     const seq = ++ctx.seq;
     const scratch = `__dataseer_reread_${seq}`;
     let findings: LoadFinding[] = [];
+    let applyAll: LoadReport['applyAll'];
     const applied = isEmptyOverrides(options) ? undefined : options;
     const r = await ingestCsv({
       engine,
@@ -51,14 +52,14 @@ export async function reread(ctx: HostContext, name: string, requested: ReadOver
       path: `${REGISTERED_DIR}src_${seq}.${format}`,
       ...(applied ? { overrides: applied } : {}),
       whileRegistered: async (path, read) => {
-        findings = await csvFindings(engine, scratch, await columnTypes(engine, scratch), path, read);
+        ({ findings, applyAll } = await csvFindings(engine, scratch, await columnTypes(engine, scratch), path, read));
       },
     });
     if (!r.ok) return { ok: false, message: r.message };
     await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(name)}`);
     await engine.query(`ALTER TABLE ${quoteIdent(scratch)} RENAME TO ${quoteIdent(name)}`);
     const original = info.report?.original ?? info.report?.findings ?? [];
-    const report = { reader: readerLabel(format, engine), findings, ...(applied ? { readOptions: applied, original } : {}) };
+    const report = { reader: readerLabel(format, engine), findings, ...(applyAll ? { applyAll } : {}), ...(applied ? { readOptions: applied, original } : {}) };
     const fresh = await tableInfo(engine, name, info.fileName, format, info.sizeBytes, undefined, report);
     return { ok: true, dataset: { ...fresh, persisted: info.persisted, loadedAt: info.loadedAt } };
   });
@@ -67,8 +68,13 @@ export async function reread(ctx: HostContext, name: string, requested: ReadOver
   const storage = await ctx.writable();
   const entry = (await storage?.entries().catch(() => []))?.find((e) => e.name === name);
   if (storage && entry && outcome.dataset.report) {
-    // The next start restores the snapshot; a restore from the source reads with the same options.
-    await storage.putEntry({ ...entry, report: outcome.dataset.report }).catch(() => undefined);
+    // The report and the table are one state: the snapshot of the table before this read is let
+    // go with the new report, so a reload before the new snapshot is written reads the source with
+    // the report's options (every fix of the chain at once) instead of pairing the new report with
+    // the old table (Excel chains partly reverted on a reload ~3 s after a fix).
+    const { snapshotKey: _old, ...rest } = entry;
+    await storage.putEntry({ ...rest, report: outcome.dataset.report }).catch(() => undefined);
+    if (entry.snapshotKey) await storage.sources.delete(entry.snapshotKey).catch(() => undefined);
     void ctx.snapshots.save(name);
   }
   ctx.changed();

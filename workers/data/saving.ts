@@ -79,12 +79,20 @@ export class SnapshotWriter {
       if (!storage || !ctx.datasets.has(name)) return;
       try {
         // Described and written in one turn of the queue, so the snapshot matches what it says.
-        const { columns, rowCount, blob } = await ctx.serial.run(async () => {
+        const readWith = (): string => JSON.stringify(ctx.datasets.get(name)?.report?.readOptions ?? null);
+        const { columns, rowCount, blob, state } = await ctx.serial.run(async () => {
           const described = await describeTable(engine, name);
-          return { ...described, blob: await writeSnapshot(engine, name, described.columns) };
+          return { ...described, blob: await writeSnapshot(engine, name, described.columns), state: readWith() };
         });
+        // A load report's fix read the table again meanwhile: this snapshot is of the table before
+        // it and would pair with the fix's report; the fix's own save writes the right one.
+        if (readWith() !== state) return;
         const key = storageKey('snap');
         await storage.sources.put(key, blob);
+        if (readWith() !== state) {
+          await storage.sources.delete(key).catch(() => undefined);
+          return;
+        }
         await storage.setSnapshot(name, key, columns, rowCount);
       } catch {
         // Kept from its source instead.

@@ -392,6 +392,23 @@ function groupWholeColumns(findings: readonly LoadFinding[], source: TableSource
       fix: { label: `Read these ${columns.length} columns as numbers`, options: group.reduce<TableReadOverrides>((o, f) => mergeTableOverrides(o, f.fix!.options as TableReadOverrides), {}) },
     });
   }
+  // Placeholders (and a few stray strings): one finding per sheet each (SIPRI's ". ." and "xxx" in
+  // 52 year columns were 52 buttons).
+  for (const kind of ['placeholders', 'mixed_types'] as const) {
+    const ph = findings.filter((f) => f.kind === kind && f.fix);
+    if (ph.length < 2) continue;
+    const columns = ph.flatMap((f) => f.columns);
+    const missing = ph.flatMap((f) => Object.values((f.fix!.options as TableReadOverrides).missing ?? {}).flat());
+    const values = [...new Set(missing)];
+    const shownNames = columns.length > 6 ? `${list(columns.slice(0, 6))}… (${columns.length} columns)` : list(columns);
+    const shownValues = `${values.slice(0, 8).map((v) => `"${v}"`).join(', ')}${values.length > 8 ? '…' : ''}`;
+    out.push({
+      kind,
+      columns,
+      message: `${shownNames} are ${kind === 'placeholders' ? `numeric but for placeholder text (${shownValues})` : `mostly numbers mixed with a few text values (${shownValues})`}, so they were read as text.`,
+      fix: { label: `Read ${shownValues} in these ${columns.length} columns as missing`, options: ph.reduce<TableReadOverrides>((o, f) => mergeTableOverrides(o, f.fix!.options as TableReadOverrides), {}) },
+    });
+  }
   const grouped = new Set(out.flatMap((f) => f.columns));
   return [...findings.filter((f) => !(f.fix && f.columns.length === 1 && grouped.has(f.columns[0]!))), ...out];
 }

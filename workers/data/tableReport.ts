@@ -8,7 +8,7 @@ import type { LoadFinding, TableReadOverrides } from '../../protocol/loadReport'
 import { columnTypes } from './catalog';
 import type { Engine } from './duckdbEngine';
 import type { ConvertedTable } from './loaders/types';
-import { applyValueFixes, isEmptyTableOverrides, tableFindings } from './tableChecks';
+import { applyValueFixes, isEmptyTableOverrides, mergeTableOverrides, tableFindings } from './tableChecks';
 
 /** Formats whose tables come from the JS readers and get these checks (Parquet and Arrow carry their types). */
 export const isCheckedTableFormat = (format: DataFormat): boolean => format === 'xlsx' || format === 'json' || format === 'ndjson';
@@ -37,4 +37,17 @@ export async function checkReaderTable(engine: Engine, table: string, ct: Conver
 /** A fix in force as the report keeps it (none when the options are empty). */
 export function readOptionsEntry(read: TableReadOverrides | undefined): { readOptions?: TableReadOverrides } {
   return read && !isEmptyTableOverrides(read) ? { readOptions: read } : {};
+}
+
+/**
+ * Every value fix of a sheet or JSON table in one read. Each is a conversion of its own columns,
+ * tried by DuckDB over every row (tableChecks.ts), so together they convert each column as alone;
+ * a layout finding (title rows, notes below) changes which rows are data, so it stands alone.
+ */
+export function tableApplyAll(findings: readonly LoadFinding[]): { applyAll?: { label: string; options: TableReadOverrides } } {
+  if (findings.some((f) => f.kind === 'title_line' || f.kind === 'notes_below')) return {};
+  // A choice the user must make (day or month first, with the other on offer) is not made for them.
+  const fixes = findings.flatMap((f) => (f.fix && f.kind !== 'ambiguous_dates' && !f.alternatives?.length ? [f.fix.options as TableReadOverrides] : []));
+  if (fixes.length < 2) return {};
+  return { applyAll: { label: `Apply all ${fixes.length} fixes in one read`, options: fixes.reduce<TableReadOverrides>((o, x) => mergeTableOverrides(o, x), {}) } };
 }

@@ -14,7 +14,7 @@ import { tableInfo } from './ingest';
 import type { ConvertedTable } from './loaders/types';
 import { readerLabel } from './readerLabel';
 import { isEmptyTableOverrides } from './tableChecks';
-import { checkReaderTable } from './tableReport';
+import { checkReaderTable, tableApplyAll } from './tableReport';
 
 /** Converts the dataset's source again with `options` and replaces its table; run inside the engine's queue. */
 export async function rereadTable(ctx: HostContext, engine: Engine, info: DatasetInfo, blob: Blob, options: TableReadOverrides): Promise<RereadOutcome> {
@@ -40,6 +40,7 @@ export async function rereadTable(ctx: HostContext, engine: Engine, info: Datase
   const report = {
     reader: readerLabel(info.format, engine),
     findings,
+    ...tableApplyAll(findings),
     timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })),
     ...(applied ? { readOptions: applied, original } : {}),
   };

@@ -32,3 +32,23 @@ export async function settleTimeZones(engine: Engine, table: string, columns: re
   }
   return zoned.map((column) => ({ column, stored: 'utc' as const }));
 }
+
+/** Zone names that are UTC, as the IANA database and SQL write them (compared upper-cased, trimmed). */
+const UTC_NAMES = ['UTC', 'GMT', 'Z', 'ZULU', 'UCT', 'UNIVERSAL', 'ETC/UTC', 'ETC/GMT', 'ETC/UCT', 'ETC/UNIVERSAL', 'ETC/ZULU', 'GMT0', 'ETC/GMT0', 'UTC0', '+00:00', '+00', '00:00'];
+
+/** What a zone other than UTC needs, said where the SQL fails. */
+export const NEEDS_ICU =
+  "needs DuckDB's ICU extension (time zone names, AT TIME ZONE in a zone other than UTC, TIMESTAMPTZ arithmetic), which is not loaded in this session. Without it, times are UTC: AT TIME ZONE 'UTC' and current_setting('TimeZone') work; for a fixed offset add it (ts + INTERVAL '-5 hours' for UTC-5)";
+
+/**
+ * Without ICU, DuckDB has no `timezone()` (what `AT TIME ZONE` is) and no TimeZone setting, and the
+ * SQL fails with "Extension Autoloading Error". The session's time is UTC (zoned columns are
+ * stored in UTC, timeZones.ts), so these temporary macros answer for UTC as ICU would (the
+ * instant, as a UTC TIMESTAMP) and name what any other zone needs. Temporary: never saved, and
+ * shadowed by nothing the user makes in `main`.
+ */
+export const UTC_ONLY_SQL = [
+  `CREATE OR REPLACE TEMP MACRO timezone(zone, ts) AS CASE WHEN upper(trim(CAST(zone AS VARCHAR))) IN (${UTC_NAMES.map((n) => `'${n}'`).join(', ')}) THEN CAST(ts AS TIMESTAMP) ELSE error('Time zone ''' || CAST(zone AS VARCHAR) || ''' ${NEEDS_ICU.replace(/'/g, "''")}.') END`,
+  // The built-in's key must be a constant, so the other settings are read from duckdb_settings() (as text).
+  `CREATE OR REPLACE TEMP MACRO current_setting(setting) AS CASE WHEN lower(setting) = 'timezone' THEN 'UTC' ELSE (SELECT value FROM duckdb_settings() WHERE lower(name) = lower(setting)) END`,
+];

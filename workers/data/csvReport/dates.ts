@@ -6,8 +6,21 @@ import { readCsvSql, type ReadOptions } from '../csvIngest';
 import { quoteIdent, quoteLiteral } from '../../../shared/sql';
 import { CHECK_ROWS, PLACEHOLDER_SQL, brokenBy, costsOthers, fixWorks, list, quoted, type CsvFinding, type Reader } from './kit';
 import { DATE_LIKE, type TextStats } from './textStats';
+import { MIN_PLAUSIBLE_YEAR } from './verify';
 
 const DATE_FORMATS = (sep: string) => [`%m${sep}%d${sep}%Y`, `%d${sep}%m${sep}%Y`];
+
+/** The delimiter DuckDB's sniffer found for the file as read (undefined when it cannot say). */
+export async function sniffedDelimiter(engine: Engine, path: string, read: ReadOptions): Promise<string | undefined> {
+  if (read.overrides?.delim) return read.overrides.delim;
+  try {
+    const sql = readCsvSql(path, read).replace(/^read_csv\(/, 'sniff_csv(');
+    const row = rowsOf(await engine.query(`SELECT Delimiter AS d FROM ${sql}`))[0];
+    return row?.d ? String(row.d) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 async function currentDateFormat(engine: Engine, path: string, read: ReadOptions): Promise<string | undefined> {
   if (read.overrides?.dateformat) return read.overrides.dateformat;
@@ -84,15 +97,19 @@ export async function textTimeFindings(engine: Engine, reader: Reader, table: st
     const formats = [...TIMESTAMP_FORMATS, ...DATE_ONLY_FORMATS];
     const row = rowsOf(
       await engine.query(
-        `SELECT count(*)::DOUBLE AS n, count(*) FILTER (WHERE ${DATE_LIKE})::DOUBLE AS like_, ${formats.map((f, i) => `count(try_strptime(c, ${quoteLiteral(f)}))::DOUBLE AS f${i}, max(year(try_strptime(c, ${quoteLiteral(f)}))) AS y${i}`).join(', ')} FROM ${src}`,
+        `SELECT count(*)::DOUBLE AS n, count(*) FILTER (WHERE ${DATE_LIKE})::DOUBLE AS like_, ${formats.map((f, i) => `count(try_strptime(c, ${quoteLiteral(f)}))::DOUBLE AS f${i}, max(year(try_strptime(c, ${quoteLiteral(f)}))) AS y${i}, min(year(try_strptime(c, ${quoteLiteral(f)}))) AS m${i}`).join(', ')} FROM ${src}`,
       ),
     )[0];
     const n = Number(row?.n ?? 0);
     if (n === 0 || Number(row?.like_ ?? 0) < n * 0.8) continue;
     // One stray value (or 1%) still names the column's form; the re-read then is DuckDB's to judge.
     const strays = Math.max(1, Math.floor(n * 0.01));
-    let i = formats.findIndex((_, k) => Number(row?.[`f${k}`]) === n);
-    if (i < 0) i = formats.findIndex((_, k) => Number(row?.[`f${k}`]) >= n - strays);
+    // DuckDB's %Y takes one to four digits, so "19-Jan-18" reads as year 18 with %d-%b-%Y: a
+    // four-digit-year form counts only when its years are ones a person writes in full; the
+    // two-digit form (%y, DuckDB's rule: 00–68 → 2000–2068, 69–99 → 1969–1999) is tried instead.
+    const fits = (k: number) => !formats[k]!.includes('%Y') || Number(row?.[`m${k}`] ?? MIN_PLAUSIBLE_YEAR) >= MIN_PLAUSIBLE_YEAR;
+    let i = formats.findIndex((_, k) => fits(k) && Number(row?.[`f${k}`]) === n);
+    if (i < 0) i = formats.findIndex((_, k) => fits(k) && Number(row?.[`f${k}`]) >= n - strays);
     if (i < 0) continue;
     const unread = n - Number(row?.[`f${i}`]);
     const f = formats[i]!;
@@ -114,6 +131,7 @@ export async function textTimeFindings(engine: Engine, reader: Reader, table: st
       out.push({ kind: 'unparsed_dates', columns: [s.column], message: `${message} The years have two digits and DuckDB reads 00–68 as 2000–2068, which puts some in the future (up to ${latest}); no re-read is offered. In SQL, strptime("${s.column}", '${f}') reads them, and the century can be corrected from there.` });
       continue;
     }
+    if (f.includes('%y')) message += ` The years have two digits and are read by DuckDB's rule (%y: 00–68 → 2000–2068, 69–99 → 1969–1999), latest ${latest}.`;
     const options: CsvReadOverrides = { [isTime ? 'timestampformat' : 'dateformat']: f, ...(ph.length > 0 ? { nullstr: ['', ...ph] } : {}) };
     const fix = { label: `Read "${s.column}" as ${what} (${f})`, options };
     const described = await reader.describe(options);

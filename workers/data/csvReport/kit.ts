@@ -26,14 +26,17 @@ export const CHECK_ROWS = 50_000;
 
 export interface Reader {
   describe(extra: CsvReadOverrides): Promise<ColumnInfo[] | undefined>;
+  /** The read_csv call with `extra` added to the options in force. */
+  sql(extra: CsvReadOverrides): string;
 }
 
 export function readerFor(engine: Engine, path: string, read: ReadOptions): Reader {
+  const sql = (extra: CsvReadOverrides) => readCsvSql(path, { ...read, overrides: mergeOverrides(read.overrides, extra) });
   return {
+    sql,
     async describe(extra) {
       try {
-        const sql = readCsvSql(path, { ...read, overrides: mergeOverrides(read.overrides, extra) });
-        const rows = rowsOf(await engine.query(`DESCRIBE SELECT * FROM ${sql}`));
+        const rows = rowsOf(await engine.query(`DESCRIBE SELECT * FROM ${sql(extra)}`));
         return rows.map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
       } catch {
         return undefined;

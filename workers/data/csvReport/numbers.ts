@@ -4,7 +4,7 @@ import { brokenBy, costsOthers, fixWorks, isNumericType, isPlaceholder, list, qu
 import type { TextStats } from './textStats';
 
 /** A fix for one text column, kept only when DuckDB reading with it makes the column numeric. */
-export async function numberFinding(reader: Reader, s: TextStats, before: readonly ColumnInfo[]): Promise<CsvFinding | undefined> {
+export async function numberFinding(reader: Reader, s: TextStats, before: readonly ColumnInfo[], delimiter?: string): Promise<CsvFinding | undefined> {
   const col = s.column;
   const offer = async (finding: Omit<CsvFinding, 'fix'>, fix: CsvFinding['fix'], wanted = isNumericType): Promise<CsvFinding> => {
     if (!fix) return finding;
@@ -26,6 +26,11 @@ export async function numberFinding(reader: Reader, s: TextStats, before: readon
     );
   }
   if (s.decimalComma > 0 && s.decimalComma + s.numeric + s.placeholders === s.nonNull && s.euroGrouped === 0) {
+    // A file whose fields are separated by commas quotes "2,2" as it quotes any list, and one with
+    // "." decimals in the same column cannot mean "," as a decimal mark: such values are lists or
+    // codes (country-codes.csv's "2,2"), and read as decimals they would silently become numbers.
+    // Files written with decimal commas separate fields with ";" or tabs.
+    if (s.numeric > s.integers || delimiter === ',') return undefined;
     return offer(
       { kind: 'decimal_comma', columns: [col], message: `"${col}" holds numbers with a decimal comma (e.g. 10,5)${andMissing}, so it was read as text.` },
       { label: `Read with "," as decimal separator${ph.length > 0 ? ` and ${quoted(ph)} as missing` : ''}`, options: { decimal_separator: ',', ...missing } },

@@ -8,6 +8,7 @@ import type { DuckDBBindings, DuckDBConnection } from '@duckdb/duckdb-wasm/block
 import { tableFromIPC, type RecordBatch, type Table } from 'apache-arrow';
 import { ENGINE_SETUP_SQL, type Engine, type ResultStream, type ScriptTokens } from '../duckdbEngine';
 import { bootNodeDuckDB } from './nodeDuckDB';
+import { UTC_ONLY_SQL } from '../timeZones';
 
 const require = createRequire(import.meta.url);
 
@@ -33,6 +34,8 @@ export class NodeEngine implements Engine {
     const db = await bootNodeDuckDB({ query: { castBigIntToDouble: true, castDecimalToDouble: true } });
     const conn = db.connect();
     for (const sql of ENGINE_SETUP_SQL) conn.query(sql);
+    // No ICU here (extensions come from the network in the browser): as the browser boot without it.
+    for (const sql of UTC_ONLY_SQL) conn.query(sql);
     return new NodeEngine(db, conn);
   }
 

@@ -37,7 +37,8 @@ describe('load report on the shapes of real files', { timeout: 120_000 }, () => 
     expect(fixed.dataset.columns.map((x) => x.name)).toEqual(['Area code', 'Area name', '2019', '2020']);
     const ph = fixed.dataset.report!.findings.find((f) => f.kind === 'placeholders')!;
     expect(ph.columns).toEqual(['2020']);
-    expect(ph.fix!.options).toEqual({ skip: 2, header: true, nullstr: ['', '..', 'x'] });
+    // skip 3: the blank line above the header is skipped too (the layout check takes the last skip that starts at the header).
+    expect(ph.fix!.options).toEqual({ skip: 3, header: true, nullstr: ['', '..', 'x'] });
     const numbers = await app.call('reread', { name: info.name, options: ph.fix!.options });
     if (!numbers.ok) throw new Error(numbers.message);
     expect(numbers.dataset.columns.map((x) => x.type)).toEqual(['VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT']);
