@@ -110,15 +110,20 @@ export class KnowledgeClient {
     }
   }
 
-  /** Called with the dataset list whenever it changes: new datasets without a dictionary are drafted. */
-  watch(datasets: readonly DatasetInfo[], ready: boolean): void {
-    if (!ready || !this.loaded) return;
+  /**
+   * Called with the dataset list whenever it changes: new datasets without a dictionary are
+   * drafted. `restored`: the saved datasets are back (those are not new); `settled`: no load is in
+   * flight, so files added together are seen together (and many are asked about once).
+   */
+  watch(datasets: readonly DatasetInfo[], restored: boolean, settled = true): void {
+    if (!restored || !this.loaded) return;
     const names = datasets.map((d) => d.name);
     if (this.#known === null) {
       // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
       this.#known = new Set(names);
       return;
     }
+    if (!settled) return;
     const fresh: string[] = [];
     for (const name of names) {
       if (this.#known.has(name)) continue;

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DataDictionary } from '../../protocol/agent/knowledge';
 import type { DatasetInfo } from '../../protocol/data';
 import { KnowledgeStore } from '../../shared/knowledge/store';
@@ -35,11 +35,8 @@ describe('drafts of datasets added together', () => {
   it('drafts a few at once, without asking', async () => {
     const { k, asked } = await client('kc-few');
     k.watch(Array.from({ length: AUTO_DRAFT_AT_ONCE }, (_, i) => ds(`t${i}`)), true);
-    await flush();
-    await flush();
-    await flush();
     expect(k.pendingDrafts).toEqual([]);
-    expect(asked).toHaveLength(AUTO_DRAFT_AT_ONCE);
+    await vi.waitFor(() => expect(asked).toHaveLength(AUTO_DRAFT_AT_ONCE));
   });
   it('holds many behind one confirmation, then drafts them one call at a time', async () => {
     const { k, asked, most } = await client('kc-many');
@@ -52,6 +49,15 @@ describe('drafts of datasets added together', () => {
     expect(asked).toHaveLength(51);
     expect(most()).toBe(1);
     expect(k.pendingDrafts).toEqual([]);
+  });
+  it('counts files added before the engine was ready as new, once their loads end', async () => {
+    const { k, asked } = await client('kc-early');
+    // (client() saw the restored list, empty.) Loads in flight: nothing yet.
+    k.watch([ds('a'), ds('b')], true, false);
+    await flush();
+    expect(asked).toEqual([]);
+    k.watch([ds('a'), ds('b')], true, true);
+    await vi.waitFor(() => expect(asked).toEqual(['a', 'b']));
   });
   it('sends nothing when dismissed, or when automatic drafts are off', async () => {
     const { k, asked } = await client('kc-off');
