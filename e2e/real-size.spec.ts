@@ -49,7 +49,7 @@ test('many files added at once wait for one confirmation before any draft is sen
 
   const ask = page.getByRole('region', { name: 'Draft 6 dictionaries?' });
   await expect(ask).toBeVisible({ timeout: 30_000 });
-  await expect(ask).toContainText(/6 model calls, about [\d,]+ tokens/);
+  await expect(ask).toContainText(/6 model calls, about\s+[\d,]+ tokens/);
   expect(await mock.chatRequests()).toHaveLength(0);
 
   await mock.script(Array.from({ length: 6 }, () => emptyDraft));
