@@ -6,7 +6,7 @@
 // (which also counts the reads DuckDB-WASM makes of the File, garbage the worker collects lazily).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { ensureCsv } from './gen-csv.mjs';
-import { coldStart, loadFile, newPage, runQuery, settled } from './wasm.mjs';
+import { coldStart, loadFile, newPage, runQuery, settled, showSqlConsole } from './wasm.mjs';
 
 /** ~2.5 GB: estimated at 1.5× that, past the 3.25 GiB a load may take. */
 export const BIG_ROWS = 26_000_000;
@@ -15,7 +15,8 @@ const BIG_TABLE = 'big_rows';
 /** The first cell of the console's result grid, once a query has run. */
 async function scalar(page, sql) {
   const before = await page.evaluate(() => performance.getEntriesByName('dataseer:query').length);
-  await page.getByRole('textbox', { name: 'SQL query' }).fill(sql);
+  await showSqlConsole(page);
+  await page.getByRole('textbox', { name: 'SQL query', exact: true }).fill(sql);
   await page.getByRole('button', { name: 'Run SQL' }).click();
   await page.waitForFunction((n) => performance.getEntriesByName('dataseer:query').length > n, before, { timeout: 600_000, polling: 100 });
   const cell = page.getByRole('grid', { name: 'Query results' }).getByRole('gridcell').first();

@@ -23,6 +23,7 @@ import { renderRows } from './render.mjs';
 import { csvFloorRows, measureCsvFloor } from './csvFloor.mjs';
 import { candidateRows, measureCandidate } from './duckdbCandidate.mjs';
 import { duckdbReaderRows } from './duckdbReader.mjs';
+import { scaleRows } from './scale.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
@@ -51,6 +52,8 @@ const onlyCandidate = process.argv.includes('--only=duckdb-candidate');
 const onlyParquet = process.argv.includes('--only=parquet');
 // --only=repeat measures just the repeat visits (a first visit, then three in the same profile).
 const onlyRepeat = process.argv.includes('--only=repeat');
+// --only=scale measures just the scale matrix (scale.mjs; --scale-big adds 10M rows and ~1 GB+ files).
+const onlyScale = process.argv.includes('--only=scale');
 
 function row(name, value, unit, baseline) {
   const r = { name, value: round(value), unit };
@@ -126,7 +129,7 @@ function rowsFor(wasm, native, csvMB, via) {
     row(`GROUP BY category over 1M rows (engine)${via}`, wasm.groupBy.engineMs, 'ms', { name: 'native: same query', value: native.groupBy }),
     row(`GROUP BY category over 1M rows (engine), its first run${via}`, wasm.groupBy.firstMs, 'ms', { name: 'native: same query', value: native.groupBy }),
     row(`GROUP BY category over 1M rows (round trip)${via}`, wasm.groupBy.roundTripMs, 'ms'),
-    row(`flights-3m.parquet load (3M rows)${via}`, wasm.parquet.ms, 'ms', { name: 'native: CREATE TABLE AS read_parquet', value: native.parquetLoad }),
+    row(`flights-3m.parquet load (3M rows), read by ${wasm.parquet.reader}${via}`, wasm.parquet.ms, 'ms', { name: 'native: CREATE TABLE AS read_parquet', value: native.parquetLoad }),
     row(`flights delays by origin (engine)${via}`, wasm.aggregate.engineMs, 'ms', { name: 'native: same query', value: native.parquetAggregate }),
     row(`flights delays by origin (engine), its first run${via}`, wasm.aggregate.firstMs, 'ms', { name: 'native: same query', value: native.parquetAggregate }),
     row(`flights delays by origin (round trip)${via}`, wasm.aggregate.roundTripMs, 'ms'),
@@ -324,10 +327,10 @@ async function main() {
     }
     return;
   }
-  if (onlyApp || onlyRender || onlyRepeat) {
+  if (onlyApp || onlyRender || onlyRepeat || onlyScale) {
     const rows = [];
     try {
-      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : undefined);
+      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : onlyScale ? scaleRows : undefined);
     } finally {
       printTable(rows);
     }
@@ -397,6 +400,8 @@ async function main() {
           console.error(`bigger-than-memory rows failed: ${e instanceof Error ? e.message : String(e)}`);
           process.exitCode = 1;
         }
+        console.log('the scale matrix: wide and long tables, each beside native DuckDB…');
+        app.push(...(await scaleRows(browser, `${server.url}/`)));
       }
     } finally {
       await browser?.close();

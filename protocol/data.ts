@@ -96,6 +96,18 @@ export interface DatasetProfile {
   rowCount: number;
   columns: ColumnProfile[];
   elapsedMs: number;
+  /**
+   * Which statistics are estimates (a big table's exact ones would not fit in memory or time):
+   * `distinct` by HyperLogLog (approx_count_distinct); `topSampleRows`: top values counted in a
+   * reservoir sample of that many rows and scaled to the table. Absent: everything is exact.
+   */
+  approximate?: { distinct: boolean; topSampleRows?: number };
+}
+
+/** How far a running profile has got: `done` of `total` statements (one per block of columns). */
+export interface ProfileProgress {
+  done: number;
+  total: number;
 }
 
 /** The agent's `profile_data` view of one dataset, in one request (`profileSample`). */
@@ -161,7 +173,13 @@ export type DataRequests = {
   cancelLoad: { req: { loadId: string }; res: { cancelled: boolean } };
   /** A window of a dataset's rows, for the virtualised preview grid. */
   page: { req: { name: string; offset: number; limit: number; /** Only the first N columns (wide tables). */ maxColumns?: number }; res: QueryResult };
-  profile: { req: { name: string }; res: DatasetProfile };
+  /**
+   * `profileId` (additive): names the run so `cancelProfile` can stop it and `profileProgress`
+   * events can report on it.
+   */
+  profile: { req: { name: string; profileId?: string }; res: DatasetProfile };
+  /** Stops a running profile (its `profile` call then fails with "Profile cancelled."). */
+  cancelProfile: { req: { profileId: string }; res: { cancelled: boolean } };
   /**
    * Additive: what the agent's `profile_data` needs of a loaded dataset in one trip — its column
    * names, the statistics of the asked columns (names that are not columns are ignored) and
@@ -217,6 +235,8 @@ export type DataEvent =
   | { type: 'restoring'; sources: RestoringSource[] }
   | { type: 'progress'; loadId: string; fileName: string; phase: LoadPhase; fraction?: number; detail?: string }
   | { type: 'datasets'; datasets: DatasetInfo[] }
+  /** A running profile's progress (only for a `profile` call given a `profileId`). */
+  | ({ type: 'profileProgress'; profileId: string } & ProfileProgress)
   /**
    * A tab that could not write the saved datasets (another tab does) now holds the writer lock:
    * the other tab closed. It still does not write — what it restored may be out of date — until

@@ -16,6 +16,8 @@ import { DatasetsModel } from './DatasetsModel.svelte';
 import { DuplicateAsker, type DuplicateQuestion } from './duplicates.svelte';
 import { sampleUrl, urlFileName } from './urls';
 
+let profileSeq = 0;
+
 export type { WorkerFactory } from './dataTransport';
 export type { LoadError, LoadState } from './DatasetsModel.svelte';
 export type { DuplicateChoice, DuplicateQuestion } from './duplicates.svelte';
@@ -215,14 +217,44 @@ export class DataClient extends DatasetsModel {
     const key = info ? `${info.loadedAt}:${info.rowCount}:${info.columns.map((c) => `${c.name} ${c.type}`).join(',')}` : '';
     const cached = this.#profiles.get(name);
     if (cached && cached.key === key && key !== '') return cached.profile;
-    const profile = this.#transport.call('profile', { name });
-    this.#profiles.set(name, { key, profile });
-    // A failed profile is not kept: the next call tries again.
+    const profileId = `profile-${++profileSeq}`;
+    const profile = this.#transport.call('profile', { name, profileId });
+    this.#profiles.set(name, { key, profile, profileId });
+    const started = performance.now();
+    const forget = (ok: boolean) => {
+      const { [profileId]: _done, ...rest } = this.profileProgress;
+      this.profileProgress = rest;
+      // Read by `npm run bench` (its scale rows).
+      performance.measure('dataseer:profile', { start: started, end: performance.now(), detail: { name, ok } });
+    };
+    profile.then(
+      () => forget(true),
+      () => forget(false),
+    );
+    // A failed (or cancelled) profile is not kept: the next call tries again.
     profile.catch(() => this.#profiles.get(name)?.profile === profile && this.#profiles.delete(name));
     return profile;
   }
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a cache of promises, never rendered.
-  #profiles = new Map<string, { key: string; profile: Promise<DatasetProfile> }>();
+  #profiles = new Map<string, { key: string; profile: Promise<DatasetProfile>; profileId: string }>();
+
+  /** The running profile of a dataset: statements done of total (absent when none is running). */
+  profileProgressOf(name: string): { done: number; total: number } | undefined {
+    const entry = this.#profiles.get(name);
+    return entry ? this.profileProgress[entry.profileId] : undefined;
+  }
+
+  /** Stops a dataset's running profile; its `profile` promise rejects with "Profile cancelled.". */
+  async cancelProfile(name: string): Promise<void> {
+    const entry = this.#profiles.get(name);
+    if (!entry) return;
+    this.#profiles.delete(name);
+    try {
+      await this.#transport.call('cancelProfile', { profileId: entry.profileId });
+    } catch {
+      // The worker is gone: the profile fails by itself.
+    }
+  }
 
   /** Classifies a console statement before it runs, so the page can ask first. */
   assess(sql: string): Promise<SqlRisk> {

@@ -67,6 +67,7 @@ function harness(overrides: Partial<Handlers<DataRequests>> = {}) {
     profileSample: () => ({ result: { found: false, datasets: datasets.map((d) => d.name) } }),
     assess: ({ sql }) => ({ result: { destructive: /drop/i.test(sql), datasets: [], statement: sql } }),
     cancel: () => ({ result: { cancelled: true } }),
+    cancelProfile: () => ({ result: { cancelled: true } }),
     connect: () => ({ result: {} }),
     ...overrides,
   };
@@ -134,6 +135,29 @@ describe('DataClient', () => {
     expect(await pending).toEqual([]);
     expect(client.errors).toEqual([]);
     expect(client.loads).toEqual([]);
+  });
+
+  it("shows a profile's progress and cancels it, leaving nothing cached", async () => {
+    let stop: (() => void) | undefined;
+    const { client, emit } = harness({
+      profile: ({ profileId }) =>
+        new Promise((_resolve, reject) => {
+          emit({ type: 'profileProgress', profileId: profileId ?? '', done: 2, total: 9 });
+          stop = () => reject(new Error('Profile cancelled.'));
+        }),
+      cancelProfile: () => {
+        stop?.();
+        return { result: { cancelled: true } };
+      },
+    });
+    clients.push(client);
+    await client.start();
+    const running = client.profile('pasted');
+    await vi.waitFor(() => expect(client.profileProgressOf('pasted')).toEqual({ done: 2, total: 9 }));
+    await client.cancelProfile('pasted');
+    await expect(running).rejects.toThrow('Profile cancelled.');
+    expect(client.profileProgressOf('pasted')).toBeUndefined();
+    expect(client.profile('pasted')).not.toBe(running);
   });
 
   it('decodes query rows and returns DuckDB errors as values', async () => {

@@ -56,6 +56,8 @@ export class DatasetsModel {
   storageReadOnly = $state(false);
   /** Read-only, and the tab that wrote has closed: a reload makes this tab the one that saves. */
   storageFreed = $state(false);
+  /** Running profiles' progress, by profile id (DataClient maps datasets to their profile id). */
+  profileProgress = $state<Record<string, { done: number; total: number }>>({});
 
   #persistRequested = false;
   #crash: string | null = null;
@@ -101,6 +103,9 @@ export class DatasetsModel {
       case 'restoring':
         this.#restoreStartedAt ??= performance.now();
         this.restoring = e.sources.map((s) => ({ loadId: s.loadId, fileName: s.fileName, phase: 'restoring' as const, fraction: 0, detail: 'waiting', datasets: s.datasets, sizeBytes: s.sizeBytes }));
+        break;
+      case 'profileProgress':
+        this.profileProgress = { ...this.profileProgress, [e.profileId]: { done: e.done, total: e.total } };
         break;
       case 'progress':
         if (e.loadId === 'restore' || e.loadId.startsWith('restore:')) this.#restoreProgress(e);

@@ -10,6 +10,10 @@ import type { DatasetInfo } from '../../protocol/data';
 import type { ModelContextView } from '../../protocol/agent/wire';
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
+import { autoDraftSetting } from './autoDraft.svelte';
+
+/** Datasets added together that are drafted without asking (one file, or an Excel file's few sheets). */
+export const AUTO_DRAFT_AT_ONCE = 3;
 
 export interface KnowledgeClientOptions {
   store?: KnowledgeStore;
@@ -33,6 +37,11 @@ export class KnowledgeClient {
   answerClarification: ((text: string) => boolean) | null = null;
   /** Whether a model is configured, so drafts can be asked for (kept current by App). */
   canDraft = $state(false);
+  /**
+   * New datasets whose drafts wait for the user's one confirmation (issue 37: 51 files added at
+   * once fired 50 draft calls, ~69k tokens, without asking). See PendingDrafts.svelte.
+   */
+  pendingDrafts = $state<string[]>([]);
 
   #store: KnowledgeStore;
   #options: KnowledgeClientOptions;
@@ -101,20 +110,51 @@ export class KnowledgeClient {
     }
   }
 
-  /** Called with the dataset list whenever it changes: new datasets without a dictionary are drafted. */
-  watch(datasets: readonly DatasetInfo[], ready: boolean): void {
-    if (!ready || !this.loaded) return;
+  /**
+   * Called with the dataset list whenever it changes: new datasets without a dictionary are
+   * drafted. `restored`: the saved datasets are back (those are not new); `settled`: no load is in
+   * flight, so files added together are seen together (and many are asked about once).
+   */
+  watch(datasets: readonly DatasetInfo[], restored: boolean, settled = true): void {
+    if (!restored || !this.loaded) return;
     const names = datasets.map((d) => d.name);
     if (this.#known === null) {
       // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
       this.#known = new Set(names);
       return;
     }
+    if (!settled) return;
+    const fresh: string[] = [];
     for (const name of names) {
       if (this.#known.has(name)) continue;
       this.#known.add(name);
+      if (!this.dictionaries[name]) fresh.push(name);
+    }
+    if (fresh.length === 0 || !this.canDraft || !autoDraftSetting.on) return;
+    // A few datasets are drafted at once; more (or more while some wait) are asked about first.
+    if (fresh.length <= AUTO_DRAFT_AT_ONCE && this.pendingDrafts.length === 0) {
       // Outside the caller's effect: the draft's own state changes must not re-run it.
-      if (!this.dictionaries[name] && this.canDraft) queueMicrotask(() => void this.requestDraft(name));
+      queueMicrotask(() => void this.#draftInTurn(fresh));
+      return;
+    }
+    this.pendingDrafts = [...this.pendingDrafts, ...fresh];
+  }
+
+  /** Drafts the waiting datasets, one model call at a time. */
+  confirmPendingDrafts(): Promise<void> {
+    const names = this.pendingDrafts;
+    this.pendingDrafts = [];
+    return this.#draftInTurn(names);
+  }
+
+  dismissPendingDrafts(): void {
+    this.pendingDrafts = [];
+  }
+
+  async #draftInTurn(names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      if (this.dictionaries[name]) continue;
+      await this.requestDraft(name);
     }
   }
 

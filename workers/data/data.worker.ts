@@ -8,6 +8,7 @@ import { serve } from '../../protocol/rpcServer';
 import { bootDuckDB } from './duckdbBoot';
 import { receiveDuckDBPort } from './duckdbPort';
 import { DataHost } from './host';
+import { footprintCeiling, memoryLimitBytes } from './memoryBudget';
 import { convertArrow } from './loaders/arrow';
 import { convertExcel, listExcelSheets } from './loaders/excel';
 import { convertJson } from './loaders/json';
@@ -54,12 +55,15 @@ function claimWrites(whenFreed: () => void): Promise<boolean> {
 // DuckDB starts with the worker, not when the page's `init` arrives: its worker, download and
 // compilation overlap the page's own start-up. A failure is reported through `init`.
 // The page may have started DuckDB's worker already and sends its port first (duckdbPort.ts).
-const booting = receiveDuckDBPort(self).then((port) => bootDuckDB(port));
+// DuckDB's memory_limit from the device (memoryBudget.ts); the footprint check uses the same budget.
+const memoryLimit = memoryLimitBytes((self.navigator as WorkerNavigator & { deviceMemory?: number }).deviceMemory);
+const booting = receiveDuckDBPort(self).then((port) => bootDuckDB(port, memoryLimit));
 booting.catch(() => {});
 
 const host = new DataHost({
   boot: () => booting,
   claimWrites,
+  memoryCeilingBytes: footprintCeiling(memoryLimit),
   openStorage: () => DatasetStorage.open(),
   readers: { parquet: convertParquet, json: convertJson, arrow: convertArrow, excel: convertExcel, listExcelSheets },
   persisted: async () => (await navigator.storage?.persisted?.()) ?? false,

@@ -3,6 +3,7 @@ import type { RecordBatch } from 'apache-arrow';
 import ehWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import mvpWasm from '@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm?url';
 import mvpWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-mvp.worker.js?url';
+import { memoryLimitSql } from './memoryBudget';
 import { ENGINE_CONFIG_SQL, ENGINE_LOCK_SQL, type Engine, type ExtensionState, type ResultStream, type ScriptTokens, type StartPhase } from './duckdbEngine';
 import { prefetchExtensions } from './extensions';
 import { portAsWorker } from './duckdbPort';
@@ -71,7 +72,7 @@ export interface BootedEngine extends Engine {
  * where the eh build runs, so no bundle choice is left to make); absent, DuckDB's worker is
  * started here, nested in this one.
  */
-export async function bootDuckDB(port?: MessagePort | null): Promise<BootedEngine> {
+export async function bootDuckDB(port?: MessagePort | null, memoryLimitBytes?: number): Promise<BootedEngine> {
   const phases: StartPhase[] = [{ phase: 'boot', at: now() }];
   const bundle = port ? { mainModule: ehWasm, mainWorker: null, pthreadWorker: null } : await duckdb.selectBundle(BUNDLES);
   // DuckDB's extensions are fetched while its .wasm compiles; they are LOADed before the lock.
@@ -97,6 +98,7 @@ export async function bootDuckDB(port?: MessagePort | null): Promise<BootedEngin
   phases.push({ phase: 'opened', at: now() });
   const conn = await db.connect();
   for (const sql of ENGINE_CONFIG_SQL) await conn.query(sql);
+  if (memoryLimitBytes !== undefined) await conn.query(memoryLimitSql(memoryLimitBytes));
   const loaded = await extensions.load((sql) => conn.query(sql)).catch((e: unknown) => ({ icu: false, json: false, parquet: false, detail: [`not loaded: ${String(e)}`] }));
   // Without ICU, AT TIME ZONE and current_setting('TimeZone') answer for UTC and say what needs ICU.
   if (!loaded.icu) for (const sql of UTC_ONLY_SQL) await conn.query(sql).catch(() => undefined);

@@ -102,7 +102,13 @@ export class DataHost {
         const result = await this.page(name, offset, limit, maxColumns);
         return { result, transfer: [result.ipc.buffer] };
       },
-      profile: async ({ name }) => ({ result: await this.profile(name, 'page') }),
+      profile: async ({ name, profileId }) => ({ result: await this.profile(name, 'page', profileId) }),
+      cancelProfile: async ({ profileId }) => {
+        ctx.cancelledProfiles.add(profileId);
+        // The statement running now is interrupted; the profile stops before its next one.
+        if (ctx.profiling === profileId) await (await ctx.engineReady()).cancel().catch(() => undefined);
+        return { result: { cancelled: true } };
+      },
       profileSample: async (req) => {
         const result = await this.profileSample(req, 'page');
         return { result, transfer: result.found ? [result.sample.ipc.buffer] : [] };
@@ -125,17 +131,28 @@ export class DataHost {
   }
 
   /** A dataset's profile (the first MAX_PROFILE_COLUMNS columns), queued as `owner`'s statement. */
-  async profile(name: string, owner: string): Promise<DatasetProfile> {
+  async profile(name: string, owner: string, profileId?: string): Promise<DatasetProfile> {
     const ctx = this.#ctx;
     const engine = await ctx.ready();
     const info = ctx.datasets.get(name);
-    return ctx.serial.run(async () => {
-      const described = info ?? { ...(await describeTable(engine, name)) };
-      if (described.columns.length === 0) throw new Error(`No table named ${name}.`);
-      // Profiling thousands of columns would take minutes and render unreadably; the first
-      // MAX_PROFILE_COLUMNS are what a person scans, and SQL reaches the rest.
-      return profileTable(engine, name, described.columns.slice(0, MAX_PROFILE_COLUMNS), described.rowCount);
-    }, owner);
+    try {
+      return await ctx.serial.run(async () => {
+        const described = info ?? { ...(await describeTable(engine, name)) };
+        if (described.columns.length === 0) throw new Error(`No table named ${name}.`);
+        if (profileId !== undefined) ctx.profiling = profileId;
+        // Profiling thousands of columns renders unreadably; the first MAX_PROFILE_COLUMNS
+        // are what a person scans, and SQL (and describe_columns) reaches the rest.
+        return profileTable(engine, name, described.columns.slice(0, MAX_PROFILE_COLUMNS), described.rowCount, {
+          cancelled: () => profileId !== undefined && ctx.cancelledProfiles.has(profileId),
+          ...(profileId !== undefined ? { onProgress: (done: number, total: number) => ctx.emit({ type: 'profileProgress', profileId, done, total }) } : {}),
+        });
+      }, owner);
+    } finally {
+      if (profileId !== undefined) {
+        ctx.cancelledProfiles.delete(profileId);
+        if (ctx.profiling === profileId) ctx.profiling = null;
+      }
+    }
   }
 
   /** What the agent's `profile_data` needs of one dataset, queued as `owner`'s statement. */

@@ -59,6 +59,9 @@ export class HostContext {
   /** Loads the user cancelled (kept until their `load` answers), and the one being ingested now. */
   readonly cancelledLoads = new Set<string>();
   ingesting: string | null = null;
+  /** Profiles the user cancelled (kept until their `profile` answers), and the one running now. */
+  readonly cancelledProfiles = new Set<string>();
+  profiling: string | null = null;
   /** Receives DuckDB's execution progress while an ingest runs. */
   progressSink?: (percentage: number) => void;
   /** Names scratch tables and registered files uniquely. */

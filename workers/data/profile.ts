@@ -1,20 +1,34 @@
 import type { ColumnInfo, ColumnProfile, DatasetProfile, HistogramBin, ProfileSample } from '../../protocol/data';
+import { Table, type RecordBatch } from 'apache-arrow';
 import { rowsOf, type Engine } from './duckdbEngine';
 import { collectRows } from './queryRunner';
 import { quoteIdent } from '../../shared/sql';
 
 /**
- * Per-column profile of a table, computed in SQL with few queries regardless of width: one
- * aggregate pass per block of columns (nulls, distinct, min/max/mean/std), then one UNION ALL
- * query per block for numeric histograms and one for top text values.
+ * Per-column profile of a table, computed in SQL a block of columns at a time: one aggregate pass
+ * per block (nulls, distinct, min/max/mean/std), then one UNION ALL query per block for numeric
+ * histograms and one for top text values.
+ *
+ * Measured on DuckDB-WASM (Node build, 50 rows): the old single pass of 150 columns with
+ * `FILTER (WHERE isfinite(x))` on every numeric aggregate next to `count(DISTINCT …)` failed with
+ * "Out of Memory Error: Allocation failure" (100 columns took 12.7 s): each distinct aggregate
+ * under a filter gets its own hash tables. The same statistics written with `CASE WHEN` (the
+ * aggregates skip NULLs) take 0.1 s for 50 columns, 0.56 s for 150; blocks of 50 keep every
+ * statement small at any width.
  */
 
 export const HISTOGRAM_BINS = 12;
 export const TOP_VALUES = 5;
-/** Columns per generated query, so a 5,000-column table does not make one enormous statement. */
-const BLOCK = 150;
-/** Below this many rows distinct counts are exact; above, HyperLogLog estimates. */
-const EXACT_DISTINCT_ROWS = 200_000;
+/** Columns per generated statement. */
+export const BLOCK = 50;
+/** Up to this many rows distinct counts are exact; above, HyperLogLog estimates. */
+export const EXACT_DISTINCT_ROWS = 200_000;
+/**
+ * Above this many rows, top values are counted in a reservoir sample of TOP_SAMPLE_ROWS rows
+ * (grouping a high-cardinality text column of 10M rows needs a hash table of 10M strings).
+ */
+export const EXACT_TOP_ROWS = 1_000_000;
+export const TOP_SAMPLE_ROWS = 100_000;
 
 export type ColumnKind = 'numeric' | 'text' | 'temporal' | 'other';
 
@@ -38,7 +52,7 @@ interface Indexed {
   kind: ColumnKind;
 }
 
-function aggregateSql(table: string, cols: Indexed[], exact: boolean): string {
+export function aggregateSql(table: string, cols: Indexed[], exact: boolean): string {
   const parts = ['count(*)::DOUBLE AS n'];
   for (const { index: i, col, kind } of cols) {
     const c = quoteIdent(col.name);
@@ -46,10 +60,10 @@ function aggregateSql(table: string, cols: Indexed[], exact: boolean): string {
     parts.push(`count(${c})::DOUBLE AS nn_${i}`);
     parts.push(exact ? `count(DISTINCT ${scalar})::DOUBLE AS d_${i}` : `approx_count_distinct(${scalar})::DOUBLE AS d_${i}`);
     if (kind === 'numeric') {
-      // NaN and ±inf would poison min/max/mean and make stddev fail: they count as values, not statistics.
-      const d = `${c}::DOUBLE`;
-      const finite = `FILTER (WHERE isfinite(${d}))`;
-      parts.push(`min(${d}) ${finite} AS lo_${i}`, `max(${d}) ${finite} AS hi_${i}`, `avg(${d}) ${finite} AS mean_${i}`, `stddev_samp(${d}) ${finite} AS std_${i}`);
+      // NaN and ±inf would poison min/max/mean and make stddev fail: they count as values, not
+      // statistics. CASE rather than FILTER: see the note at the top.
+      const d = `(CASE WHEN isfinite(${c}::DOUBLE) THEN ${c}::DOUBLE END)`;
+      parts.push(`min(${d}) AS lo_${i}`, `max(${d}) AS hi_${i}`, `avg(${d}) AS mean_${i}`, `stddev_samp(${d}) AS std_${i}`);
     } else if (kind === 'temporal' || kind === 'text') {
       parts.push(`min(${c})::VARCHAR AS lo_${i}`, `max(${c})::VARCHAR AS hi_${i}`);
     }
@@ -66,28 +80,81 @@ function histogramSql(table: string, cols: { index: number; name: string; lo: nu
     .join(' UNION ALL ');
 }
 
-function topSql(table: string, cols: Indexed[]): string {
-  return cols
+/** Top values of a block of text columns; `sampleRows`: counted in a reservoir sample of that many rows. */
+export function topSql(table: string, cols: Indexed[], sampleRows?: number): string {
+  const source = sampleRows === undefined ? quoteIdent(table) : 's';
+  const union = cols
     .map(({ index, col }) => {
       const c = quoteIdent(col.name);
-      return `(SELECT ${index} AS i, ${c}::VARCHAR AS v, count(*)::DOUBLE AS n FROM ${quoteIdent(table)} WHERE ${c} IS NOT NULL GROUP BY 2 ORDER BY 3 DESC, 2 LIMIT ${TOP_VALUES})`;
+      return `(SELECT ${index} AS i, ${c}::VARCHAR AS v, count(*)::DOUBLE AS n FROM ${source} WHERE ${c} IS NOT NULL GROUP BY 2 ORDER BY 3 DESC, 2 LIMIT ${TOP_VALUES})`;
     })
     .join(' UNION ALL ');
+  if (sampleRows === undefined) return union;
+  // Only this block's columns are sampled, once for the whole block.
+  const select = cols.map(({ col }) => quoteIdent(col.name)).join(', ');
+  return `WITH s AS MATERIALIZED (SELECT ${select} FROM ${quoteIdent(table)} USING SAMPLE reservoir(${sampleRows} ROWS) REPEATABLE (7)) SELECT * FROM (${union})`;
+}
+
+/**
+ * A statement's rows through `send`: DuckDB-WASM's cancel reaches only a streamed statement, so a
+ * profile's Cancel stops the statement it is in, not only the next one.
+ */
+async function streamedRows(engine: Engine, sql: string): Promise<Record<string, unknown>[]> {
+  const stream = await engine.send(sql);
+  const batches: RecordBatch[] = [];
+  for await (const batch of stream.batches) batches.push(batch);
+  return rowsOf(new Table(stream.schema, batches));
 }
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
-/** `distributions: false` leaves out histograms and top values (one aggregate pass per block only). */
-export async function profileTable(engine: Engine, table: string, columns: ColumnInfo[], rowCountHint?: number, options: { distributions?: boolean } = {}): Promise<DatasetProfile> {
+export class ProfileCancelled extends Error {
+  constructor() {
+    super('Profile cancelled.');
+    this.name = 'ProfileCancelled';
+  }
+}
+
+export interface ProfileOptions {
+  /** false leaves out histograms and top values (one aggregate pass per block only). */
+  distributions?: boolean;
+  /** Called after each statement: `done` of `total` statements. */
+  onProgress?: (done: number, total: number) => void;
+  /** Asked before each statement; true ends the profile with ProfileCancelled. */
+  cancelled?: () => boolean;
+}
+
+export async function profileTable(engine: Engine, table: string, columns: ColumnInfo[], rowCountHint?: number, options: ProfileOptions = {}): Promise<DatasetProfile> {
   const started = performance.now();
   const indexed: Indexed[] = columns.map((col, index) => ({ index, col, kind: columnKind(col.type) }));
   const profiles: ColumnProfile[] = columns.map((c) => ({ name: c.name, type: c.type, nulls: 0, distinct: 0 }));
   const exact = (rowCountHint ?? Infinity) <= EXACT_DISTINCT_ROWS;
   let rowCount = rowCountHint ?? 0;
+  const distributions = options.distributions !== false;
 
   const blockList = indexed.length > 0 ? blocks(indexed) : [[]];
+  const numericCount = indexed.filter((c) => c.kind === 'numeric').length;
+  const textCols = indexed.filter((c) => c.kind === 'text');
+  // The histogram blocks are counted at their most (every numeric column gets a range).
+  const total = blockList.length + (distributions ? Math.ceil(numericCount / BLOCK) + Math.ceil(textCols.length / BLOCK) : 0);
+  let done = 0;
+  const run = async (sql: string): Promise<Record<string, unknown>[]> => {
+    if (options.cancelled?.()) throw new ProfileCancelled();
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await streamedRows(engine, sql);
+    } catch (e) {
+      // An interrupted statement fails with DuckDB's own message: say it was the cancel.
+      if (options.cancelled?.()) throw new ProfileCancelled();
+      throw e;
+    }
+    done++;
+    options.onProgress?.(done, total);
+    return rows;
+  };
+
   for (const block of blockList) {
-    const row = rowsOf(await engine.query(aggregateSql(table, block, exact)))[0] ?? {};
+    const row = (await run(aggregateSql(table, block, exact)))[0] ?? {};
     rowCount = Number(row.n ?? 0);
     for (const { index: i, kind } of block) {
       const p = profiles[i];
@@ -108,7 +175,11 @@ export async function profileTable(engine: Engine, table: string, columns: Colum
     }
   }
 
-  if (options.distributions === false) return { name: table, rowCount, columns: profiles, elapsedMs: performance.now() - started };
+  const topSample = rowCount > EXACT_TOP_ROWS ? TOP_SAMPLE_ROWS : undefined;
+  const sampledTop = distributions && topSample !== undefined && textCols.length > 0;
+  const approximate = !exact || sampledTop ? { distinct: !exact, ...(sampledTop ? { topSampleRows: topSample } : {}) } : undefined;
+  const result = (): DatasetProfile => ({ name: table, rowCount, columns: profiles, elapsedMs: performance.now() - started, ...(approximate ? { approximate } : {}) });
+  if (!distributions) return result();
 
   const numeric = indexed
     .filter((c) => c.kind === 'numeric')
@@ -121,7 +192,7 @@ export async function profileTable(engine: Engine, table: string, columns: Colum
       // A constant column gets one bin; width 1 keeps the SQL arithmetic finite.
       return { index, name, lo, hi, width: hi > lo ? (hi - lo) / HISTOGRAM_BINS : 1 };
     });
-    const counts = rowsOf(await engine.query(histogramSql(table, specs)));
+    const counts = await run(histogramSql(table, specs));
     for (const s of specs) {
       const p = profiles[s.index];
       if (!p) continue;
@@ -140,20 +211,22 @@ export async function profileTable(engine: Engine, table: string, columns: Colum
     }
   }
 
-  const textCols = indexed.filter((c) => c.kind === 'text');
+  // A sample's counts are scaled to the table, so the bars read as the table's.
+  const scale = topSample !== undefined ? rowCount / topSample : 1;
   for (const block of blocks(textCols)) {
-    const rows = rowsOf(await engine.query(topSql(table, block)));
+    const rows = await run(topSql(table, block, topSample));
     for (const { index } of block) {
       const p = profiles[index];
       if (!p) continue;
       p.top = rows
         .filter((r) => Number(r.i) === index)
-        .map((r) => ({ value: String(r.v), count: Number(r.n) }))
+        .map((r) => ({ value: String(r.v), count: Math.round(Number(r.n) * scale) }))
         .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
     }
   }
-
-  return { name: table, rowCount, columns: profiles, elapsedMs: performance.now() - started };
+  if (options.cancelled?.()) throw new ProfileCancelled();
+  options.onProgress?.(total, total);
+  return result();
 }
 
 /**

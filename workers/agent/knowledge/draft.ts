@@ -10,9 +10,9 @@ import { DictionaryDraftSchema, type DataDictionary, type DictionaryDraft } from
 import type { DatasetInfo, DatasetProfile } from '../../../protocol/data';
 import { structuredOutput, type LadderMemory } from '../llm/structured';
 import type { DataClient } from '../tools/workerHost';
+import { DRAFT_COLUMNS, DRAFT_LINES_CHARS, DRAFT_OTHERS_CHARS } from '../../../shared/knowledge/draftBudget';
 
-/** Columns the draft prompt describes (a wider table's remaining columns stay blank). */
-export const DRAFT_COLUMNS = 200;
+export { DRAFT_COLUMNS } from '../../../shared/knowledge/draftBudget';
 
 function value(v: unknown): string {
   const s = typeof v === 'string' ? v : JSON.stringify(v);
@@ -21,7 +21,7 @@ function value(v: unknown): string {
 
 export function buildDraftPrompt(ds: DatasetInfo, profile: DatasetProfile, others: readonly DatasetInfo[], rawValues: boolean): string {
   const stats = new Map(profile.columns.map((c) => [c.name, c]));
-  const lines = ds.columns.slice(0, DRAFT_COLUMNS).map((c) => {
+  const all = ds.columns.slice(0, DRAFT_COLUMNS).map((c) => {
     const p = stats.get(c.name);
     const bits = [`${c.name} ${c.type}`];
     if (p) {
@@ -31,10 +31,28 @@ export function buildDraftPrompt(ds: DatasetInfo, profile: DatasetProfile, other
     }
     return bits.join('; ');
   });
-  const more = ds.columns.length > DRAFT_COLUMNS ? `\n… and ${ds.columns.length - DRAFT_COLUMNS} more columns (leave them out)` : '';
-  const otherText = others.length
-    ? `\n\nOther datasets in the workspace (for join keys):\n${others.map((o) => `${o.name}: ${o.columns.slice(0, 40).map((c) => c.name).join(', ')}`).join('\n')}`
-    : '';
+  // Bounded in characters too (issue 37): long top values or names must not grow the request.
+  const lines: string[] = [];
+  let used = 0;
+  for (const line of all) {
+    if (used + line.length + 1 > DRAFT_LINES_CHARS) break;
+    lines.push(line);
+    used += line.length + 1;
+  }
+  const left = ds.columns.length - lines.length;
+  const more = left > 0 ? `\n… and ${left} more columns not shown here (leave them out)` : '';
+  const otherLines: string[] = [];
+  let otherUsed = 0;
+  for (const o of others) {
+    const line = `${o.name}: ${o.columns.slice(0, 40).map((c) => c.name).join(', ')}`;
+    if (otherUsed + line.length + 1 > DRAFT_OTHERS_CHARS) {
+      otherLines.push(`… and ${others.length - otherLines.length} more datasets`);
+      break;
+    }
+    otherLines.push(line);
+    otherUsed += line.length + 1;
+  }
+  const otherText = others.length ? `\n\nOther datasets in the workspace (for join keys):\n${otherLines.join('\n')}` : '';
   return `Draft a data dictionary for the dataset below, for an analyst who has never seen it. Be brief and say only what the names, types, counts${rawValues ? ' and values' : ''} support; leave a field empty rather than guess.
 For each column: a one-sentence description, the unit (or ""), the role (identifier, measure, dimension, date, flag, text or other), the meaning of coded values when the values look like codes (e.g. 1/2 or M/F), and placeholder values that stand for "missing" (e.g. ".", "-9", "999", "N/A").
 For the dataset: what one row is, the grain (the columns identifying a row), caveats, and join keys to the other datasets.

@@ -6,7 +6,8 @@
 import { createRequire } from 'node:module';
 import type { DuckDBBindings, DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
 import { tableFromIPC, type RecordBatch, type Table } from 'apache-arrow';
-import { ENGINE_SETUP_SQL, type Engine, type ResultStream, type ScriptTokens } from '../duckdbEngine';
+import { memoryLimitSql } from '../memoryBudget';
+import { ENGINE_CONFIG_SQL, ENGINE_LOCK_SQL, type Engine, type ResultStream, type ScriptTokens } from '../duckdbEngine';
 import { bootNodeDuckDB } from './nodeDuckDB';
 import { UTC_ONLY_SQL } from '../timeZones';
 
@@ -29,11 +30,14 @@ export class NodeEngine implements Engine {
     private readonly conn: DuckDBConnection,
   ) {}
 
-  static async open(): Promise<NodeEngine> {
+  /** `memoryLimitBytes`: DuckDB's memory_limit, set as the browser boot sets it (memoryBudget.ts). */
+  static async open(options: { memoryLimitBytes?: number } = {}): Promise<NodeEngine> {
     // Same options as the browser boot.
     const db = await bootNodeDuckDB({ query: { castBigIntToDouble: true, castDecimalToDouble: true } });
     const conn = db.connect();
-    for (const sql of ENGINE_SETUP_SQL) conn.query(sql);
+    for (const sql of ENGINE_CONFIG_SQL) conn.query(sql);
+    if (options.memoryLimitBytes !== undefined) conn.query(memoryLimitSql(options.memoryLimitBytes));
+    for (const sql of ENGINE_LOCK_SQL) conn.query(sql);
     // No ICU here (extensions come from the network in the browser): as the browser boot without it.
     for (const sql of UTC_ONLY_SQL) conn.query(sql);
     return new NodeEngine(db, conn);
