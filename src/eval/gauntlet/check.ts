@@ -211,23 +211,34 @@ export function hasCaveat(final: FinalOutput): boolean {
   return [final.answer, ...final.caveats].some((t) => CAVEAT_WORDS.test(t));
 }
 
+/** The verdict for a run that left no answer to judge, or null when it left one. */
+export function unanswered(run: RunRecord): Verdict | null {
+  const final = run.final;
+  if (final && final.output_type !== 'error') return null;
+  if (run.statuses.includes('budget_exhausted')) return { correct: false, reason: 'the run ran out of budget before answering', failure: 'budget_exhausted' };
+  if (run.statuses.includes('loop_detected') || run.toolErrors >= 3) return { correct: false, reason: `tool errors repeated (${run.toolErrors}) with no answer`, failure: 'tool_error_loop' };
+  const message = run.error?.message ?? final?.answer ?? 'the run ended with no answer';
+  return { correct: false, reason: message.slice(0, 300), failure: 'provider_error' };
+}
+
+/** Why an answer that was judged wrong is wrong: what the run went through, else the content. */
+export function wrongBecause(run: RunRecord, final: FinalOutput, reason: string, hadFigure: boolean): Verdict {
+  if (REFUSAL.test(final.answer) && numbersIn(final.answer).length === 0) return { correct: false, reason: `refused: ${final.answer.slice(0, 200)}`, failure: 'refused' };
+  if (run.statuses.includes('budget_exhausted')) return { correct: false, reason: `${reason} (budget exhausted)`, failure: 'budget_exhausted' };
+  if (run.statuses.includes('loop_detected') || run.toolErrors >= 3) return { correct: false, reason: `${reason} (after ${run.toolErrors} tool errors)`, failure: 'tool_error_loop' };
+  if (run.validation === false) return { correct: false, reason: `${reason} (validation disagreed)`, failure: 'validation_disagreed' };
+  return { correct: false, reason, failure: hadFigure ? 'wrong_figure' : 'no_figure' };
+}
+
 /** Scores one run of `q`. */
 export function checkRun(q: CheckedQuestion, expected: ExpectedAnswer, run: RunRecord): Verdict {
+  const none = unanswered(run);
   const final = run.final;
-  if (!final || final.output_type === 'error') {
-    if (run.statuses.includes('budget_exhausted')) return { correct: false, reason: 'the run ran out of budget before answering', failure: 'budget_exhausted' };
-    if (run.statuses.includes('loop_detected') || run.toolErrors >= 3) return { correct: false, reason: `tool errors repeated (${run.toolErrors}) with no answer`, failure: 'tool_error_loop' };
-    const message = run.error?.message ?? final?.answer ?? 'the run ended with no answer';
-    return { correct: false, reason: message.slice(0, 300), failure: 'provider_error' };
-  }
+  if (none || !final) return none ?? { correct: false, reason: 'the run ended with no answer', failure: 'provider_error' };
   const content = judgeContent(q, expected, final, run.chartText);
   if (content.ok) {
     if (q.needsCaveat && !hasCaveat(final)) return { correct: false, reason: `${content.reason}, but the ambiguous question got no caveat`, failure: 'missing_caveat' };
     return { correct: true, reason: content.reason, failure: null };
   }
-  if (REFUSAL.test(final.answer) && numbersIn(final.answer).length === 0) return { correct: false, reason: `refused: ${final.answer.slice(0, 200)}`, failure: 'refused' };
-  if (run.statuses.includes('budget_exhausted')) return { correct: false, reason: `${content.reason} (budget exhausted)`, failure: 'budget_exhausted' };
-  if (run.statuses.includes('loop_detected') || run.toolErrors >= 3) return { correct: false, reason: `${content.reason} (after ${run.toolErrors} tool errors)`, failure: 'tool_error_loop' };
-  if (run.validation === false) return { correct: false, reason: `${content.reason} (validation disagreed)`, failure: 'validation_disagreed' };
-  return { correct: false, reason: content.reason, failure: content.hadFigure ? 'wrong_figure' : 'no_figure' };
+  return wrongBecause(run, final, content.reason, content.hadFigure);
 }
