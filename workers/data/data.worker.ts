@@ -15,6 +15,7 @@ import { convertParquet } from './loaders/parquet';
 import { initParquetWasm } from './loaders/parquetWasm';
 import { DatasetStorage } from './storage';
 import { warmUpEngine } from './warmUp';
+import { WORKSPACE_DATA_WORKER } from '../../protocol/workspace';
 
 /** The lock that makes one tab the writer of the saved datasets (held for this worker's life). */
 const WRITER_LOCK = 'dataseer-dataset-storage';
@@ -57,10 +58,14 @@ function claimWrites(whenFreed: () => void): Promise<boolean> {
 const booting = receiveDuckDBPort(self).then((port) => bootDuckDB(port));
 booting.catch(() => {});
 
+// A benchmark's workspace (src/eval/bench) is a data worker of its own that neither restores nor
+// saves: its datasets never mix with the user's and end with it. Its name says so at spawn.
+const workspace = self.name === WORKSPACE_DATA_WORKER;
+
 const host = new DataHost({
   boot: () => booting,
-  claimWrites,
-  openStorage: () => DatasetStorage.open(),
+  claimWrites: workspace ? () => Promise.resolve(false) : claimWrites,
+  openStorage: workspace ? () => Promise.resolve(undefined) : () => DatasetStorage.open(),
   readers: { parquet: convertParquet, json: convertJson, arrow: convertArrow, excel: convertExcel, listExcelSheets },
   persisted: async () => (await navigator.storage?.persisted?.()) ?? false,
   warmUp: async (engine) => {

@@ -58,9 +58,10 @@ export function extractFormat(response: string): Map<string, string> {
 // them, an optional fraction and exponent, or inf/infinity/nan in any case.
 const PY_DIGITS = String.raw`\d(?:_?\d)*`;
 const PY_FLOAT_RE = new RegExp(String.raw`^[+-]?(?:(?:${PY_DIGITS}(?:\.(?:${PY_DIGITS})?)?|\.${PY_DIGITS})(?:[eE][+-]?${PY_DIGITS})?|inf(?:inity)?|nan)$`, 'i');
-// str.strip() with no argument strips Unicode whitespace, as JS's trim() does (give or take
-// U+001C–U+001F, which Python also strips).
-const pyStrip = (s: string): string => s.replace(/^[\s\u001c-\u001f]+|[\s\u001c-\u001f]+$/g, '');
+// str.strip() with no argument strips Unicode whitespace as JS's trim() does, and also the
+// separators U+001C–U+001F (str.isspace() is true for them).
+const PY_SPACE = new RegExp(`^[\\s${String.fromCharCode(0x1c)}-${String.fromCharCode(0x1f)}]+|[\\s${String.fromCharCode(0x1c)}-${String.fromCharCode(0x1f)}]+$`, 'g');
+const pyStrip = (s: string): string => s.replace(PY_SPACE, '');
 
 /**
  * Python reads any Unicode decimal digit (`float('١٢')` is 12.0). Digits come in runs of ten from
