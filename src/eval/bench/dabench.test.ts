@@ -36,8 +36,10 @@ describe('pyFloat and isEqual', () => {
     expect(pyFloat('-.5e1')).toBe(-5);
     expect(pyFloat('-Infinity')).toBe(-Infinity);
     expect(pyFloat('١٢')).toBe(12);
+    expect(pyFloat('\u00a02\u2003')).toBe(2);
+    expect(pyFloat('\u00852\u000b')).toBe(2);
     expect(Number.isNaN(pyFloat('nan'))).toBe(true);
-    for (const bad of ['1__0', '0x10', '12%', '1,000', '', 'yes', '_1']) expect(pyFloat(bad)).toBeNull();
+    for (const bad of ['1__0', '0x10', '12%', '1,000', '', 'yes', '_1', '\ufeff2', '\u200b2', '\u001c2']) expect(pyFloat(bad)).toBeNull();
   });
   it('matches numbers within 1e-6, so 0.50 equals 0.5 but 0.51 does not', () => {
     expect(isEqual('0.5', '0.50')).toBe(true);

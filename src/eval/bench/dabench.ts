@@ -58,9 +58,9 @@ export function extractFormat(response: string): Map<string, string> {
 // them, an optional fraction and exponent, or inf/infinity/nan in any case.
 const PY_DIGITS = String.raw`\d(?:_?\d)*`;
 const PY_FLOAT_RE = new RegExp(String.raw`^[+-]?(?:(?:${PY_DIGITS}(?:\.(?:${PY_DIGITS})?)?|\.${PY_DIGITS})(?:[eE][+-]?${PY_DIGITS})?|inf(?:inity)?|nan)$`, 'i');
-// str.strip() with no argument strips Unicode whitespace as JS's trim() does, and also the
-// separators U+001C–U+001F (str.isspace() is true for them).
-const PY_SPACE = new RegExp(`^[\\s${String.fromCharCode(0x1c)}-${String.fromCharCode(0x1f)}]+|[\\s${String.fromCharCode(0x1c)}-${String.fromCharCode(0x1f)}]+$`, 'g');
+// float() strips what Python calls whitespace: JS's \s without U+FEFF, plus U+0085 (checked
+// against CPython 3: float('\ufeff2') raises, float('\x852') is 2.0).
+const PY_SPACE = /^(?:(?!\uFEFF)[\s\u0085])+|(?:(?!\uFEFF)[\s\u0085])+$/g;
 const pyStrip = (s: string): string => s.replace(PY_SPACE, '');
 
 /**
