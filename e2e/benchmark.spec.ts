@@ -6,8 +6,12 @@
  * benchmark's files never appear among the user's datasets or in what the model is told about
  * them; two runs compare side by side, export as score files and import back.
  */
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { strToU8, zipSync } from 'fflate';
 import type { Page } from '@playwright/test';
 import type { ScriptedReply, ScriptedRoute } from '../testing/mock-llm/server.mjs';
 import { expect, test } from './support/fixtures';
@@ -134,4 +138,39 @@ test('a generic set picked as files: a bar of means fails a count question, two 
   await region.getByRole('button', { name: 'Add reference score' }).click();
   await expect(compare.getByRole('row', { name: 'Reference: GPT-4 (paper)' })).toContainText('78.3%');
   expect(app.pageErrors).toEqual([]);
+});
+
+test('headless: `npm run gauntlet -- --suite set.zip` runs the set through the app, prints one line and writes the score file', async ({ baseURL }) => {
+  test.setTimeout(240_000);
+  const routes: ScriptedRoute[] = [
+    { match: dabench[0] as string, replies: [text('@mean_price[12.50]')] },
+    { match: dabench[1] as string, replies: [text('@missing_prices[1] @quantity_skewed[yes]')] },
+    { match: dabench[2] as string, replies: [text('@top_town[York]')] },
+  ];
+  await mock.script([], { routes });
+  // The set as a zip, the way it is often downloaded.
+  const dir = mkdtempSync(join(tmpdir(), 'dataseer-suite-'));
+  const src = join(FIXTURES, 'dabench-mini');
+  const zip = zipSync({
+    'dabench-mini/mini-questions.jsonl': strToU8(readFileSync(join(src, 'mini-questions.jsonl'), 'utf8')),
+    'dabench-mini/mini-labels.jsonl': strToU8(readFileSync(join(src, 'mini-labels.jsonl'), 'utf8')),
+    'dabench-mini/tables/shop sales.csv': strToU8(readFileSync(join(src, 'tables/shop sales.csv'), 'utf8')),
+    'dabench-mini/tables/stores.csv': strToU8(readFileSync(join(src, 'tables/stores.csv'), 'utf8')),
+  });
+  writeFileSync(join(dir, 'dabench-mini.zip'), zip);
+  const out = join(dir, 'results');
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['scripts/gauntlet.mjs', '--base-url', `${mock.url}/v1`, '--model', 'mock-model', '--no-key', '--suite', join(dir, 'dabench-mini.zip'), '--app-url', baseURL as string, '--out', out],
+    { cwd: REPO_ROOT, timeout: 200_000 },
+  );
+  const lines = stdout.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  // Two of three right: 12.50 and the pair; York is not the label's Leeds.
+  expect(lines[0]).toMatch(/^benchmark dabench-mini \(dabench\) mock-model agent: 2\/3 correct \(66\.7%\) · sub-answers 3\/4 \(75\.0%\) · .* failures: wrong_figure 1 · /);
+  const [file] = readdirSync(out);
+  expect(file).toMatch(/^score-dabench-mini-mock-model-\d{4}-\d{2}-\d{2}\.json$/);
+  const score = JSON.parse(readFileSync(join(out, file as string), 'utf8')) as { schema: string; items: { id: string; correct: boolean; sub_correct: number; sub_total: number }[] };
+  expect(score.schema).toBe('dataseer.score/1');
+  expect(score.items.map((i) => [i.id, i.correct, i.sub_correct, i.sub_total])).toEqual([['101', true, 1, 1], ['102', true, 2, 2], ['103', false, 0, 1]]);
 });
