@@ -97,7 +97,7 @@ test('a generic set picked as files: a bar of means fails a count question, two 
 
   const region = await openEvaluate(page);
   await region.getByLabel('Question set files').setInputFiles([join(FIXTURES, 'generic-mini/generic-set.jsonl'), join(FIXTURES, 'generic-mini/stores.csv')]);
-  await expect(region.getByRole('status', { name: 'Question set' })).toHaveText('generic-set: 3 generic questions over 1 files');
+  await expect(region.getByRole('status', { name: 'Question set' })).toHaveText('generic-set: 3 generic questions over 1 file');
   const status = region.getByRole('status', { name: 'Benchmark status' });
   for (const expected of ['33.3%', '100.0%']) {
     await region.getByRole('button', { name: 'Run benchmark' }).click();

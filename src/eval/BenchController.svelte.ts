@@ -7,6 +7,7 @@
 import type { AgentEvent, EndpointSettings, PrivacyLogEntry, StartRunRequest } from '../../protocol/agent/wire';
 import type { AgentMode } from '../../protocol/agent/final';
 import { messageOf } from '../../shared/errors';
+import { plural } from '../../shared/text';
 import { newBenchRun, runBench } from './bench/runner';
 import { parseScoreFile, type ScoreFile } from './bench/scoreFile';
 import { readSuite, type PickedFile, type Suite } from './bench/suite';
@@ -70,7 +71,7 @@ export class BenchController {
       }
       this.suite = suite;
       const left = suite.skipped.length ? ` · ${suite.skipped.length} left out (${suite.skipped.slice(0, 3).map((s) => `${s.id}: ${s.reason}`).join('; ')}${suite.skipped.length > 3 ? '; …' : ''})` : '';
-      this.importNote = `${suite.name}: ${suite.items.length} ${suite.format === 'dabench' ? 'DABench' : 'generic'} questions over ${Object.keys(suite.files).length} files${left}`;
+      this.importNote = `${suite.name}: ${suite.items.length} ${suite.format === 'dabench' ? 'DABench' : 'generic'} questions over ${plural(Object.keys(suite.files).length, 'file')}${left}`;
     } catch (e) {
       this.error = `The files could not be read: ${messageOf(e)}`;
     } finally {
