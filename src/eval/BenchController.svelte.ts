@@ -8,7 +8,7 @@ import type { AgentEvent, EndpointSettings, PrivacyLogEntry, StartRunRequest } f
 import type { AgentMode } from '../../protocol/agent/final';
 import { messageOf } from '../../shared/errors';
 import { plural } from '../../shared/text';
-import { newBenchRun, runBench } from './bench/runner';
+import { leaveOut, newBenchRun, runBench } from './bench/runner';
 import { parseScoreFile, type ScoreFile } from './bench/scoreFile';
 import { readSuite, type PickedFile, type Suite } from './bench/suite';
 import type { BenchStore } from './bench/store';
@@ -16,8 +16,8 @@ import type { BenchRun } from './bench/types';
 
 /** A benchmark's own engines: load a file as its datasets, run the agent, then go away. */
 export interface Workspace {
-  /** Loads one file; resolves with the table names it became. */
-  load(file: File): Promise<string[]>;
+  /** Loads one file: the table names it became, or why it could not be loaded. */
+  load(file: File): Promise<{ ok: true; tables: string[] } | { ok: false; message: string }>;
   runDetached(request: StartRunRequest, onEvent: (event: AgentEvent) => void, signal?: AbortSignal): Promise<string | null>;
   renameThread(threadId: string, title: string): Promise<unknown>;
   privacyLog(threadId: string): Promise<PrivacyLogEntry[]>;
@@ -153,15 +153,22 @@ export class BenchController {
       const tables = new Map<string, string>();
       const names = Object.keys(suite.files);
       this.phase = { kind: 'loading', done: 0, total: names.length };
-      for (const name of names) {
+      const failed: [string, string][] = [];
+      for (const [i, name] of names.entries()) {
         if (abort.signal.aborted) break;
         const loaded = await workspace.load(new File([suite.files[name] as Blob], name));
-        if (!loaded[0]) throw new Error(`${name} did not load as a table.`);
-        tables.set(name, loaded[0]);
-        this.phase = { kind: 'loading', done: tables.size, total: names.length };
+        if (loaded.ok && loaded.tables[0]) tables.set(name, loaded.tables[0]);
+        else failed.push([name, loaded.ok ? 'it made no table' : loaded.message]);
+        this.phase = { kind: 'loading', done: i + 1, total: names.length };
+      }
+      // A file that does not load costs its questions, not the run: they are left out, and said so.
+      const planned = leaveOut(run, suite, failed.map(([f]) => f));
+      if (failed.length) {
+        this.error = `Left out ${plural(run.plan.length - planned.plan.length, 'question')}: ${failed.map(([f, m]) => `${f} could not be loaded (${m})`).join('; ')}.`;
+        if (planned.plan.length === 0) throw new Error('no file of the question set could be loaded');
       }
       const final = await runBench(
-        run,
+        planned,
         suite,
         tables,
         settings,

@@ -5,7 +5,7 @@ import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, StartRunRequest } from '../../../protocol/agent/wire';
 import type { FinalOutput } from '../../../protocol/agent/final';
-import { newBenchRun, promptFor, runBench, type BenchDeps } from './runner';
+import { leaveOut, newBenchRun, promptFor, runBench, type BenchDeps } from './runner';
 import { parseScoreFile, rowOf, scoreFromBench, SCORE_SCHEMA } from './scoreFile';
 import { readSuite, type PickedFile, type Suite } from './suite';
 import type { BenchRun } from './types';
@@ -84,6 +84,24 @@ describe('reading a suite', () => {
     expect(await readSuite([file('shop.csv', SHOP)])).toMatch(/No question file/);
     expect(await readSuite([{ path: 'broken.zip', blob: new Blob(['not a zip']) }])).toMatch(/could not be unzipped/);
   });
+  it('reads a set ten times DABench’s size (2,570 questions over 640 files) with every question matched to its file', async () => {
+    const files: PickedFile[] = [];
+    const q: string[] = [];
+    const l: string[] = [];
+    for (let f = 0; f < 640; f++) files.push(file(`big/tables/t${f}.csv`, 'a,b\n1,2\n'));
+    for (let i = 0; i < 2570; i++) {
+      q.push(JSON.stringify({ id: i, question: `Q${i}?`, concepts: [`C${i % 7}`], constraints: '', format: `@v${i}[x]`, file_name: `t${i % 650}.csv`, level: ['easy', 'medium', 'hard'][i % 3] }));
+      l.push(JSON.stringify({ id: i, common_answers: [[`v${i}`, String(i)]] }));
+    }
+    const s = await suiteOf([file('big/q.jsonl', q.join('\n')), file('big/l.jsonl', l.join('\n')), ...files]);
+    // t640…t649 were never brought: the questions naming them are left out, each said.
+    const missing = Array.from({ length: 2570 }, (_x, i) => i).filter((i) => i % 650 >= 640);
+    expect(s.skipped).toHaveLength(missing.length);
+    expect(s.items).toHaveLength(2570 - missing.length);
+    expect(Object.keys(s.files)).toHaveLength(640);
+    expect(s.items.every((it) => it.files[0] === it.question.file_name)).toBe(true);
+  });
+
   it('reads the generic format with its files', async () => {
     const g = [
       { id: 'n', question: 'How many stores?', files: ['stores.csv'], kind: 'number', expected: 3 },
@@ -143,6 +161,20 @@ describe('running and scoring a suite', () => {
     expect(resumed.status).toBe('done');
     expect(resumed.items.map((i) => i.id)).toEqual(['1', '2', '3']);
     expect(d.asked.map((r) => r.mode)).toEqual(['pipeline', 'pipeline', 'pipeline', 'pipeline']);
+  });
+
+  it('leaves out the unscored questions of a file that would not load, and runs the rest', async () => {
+    const s = await suiteOf(dabenchFiles());
+    const run = newBenchRun('r3', s, SETTINGS, 'agent', 0);
+    const scoredFirst = { ...run, items: [{ index: 0, id: '1', level: 'easy', concepts: [], thread_id: 't', correct: true, reason: '', failure: null, tokens_in: 0, tokens_out: 0, tokens_estimated: false, requests: 1, ms: 1, answer: '' }] };
+    expect(leaveOut(scoredFirst, s, []).plan).toEqual(['1', '2', '3']);
+    const left = leaveOut(scoredFirst, s, ['shop.csv']);
+    expect(left.plan).toEqual(['1', '3']);
+    expect(left.items.map((i) => [i.id, i.index])).toEqual([['1', 0]]);
+    const d = deps(() => [{ type: 'final', output: final('@city[Leeds]') } as AgentEvent]);
+    const done = await runBench(left, s, new Map(), SETTINGS, d, new AbortController().signal);
+    expect(done.items.map((i) => [i.id, i.correct])).toEqual([['1', true], ['3', true]]);
+    expect(d.asked).toHaveLength(1);
   });
 
   it('refuses a file that is not a score file', () => {

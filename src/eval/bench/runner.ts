@@ -52,6 +52,18 @@ export function nextBenchIndex(run: BenchRun): number {
   return run.plan.findIndex((_p, i) => !done.has(i));
 }
 
+/**
+ * The run without the unscored questions that read any of `files` (files the workspace could
+ * not load). Scored items stay, renumbered to their place in the shorter plan.
+ */
+export function leaveOut(run: BenchRun, suite: Suite, files: readonly string[]): BenchRun {
+  if (files.length === 0) return run;
+  const lost = new Set(suite.items.filter((it) => it.files.some((f) => files.includes(f))).map((it) => it.id));
+  const scored = new Set(run.items.map((it) => it.id));
+  const plan = run.plan.filter((id) => !lost.has(id) || scored.has(id));
+  return { ...run, plan, items: run.items.map((it) => ({ ...it, index: plan.indexOf(it.id) })) };
+}
+
 /** The question as the model gets it, naming the table each of its files loaded as. */
 export function promptFor(item: SuiteItem, tables: ReadonlyMap<string, string>): string {
   const tableOf = (file: string) => tables.get(file) ?? file;
