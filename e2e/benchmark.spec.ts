@@ -140,6 +140,54 @@ test('a generic set picked as files: a bar of means fails a count question, two 
   expect(app.pageErrors).toEqual([]);
 });
 
+test('a stopped benchmark survives a reload and resumes without losing or repeating a question; deleting it deletes its conversations', async ({ app, page }) => {
+  test.setTimeout(240_000);
+  await configureEndpoint(page, mock, { key: 'sk-bench-resume' });
+  const [count, towns, perTown] = generic as [string, string, string];
+  const routes: ScriptedRoute[] = [
+    { match: count, replies: [text('There are 3 stores.')] },
+    // The second question first hangs (to be stopped), then answers when resumed.
+    { match: towns, replies: [{ ...text('too late'), delay_ms: 60_000 }, text('Leeds and York.')] },
+    { match: perTown, replies: [text('I cannot draw charts.')] },
+  ];
+  await mock.script([], { routes });
+  const region = await openEvaluate(page);
+  await region.getByLabel('Question set files').setInputFiles([join(FIXTURES, 'generic-mini/generic-set.jsonl'), join(FIXTURES, 'generic-mini/stores.csv')]);
+  await region.getByRole('button', { name: 'Run benchmark' }).click();
+  const status = region.getByRole('status', { name: 'Benchmark status' });
+  await expect(status).toHaveText('1 of 3 questions scored', { timeout: 120_000 });
+  await expect.poll(async () => (await mock.chatRequests()).some((r) => JSON.stringify(r.body).includes(towns)), { timeout: 60_000 }).toBe(true);
+  await region.getByRole('button', { name: 'Stop benchmark' }).click();
+  await expect(status).toHaveText('1 of 3 questions scored · stopped', { timeout: 60_000 });
+
+  await app.reload();
+  const after = await openEvaluate(page);
+  const statusAfter = after.getByRole('status', { name: 'Benchmark status' });
+  await expect(statusAfter).toHaveText('1 of 3 questions scored · stopped', { timeout: 60_000 });
+  await after.getByRole('button', { name: 'Resume benchmark' }).click();
+  await expect(statusAfter).toHaveText('3 of 3 questions scored · done', { timeout: 180_000 });
+  await after.getByText('Questions', { exact: true }).click();
+  const results = after.getByRole('table', { name: 'Benchmark results' });
+  for (const id of ['store_count', 'towns', 'stores_per_town']) await expect(results.getByRole('rowheader', { name: id, exact: true })).toHaveCount(1);
+  await expect(results.getByRole('row', { name: /towns/ }).first()).toContainText('correct');
+  await expect(results.getByRole('row', { name: /stores_per_town/ })).toContainText('no figure');
+  // Each question reached the model once, but the stopped one, which was asked again.
+  const asked = (await mock.chatRequests()).map((r) => JSON.stringify(r.body));
+  expect(asked.filter((b) => b.includes(count))).toHaveLength(1);
+  expect(asked.filter((b) => b.includes(towns))).toHaveLength(2);
+  expect(await app.datasetNames()).toEqual([]);
+
+  // Its conversations are listed (named after the set) until the run is deleted.
+  await app.reload();
+  const threads = page.getByRole('list', { name: 'Conversations' });
+  await expect(threads.getByText(/Benchmark · generic-set · /)).toHaveCount(3);
+  const again = await openEvaluate(page);
+  await again.getByRole('button', { name: 'Delete benchmark run' }).click();
+  await expect(again.getByRole('status', { name: 'Benchmark status' })).toHaveCount(0);
+  await expect(threads.getByText(/Benchmark · generic-set · /)).toHaveCount(0);
+  expect(app.pageErrors).toEqual([]);
+});
+
 test('headless: `npm run gauntlet -- --suite set.zip` runs the set through the app, prints one line and writes the score file', async ({ baseURL }) => {
   test.setTimeout(240_000);
   const routes: ScriptedRoute[] = [

@@ -44,6 +44,8 @@ export class BenchController {
   constructor(
     private readonly openWorkspace: () => Workspace,
     private readonly store: BenchStore,
+    /** Deletes a run's conversations with it: they read tables that only its workspace had. */
+    private readonly deleteThread: (threadId: string) => Promise<void> = async () => {},
   ) {}
 
   load(): Promise<void> {
@@ -107,8 +109,10 @@ export class BenchController {
 
   async remove(runId: string): Promise<void> {
     if (this.running && this.selected?.id === runId) return;
+    const run = this.runs.find((r) => r.id === runId);
     await this.store.remove(runId);
     this.runs = this.runs.filter((r) => r.id !== runId);
+    for (const item of run?.items ?? []) await this.deleteThread(item.thread_id).catch(() => undefined);
   }
 
   /** Imports shared score files; says which could not be read. */
