@@ -110,6 +110,9 @@ describe('reading a suite', () => {
     const s = await suiteOf([file('mine.jsonl', g), file('stores.csv', STORES)]);
     expect(s).toMatchObject({ name: 'mine', format: 'generic', skipped: [] });
     expect(promptFor(s.items[0] as Suite['items'][number], new Map([['stores.csv', 'stores']]))).toBe('How many stores?\nThe file stores.csv is loaded as the table stores.');
+    const d = deps(() => [{ type: 'final', output: final('There are 3 stores in Leeds and York.') } as AgentEvent]);
+    const done = await runBench(newBenchRun('g', s, SETTINGS, 'agent', 0), s, new Map(), SETTINGS, d, new AbortController().signal);
+    expect(done.items.map((i) => [i.id, i.kind, i.correct])).toEqual([['n', 'number', true], ['s', 'set', true]]);
   });
 });
 

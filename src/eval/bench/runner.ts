@@ -107,6 +107,7 @@ export async function runBench(run: BenchRun, suite: Suite, tables: ReadonlyMap<
       correct: verdict.correct,
       reason: verdict.reason,
       failure: verdict.failure,
+      ...(item.format === 'generic' ? { kind: item.question.expected.kind } : {}),
       ...(verdict.sub ? { sub: verdict.sub } : {}),
       tokens_in: tokens.input,
       tokens_out: tokens.output,

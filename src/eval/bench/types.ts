@@ -13,6 +13,8 @@ export interface BenchItemResult {
   correct: boolean;
   reason: string;
   failure: FailureClass | null;
+  /** Generic sets: the answer kind (number, set, yesno, table, chart), reported by kind. */
+  kind?: string;
   /** DABench: each sub-answer as the authors score it. */
   sub?: SubAnswer[];
   tokens_in: number;
