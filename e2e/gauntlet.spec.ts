@@ -258,3 +258,34 @@ test('npm run gauntlet runs the same gauntlet headless and writes the JSON; with
   // The key did reach the endpoint, the way the app sends it.
   expect((await mock.chatRequests()).every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
 });
+
+test('a chart item checks the aggregate plotted: a bar of mean mass fails "penguins per species", a bar of counts passes', async ({ app, page }) => {
+  test.setTimeout(240_000);
+  await configureEndpoint(page, mock, { key: 'sk-gauntlet-chart' });
+  const q = question('viz_species_counts');
+  const bar = (y: string, sql: string): ScriptedReply => ({ type: 'tool_calls', calls: [{ name: 'create_chart', arguments: { sql, chart: { type: 'bar', x: 'Species', y, title: 'Penguins per species' } } }] });
+  await mock.script([], {
+    routes: [{
+      match: q.question,
+      replies: [
+        // repetition 1: the species and a bar, but of the mean body mass
+        bar('mass', 'SELECT "Species", avg("Body Mass (g)") AS mass FROM penguins GROUP BY 1 ORDER BY 1'), text('Here is the number of penguins per species.'), valid(true),
+        // repetition 2: the counts
+        bar('n', 'SELECT "Species", count(*) AS n FROM penguins GROUP BY 1 ORDER BY 1'), text('Here is the number of penguins per species.'), valid(true),
+      ],
+    }],
+  });
+  const region = await openEvaluate(page);
+  await region.getByRole('combobox', { name: 'Questions' }).selectOption('ids');
+  await region.getByLabel('Question ids').fill(q.id);
+  await region.getByRole('combobox', { name: 'Agent or Pipeline' }).selectOption({ label: 'Agent' });
+  await region.getByRole('spinbutton', { name: 'Repetitions' }).fill('2');
+  await region.getByRole('button', { name: 'Run gauntlet' }).click();
+  await expect(region.getByRole('status').filter({ hasText: 'items scored' })).toHaveText(/2 of 2 items scored · done/, { timeout: 180_000 });
+  const rows = region.getByRole('table', { name: 'Gauntlet results' }).getByRole('row', { name: new RegExp(q.id) });
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('wrong figure');
+  await expect(rows.nth(0)).toContainText(/adelie: 152 \(plotted 3700\.6\d+\)/);
+  await expect(rows.nth(1)).toContainText('correct');
+  expect(app.pageErrors).toEqual([]);
+});

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // `npm run gauntlet -- --base-url URL --model NAME [--key-env NAME | --no-key] [--mode agent|pipeline|both]
-//                     [--only ids-or-category] [--reps N] [--app-url URL] [--out DIR]`
+//                     [--only ids-or-category] [--reps N] [--suite FILE|FOLDER|ZIP [--limit N]] [--app-url URL] [--out DIR]`
+//
+// With --suite, the question set the user brings (DABench's layout or the generic JSONL, as a
+// file, a folder or a zip) runs instead of the gauntlet, through Evaluate's "Bring a benchmark",
+// and the run's score file is written to bench/results/score-<suite>-<model>-<date>.json.
 //
 // Runs the gauntlet headless through the real app (the production build in Chromium), exactly
 // as a person would from the Evaluate view, then writes bench/results/gauntlet-<model>-<date>.json
 // and prints a one-line summary. The key is read from the environment variable named by
 // --key-env (default DATASEER_API_KEY), typed into Settings in the page, and never written.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
@@ -19,8 +23,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CATEGORIES = new Set(['comparison', 'relationship', 'description', 'pattern', 'visualization', 'data_operation']);
 
 const USAGE = `usage: npm run gauntlet -- --base-url URL --model NAME [--key-env NAME | --no-key]
-       [--mode agent|pipeline|both] [--only id,id,…|category|random10] [--reps N] [--app-url URL] [--out DIR]`;
+       [--mode agent|pipeline|both] [--only id,id,…|category|random10] [--reps N] [--app-url URL] [--out DIR]
+       [--suite questions.jsonl|folder|set.zip [--limit N]]   (a brought benchmark; --mode agent or pipeline)`;
 
+/** @returns {never} */
 function fail(message, code = 2) {
   console.error(`gauntlet: ${message}`);
   process.exit(code);
@@ -41,6 +47,8 @@ export function parseArgs(argv) {
       case '--only': opts.only = value(); break;
       case '--reps': opts.reps = Number(value()); break;
       case '--app-url': opts.appUrl = value(); break;
+      case '--suite': opts.suite = resolve(value()); break;
+      case '--limit': opts.limit = Number(value()); break;
       case '--out': opts.out = resolve(value()); break;
       case '--help': case '-h': console.log(USAGE); process.exit(0); break;
       default: fail(`unknown option ${a}\n${USAGE}`);
@@ -49,7 +57,84 @@ export function parseArgs(argv) {
   if (!opts.baseUrl || !opts.model) fail(`--base-url and --model are required\n${USAGE}`);
   if (!['agent', 'pipeline', 'both'].includes(opts.mode)) fail(`--mode must be agent, pipeline or both, not ${opts.mode}`);
   if (!Number.isInteger(opts.reps) || opts.reps < 1 || opts.reps > 5) fail('--reps must be 1 to 5');
+  if (opts.suite) {
+    if (opts.mode === 'both') opts.mode = 'agent';
+    if (opts.only) fail('--only picks gauntlet questions; with --suite use --limit');
+  }
+  if (opts.limit !== undefined && (!Number.isInteger(opts.limit) || opts.limit < 1)) fail('--limit must be a whole number ≥ 1');
   return opts;
+}
+
+/** A suite path as the files a person would pick: the file, a zip, or every file under a folder. */
+export function suiteFiles(path) {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    fail(`--suite: ${path} does not exist`);
+  }
+  if (!st.isDirectory()) return [path];
+  const out = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith('.')) continue;
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  walk(path);
+  if (out.length === 0) fail(`--suite: ${path} has no files`);
+  return out;
+}
+
+/** Runs the brought suite in Evaluate and writes its score file; returns the one-line summary. */
+async function runSuite(page, region, opts, started) {
+  // A folder is picked as a folder (the suite is named after it), anything else as files.
+  const files = suiteFiles(opts.suite);
+  if (statSync(opts.suite).isDirectory()) await region.getByLabel('Question set folder').setInputFiles(opts.suite);
+  else await region.getByLabel('Question set files').setInputFiles(files);
+  const note = region.getByRole('status', { name: 'Question set' });
+  const alert = region.getByRole('alert');
+  await Promise.race([note.waitFor({ timeout: 120_000 }), alert.first().waitFor({ timeout: 120_000 })]);
+  if (await alert.count()) fail(`the app says: ${await alert.first().innerText()}`, 1);
+  process.stderr.write(`${await note.innerText()}\n`);
+  await region.getByRole('combobox', { name: 'Benchmark mode' }).selectOption(opts.mode);
+  await region.getByRole('spinbutton', { name: 'Questions to run' }).fill(String(opts.limit ?? 0));
+  await region.getByRole('button', { name: 'Run benchmark' }).click();
+  const status = region.getByRole('status', { name: 'Benchmark status' });
+  let last = '';
+  for (;;) {
+    if (await alert.count()) fail(`the app says: ${await alert.first().innerText()}`, 1);
+    const text = (await status.count()) ? await status.innerText() : '';
+    if (text !== last) {
+      last = text;
+      if (text) process.stderr.write(`\r${text}   `);
+    }
+    if (/· done$/.test(text)) break;
+    if (/· stopped$/.test(text)) fail(`the run stopped: ${text}`, 1);
+    await page.waitForTimeout(1000);
+  }
+  process.stderr.write('\n');
+  // The newest run is the last row of its suite in "Runs side by side".
+  const rows = region.getByRole('table', { name: 'Runs side by side' }).getByRole('row').filter({ has: page.getByRole('button', { name: /^Export score file/ }) });
+  const row = rows.last();
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /^Export score file/ }).click()]);
+  const score = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  mkdirSync(opts.out, { recursive: true });
+  const file = join(opts.out, download.suggestedFilename());
+  writeFileSync(file, `${JSON.stringify(score, null, 2)}\n`);
+  const items = score.items;
+  const right = items.filter((i) => i.correct).length;
+  const subTotal = items.reduce((s, i) => s + (i.sub_total ?? 0), 0);
+  const subRight = items.reduce((s, i) => s + (i.sub_correct ?? 0), 0);
+  const ms = items.map((i) => i.ms).sort((a, b) => a - b);
+  const median = ms.length ? ms[Math.max(0, Math.ceil(ms.length / 2) - 1)] : 0;
+  const failures = {};
+  for (const i of items) if (i.failure) failures[i.failure] = (failures[i.failure] ?? 0) + 1;
+  const tokensIn = items.reduce((s, i) => s + i.tokens_in, 0);
+  const tokensOut = items.reduce((s, i) => s + i.tokens_out, 0);
+  return `benchmark ${score.suite} (${score.format}) ${score.model} ${score.mode}: ${right}/${items.length} correct (${items.length ? ((100 * right) / items.length).toFixed(1) : '0.0'}%)${subTotal ? ` · sub-answers ${subRight}/${subTotal} (${((100 * subRight) / subTotal).toFixed(1)}%)` : ''} · median ${(median / 1000).toFixed(1)} s · tokens ${tokensIn} in / ${tokensOut} out · failures: ${Object.entries(failures).map(([f, n]) => `${f} ${n}`).join(', ') || 'none'} · ${((Date.now() - started) / 1000).toFixed(0)} s → ${file}`;
 }
 
 async function main() {
@@ -86,6 +171,10 @@ async function main() {
     // The work pane shows one view at a time: Evaluate is reached by its tab.
     await page.getByRole('tablist', { name: 'Views', exact: true }).getByRole('tab', { name: 'Evaluate', exact: true }).click();
     const region = page.getByRole('region', { name: 'Evaluate' });
+    if (opts.suite) {
+      console.log(await runSuite(page, region, opts, started));
+      return;
+    }
     const questions = region.getByRole('combobox', { name: 'Questions' });
     if (!opts.only) await questions.selectOption('all');
     else if (opts.only === 'random10') await questions.selectOption('random10');

@@ -9,7 +9,7 @@ import { DataClient } from './data/DataClient.svelte';
 import { servePythonPort } from './python/agentPort';
 import { PythonClient } from './python/PythonClient.svelte';
 import { EngineMesh } from './engines/mesh';
-import { spawnAgentWorker, spawnDataWorker, spawnPythonWorker } from './engines/spawn';
+import { spawnAgentWorker, spawnDataWorker, spawnPythonWorker, spawnWorkspaceDataWorker } from './engines/spawn';
 
 export interface Engines {
   data: DataClient;
@@ -24,6 +24,11 @@ export type Link = 'agent → data' | 'python → data' | 'agent → python';
 export interface EngineOptions {
   /** Start Python only where the page's security policy is in force (see PythonClientOptions). */
   requireProtection: boolean;
+  /**
+   * A benchmark's workspace (src/eval/bench): a data worker that keeps nothing, so its datasets
+   * never mix with the user's; the agent and Python are its own too. Disposed with the run.
+   */
+  workspace?: boolean;
 }
 
 export function createEngines(options: EngineOptions): Engines {
@@ -33,7 +38,7 @@ export function createEngines(options: EngineOptions): Engines {
     // The agent's Python port ends on this page, so it outlives Python restarts.
     'agent → python': { provider: 'page', serve: (port) => servePythonPort(python, port).close },
   });
-  const data: DataClient = new DataClient(spawnDataWorker);
+  const data: DataClient = new DataClient(options.workspace ? spawnWorkspaceDataWorker : spawnDataWorker);
   const python: PythonClient = new PythonClient({
     createWorker: spawnPythonWorker,
     connectData: mesh.connector('python → data'),

@@ -4,6 +4,7 @@
  */
 import PythonWorker from '../../workers/python/python.worker.ts?worker';
 import { DUCKDB_PORT, type DuckDBPortMessage } from '../../protocol/duckdbPort';
+import { WORKSPACE_DATA_WORKER } from '../../protocol/workspace';
 
 /**
  * DuckDB's exception-handling build needs wasm exceptions: the probe module DuckDB's own
@@ -27,10 +28,13 @@ function takeEarlyDuckDB(): Worker | undefined {
   return w;
 }
 
+/** The one place the data worker's entry is spawned (the user's, or a benchmark's workspace). */
+const newDataWorker = (name: string): Worker => new Worker(new URL('../../workers/data/data.worker.ts', import.meta.url), { type: 'module', name });
+
 export const spawnDataWorker = (): Worker => {
   // The first step of DuckDB's start on the page's timeline (the others: DataClient's marks).
   performance.mark('dataseer:duckdb:spawn');
-  const worker = new Worker(new URL('../../workers/data/data.worker.ts', import.meta.url), { type: 'module', name: 'dataseer-data' });
+  const worker = newDataWorker('dataseer-data');
   const duckdb = takeEarlyDuckDB();
   if (!duckdb) {
     worker.postMessage({ kind: DUCKDB_PORT, port: null } satisfies DuckDBPortMessage);
@@ -49,6 +53,13 @@ export const spawnDataWorker = (): Worker => {
   duckdb.addEventListener('error', (ev) => {
     worker.dispatchEvent(new ErrorEvent('error', { message: `DuckDB's worker failed: ${ev.message || 'it stopped'}` }));
   });
+  return worker;
+};
+
+/** A benchmark workspace's data worker: its own DuckDB, no saved datasets (protocol/workspace.ts). */
+export const spawnWorkspaceDataWorker = (): Worker => {
+  const worker = newDataWorker(WORKSPACE_DATA_WORKER);
+  worker.postMessage({ kind: DUCKDB_PORT, port: null } satisfies DuckDBPortMessage);
   return worker;
 };
 

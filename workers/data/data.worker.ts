@@ -16,6 +16,7 @@ import { convertParquet } from './loaders/parquet';
 import { initParquetWasm } from './loaders/parquetWasm';
 import { DatasetStorage } from './storage';
 import { warmUpEngine } from './warmUp';
+import { WORKSPACE_DATA_WORKER } from '../../protocol/workspace';
 
 /** The lock that makes one tab the writer of the saved datasets (held for this worker's life). */
 const WRITER_LOCK = 'dataseer-dataset-storage';
@@ -60,11 +61,15 @@ const memoryLimit = memoryLimitBytes((self.navigator as WorkerNavigator & { devi
 const booting = receiveDuckDBPort(self).then((port) => bootDuckDB(port, memoryLimit));
 booting.catch(() => {});
 
+// A benchmark's workspace (src/eval/bench) is a data worker of its own that neither restores nor
+// saves: its datasets never mix with the user's and end with it. Its name says so at spawn.
+const workspace = self.name === WORKSPACE_DATA_WORKER;
+
 const host = new DataHost({
   boot: () => booting,
-  claimWrites,
+  claimWrites: workspace ? () => Promise.resolve(false) : claimWrites,
   memoryCeilingBytes: footprintCeiling(memoryLimit),
-  openStorage: () => DatasetStorage.open(),
+  openStorage: workspace ? () => Promise.resolve(undefined) : () => DatasetStorage.open(),
   readers: { parquet: convertParquet, json: convertJson, arrow: convertArrow, excel: convertExcel, listExcelSheets },
   persisted: async () => (await navigator.storage?.persisted?.()) ?? false,
   warmUp: async (engine) => {

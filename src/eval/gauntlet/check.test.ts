@@ -113,6 +113,48 @@ describe('checkRun', () => {
     expect(checkRun(cq, mass, run(final('Histogram.', { figures: [fig] }), { chartText: '{"x":"Body Mass (g)"}' }))).toMatchObject({ correct: true });
   });
 
+  it('charts: the type drawn and, for values per category, the aggregate plotted', () => {
+    // "Penguins per species": counts. A bar of mean body mass has the same columns and must fail.
+    const perSpecies: ExpectedAnswer = { kind: 'chart', columns: ['Species'], chart: { type: 'bar', x: ['Adelie', 'Chinstrap', 'Gentoo'], y: [152, 68, 124] } };
+    const cq = q({ kind: 'chart' });
+    const bar = (y: unknown, over: Record<string, unknown> = {}) => ({ data: [{ type: 'bar', x: ['Adelie', 'Chinstrap', 'Gentoo'], y, ...over }] });
+    expect(checkRun(cq, perSpecies, run(final('Counts per species.', { figures: [bar([152, 68, 124])] })))).toMatchObject({ correct: true });
+    const means = checkRun(cq, perSpecies, run(final('Penguins per species.', { figures: [bar([3700.66, 3733.09, 5076.02])] }), { chartText: '{"x":"Species","y":"Body Mass (g)"}' }));
+    expect(means).toMatchObject({ correct: false, failure: 'wrong_figure', reason: expect.stringContaining('adelie: 152 (plotted 3700.66)') });
+    // The same counts as a pie are the wrong chart type; as horizontal bars they are right.
+    const pie = { data: [{ type: 'pie', labels: ['Adelie', 'Chinstrap', 'Gentoo'], values: [152, 68, 124] }] };
+    expect(checkRun(cq, perSpecies, run(final('Here.', { figures: [pie] })))).toMatchObject({ correct: false, reason: expect.stringContaining('draws pie') });
+    const horizontal = { data: [{ type: 'bar', orientation: 'h', y: ['Adelie', 'Chinstrap', 'Gentoo'], x: [152, 68, 124] }] };
+    expect(checkRun(cq, perSpecies, run(final('Here.', { figures: [horizontal] })))).toMatchObject({ correct: true });
+    // plotly.py 6 writes arrays as {dtype, bdata}: little-endian int32 152, 68, 124.
+    const packed = btoa(String.fromCharCode(...new Uint8Array(new Int32Array([152, 68, 124]).buffer)));
+    expect(checkRun(cq, perSpecies, run(final('Here.', { figures: [bar({ dtype: 'i4', bdata: packed })] })))).toMatchObject({ correct: true });
+    // One species missing is not the chart asked for.
+    expect(checkRun(cq, perSpecies, run(final('Here.', { figures: [{ data: [{ type: 'bar', x: ['Adelie', 'Gentoo'], y: [152, 124] }] }] })))).toMatchObject({ correct: false });
+  });
+
+  it('charts: a line chart is a scatter trace with lines; markers alone are a scatter', () => {
+    const line: ExpectedAnswer = { kind: 'chart', columns: ['temp_max'], chart: { type: 'line' } };
+    const cq = q({ kind: 'chart' });
+    const fig = (mode: string) => ({ data: [{ type: 'scatter', mode, x: ['2012-01-01'], y: [12.8] }], layout: { yaxis: { title: { text: 'temp_max' } } } });
+    expect(checkRun(cq, line, run(final('Here.', { figures: [fig('lines')] })))).toMatchObject({ correct: true });
+    expect(checkRun(cq, line, run(final('Here.', { figures: [fig('lines+markers')] })))).toMatchObject({ correct: true });
+    expect(checkRun(cq, line, run(final('Here.', { figures: [fig('markers')] })))).toMatchObject({ correct: false, failure: 'wrong_figure' });
+  });
+
+  it('numbers count only where the answer states them, not in a result it never mentions', () => {
+    const count: ExpectedAnswer = { kind: 'number', values: [344] };
+    const withResult = final('There are many penguins.', { result: { columns: ['n'], rows: [[344]] } });
+    expect(checkRun(q(), count, run(withResult))).toMatchObject({ correct: false });
+    expect(checkRun(q(), count, run(final('There are 344 penguins.', { result: { columns: ['n'], rows: [[344]] } })))).toMatchObject({ correct: true });
+  });
+
+  it('a yes/no question without a statistic is judged on the decision alone', () => {
+    const yn: ExpectedAnswer = { kind: 'yesno', answer: true };
+    expect(checkRun(q({ kind: 'yesno' }), yn, run(final('Yes, it is.')))).toMatchObject({ correct: true });
+    expect(checkRun(q({ kind: 'yesno' }), yn, run(final('No.')))).toMatchObject({ correct: false });
+  });
+
   it('classifies failures: provider error, refusal, budget, loop, validation', () => {
     expect(checkRun(meanMass, number, run(null, { error: { message: 'HTTP 500', kind: 'server' } }))).toMatchObject({ failure: 'provider_error', reason: 'HTTP 500' });
     expect(checkRun(meanMass, number, run(final("I'm unable to help with that.")))).toMatchObject({ failure: 'refused' });

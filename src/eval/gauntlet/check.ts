@@ -7,6 +7,11 @@ import type { ErrorKind, StatusKind } from '../../../protocol/agent/wire';
 import type { FinalOutput } from '../../../protocol/agent/final';
 import type { ExpectedAnswer } from './expected';
 import { DEFAULT_TOLERANCE, type GauntletQuestion, type Tolerance } from './questions';
+import { judgeChart } from './chartCheck';
+import { within } from './tolerance';
+
+/** What the checker reads of a question: its tolerance and whether it needs a caveat. */
+export type CheckedQuestion = Pick<GauntletQuestion, 'tolerance' | 'needsCaveat'>;
 
 export const FAILURE_CLASSES = [
   'wrong_figure',
@@ -58,16 +63,12 @@ export function numbersIn(text: string): number[] {
 }
 
 /** The tolerance a question allows: counts must be exact unless it says otherwise. */
-export function toleranceFor(q: GauntletQuestion, values: readonly number[]): Tolerance {
+export function toleranceFor(q: CheckedQuestion, values: readonly number[]): Tolerance {
   if (q.tolerance) return q.tolerance;
   return values.every((v) => Number.isInteger(v)) ? { abs: 0 } : DEFAULT_TOLERANCE;
 }
 
-export function within(actual: number, expected: number, tol: Tolerance): boolean {
-  const allowed = Math.max(tol.abs ?? 0, (tol.rel ?? 0) * Math.abs(expected));
-  // A hair over the bound is float noise (0.1 + 0.2), not a different answer.
-  return Math.abs(actual - expected) <= allowed + 1e-9 * Math.max(1, Math.abs(expected));
-}
+export { within };
 
 // ------------------------------------------------------------------------------------ words
 
@@ -144,8 +145,10 @@ function rowReported(final: FinalOutput, key: string, value: number, tol: Tolera
 }
 
 /** Whether the final output has what the question asks for, and if not, why. */
-function judgeContent(q: GauntletQuestion, expected: ExpectedAnswer, final: FinalOutput, chartText: string): { ok: boolean; reason: string; hadFigure: boolean } {
-  const text = answerText(final);
+function judgeContent(q: CheckedQuestion, expected: ExpectedAnswer, final: FinalOutput, chartText: string): { ok: boolean; reason: string; hadFigure: boolean } {
+  // What the answer states: its words, and for a table question the table it reports. A number
+  // that only appears in a tool's output or a result the answer never mentions does not count.
+  const text = expected.kind === 'table' ? answerText(final) : final.answer;
   const found = numbersIn(text);
   switch (expected.kind) {
     case 'number': {
@@ -167,8 +170,9 @@ function judgeContent(q: GauntletQuestion, expected: ExpectedAnswer, final: Fina
       const said = decisionIn(final.answer);
       const tol = q.tolerance ?? DEFAULT_TOLERANCE;
       // The decision carries the direction; a statistic reported as its magnitude is the same test.
-      const statOk = found.some((n) => within(Math.abs(n), Math.abs(expected.statistic), tol));
-      const want = `${expected.answer ? 'yes' : 'no'} with ${expected.statistic}`;
+      const stat = expected.statistic;
+      const statOk = stat === undefined || found.some((n) => within(Math.abs(n), Math.abs(stat), tol));
+      const want = `${expected.answer ? 'yes' : 'no'}${stat === undefined ? '' : ` with ${stat}`}`;
       if (said === null) return { ok: false, reason: `expected ${want}; the answer says neither yes nor no`, hadFigure: found.length > 0 };
       if (said !== expected.answer) return { ok: false, reason: `expected ${want}; the answer says ${said ? 'yes' : 'no'}`, hadFigure: true };
       if (!statOk) return { ok: false, reason: `expected ${want}; the statistic is missing or off (${found.slice(0, 6).join(', ') || 'no number'})`, hadFigure: found.length > 0 };
@@ -184,6 +188,12 @@ function judgeContent(q: GauntletQuestion, expected: ExpectedAnswer, final: Fina
     case 'chart': {
       const figures = final.figures?.length ?? 0;
       if (figures === 0) return { ok: false, reason: 'expected a chart; the answer has none', hadFigure: false };
+      if (expected.chart) {
+        const shown = judgeChart(final.figures ?? [], expected.chart, q.tolerance ?? (expected.chart.y?.every(Number.isInteger) ? { abs: 0 } : DEFAULT_TOLERANCE));
+        if (!shown.ok) return { ok: false, reason: shown.reason, hadFigure: true };
+        // The values are checked: the names they were plotted under do not matter.
+        if (expected.chart.y) return { ok: true, reason: shown.reason, hadFigure: true };
+      }
       const plotted = `${chartText}\n${JSON.stringify(final.figures)}`;
       const missing = expected.columns.filter((c) => !mentions(plotted, c.replace(/\([^)]*\)/g, ' ')));
       return missing.length === 0
@@ -201,23 +211,34 @@ export function hasCaveat(final: FinalOutput): boolean {
   return [final.answer, ...final.caveats].some((t) => CAVEAT_WORDS.test(t));
 }
 
-/** Scores one run of `q`. */
-export function checkRun(q: GauntletQuestion, expected: ExpectedAnswer, run: RunRecord): Verdict {
+/** The verdict for a run that left no answer to judge, or null when it left one. */
+export function unanswered(run: RunRecord): Verdict | null {
   const final = run.final;
-  if (!final || final.output_type === 'error') {
-    if (run.statuses.includes('budget_exhausted')) return { correct: false, reason: 'the run ran out of budget before answering', failure: 'budget_exhausted' };
-    if (run.statuses.includes('loop_detected') || run.toolErrors >= 3) return { correct: false, reason: `tool errors repeated (${run.toolErrors}) with no answer`, failure: 'tool_error_loop' };
-    const message = run.error?.message ?? final?.answer ?? 'the run ended with no answer';
-    return { correct: false, reason: message.slice(0, 300), failure: 'provider_error' };
-  }
+  if (final && final.output_type !== 'error') return null;
+  if (run.statuses.includes('budget_exhausted')) return { correct: false, reason: 'the run ran out of budget before answering', failure: 'budget_exhausted' };
+  if (run.statuses.includes('loop_detected') || run.toolErrors >= 3) return { correct: false, reason: `tool errors repeated (${run.toolErrors}) with no answer`, failure: 'tool_error_loop' };
+  const message = run.error?.message ?? final?.answer ?? 'the run ended with no answer';
+  return { correct: false, reason: message.slice(0, 300), failure: 'provider_error' };
+}
+
+/** Why an answer that was judged wrong is wrong: what the run went through, else the content. */
+export function wrongBecause(run: RunRecord, final: FinalOutput, reason: string, hadFigure: boolean): Verdict {
+  if (REFUSAL.test(final.answer) && numbersIn(final.answer).length === 0) return { correct: false, reason: `refused: ${final.answer.slice(0, 200)}`, failure: 'refused' };
+  if (run.statuses.includes('budget_exhausted')) return { correct: false, reason: `${reason} (budget exhausted)`, failure: 'budget_exhausted' };
+  if (run.statuses.includes('loop_detected') || run.toolErrors >= 3) return { correct: false, reason: `${reason} (after ${run.toolErrors} tool errors)`, failure: 'tool_error_loop' };
+  if (run.validation === false) return { correct: false, reason: `${reason} (validation disagreed)`, failure: 'validation_disagreed' };
+  return { correct: false, reason, failure: hadFigure ? 'wrong_figure' : 'no_figure' };
+}
+
+/** Scores one run of `q`. */
+export function checkRun(q: CheckedQuestion, expected: ExpectedAnswer, run: RunRecord): Verdict {
+  const none = unanswered(run);
+  const final = run.final;
+  if (none || !final) return none ?? { correct: false, reason: 'the run ended with no answer', failure: 'provider_error' };
   const content = judgeContent(q, expected, final, run.chartText);
   if (content.ok) {
     if (q.needsCaveat && !hasCaveat(final)) return { correct: false, reason: `${content.reason}, but the ambiguous question got no caveat`, failure: 'missing_caveat' };
     return { correct: true, reason: content.reason, failure: null };
   }
-  if (REFUSAL.test(final.answer) && numbersIn(final.answer).length === 0) return { correct: false, reason: `refused: ${final.answer.slice(0, 200)}`, failure: 'refused' };
-  if (run.statuses.includes('budget_exhausted')) return { correct: false, reason: `${content.reason} (budget exhausted)`, failure: 'budget_exhausted' };
-  if (run.statuses.includes('loop_detected') || run.toolErrors >= 3) return { correct: false, reason: `${content.reason} (after ${run.toolErrors} tool errors)`, failure: 'tool_error_loop' };
-  if (run.validation === false) return { correct: false, reason: `${content.reason} (validation disagreed)`, failure: 'validation_disagreed' };
-  return { correct: false, reason: content.reason, failure: content.hadFigure ? 'wrong_figure' : 'no_figure' };
+  return wrongBecause(run, final, content.reason, content.hadFigure);
 }

@@ -2,14 +2,15 @@
  * Expected answers as the checker reads them, derived from a question's SQL result. Pure, so
  * the unit test derives them from native DuckDB and the app reads the stored `expected.json`.
  */
+import type { ChartExpectation } from './chartCheck';
 import type { GauntletQuestion } from './questions';
 
 export type ExpectedAnswer =
   | { kind: 'number'; values: number[] }
   | { kind: 'set'; items: string[][] }
-  | { kind: 'yesno'; answer: boolean; statistic: number }
+  | { kind: 'yesno'; answer: boolean; statistic?: number }
   | { kind: 'table'; rows: { key: string; value: number }[] }
-  | { kind: 'chart'; columns: string[] };
+  | { kind: 'chart'; columns: string[]; chart?: ChartExpectation };
 
 export interface QueryResult {
   columns: string[];
@@ -52,7 +53,15 @@ export function expectedFrom(q: GauntletQuestion, result: QueryResult): Expected
     }
     case 'table':
       return { kind: 'table', rows: result.rows.map((r) => ({ key: text(r[0]), value: num(r[1], q.id) })) };
-    case 'chart':
-      return { kind: 'chart', columns: [...result.columns] };
+    case 'chart': {
+      if (!q.chart) return { kind: 'chart', columns: [...result.columns] };
+      if (!q.chart.values) return { kind: 'chart', columns: [...result.columns], chart: { type: q.chart.type } };
+      if (result.rows.length === 0) throw new Error(`${q.id}: the query returned no row`);
+      return {
+        kind: 'chart',
+        columns: result.columns.slice(0, 1),
+        chart: { type: q.chart.type, x: result.rows.map((r) => text(r[0])), y: result.rows.map((r) => num(r[1], q.id)) },
+      };
+    }
   }
 }

@@ -23,7 +23,9 @@ export type SampleTable = (typeof SAMPLE_TABLES)[number];
  * - `set`: every row must be named in the answer; the row's columns are accepted spellings.
  * - `yesno`: one row with `answer` (boolean) and `statistic` (number, compared with `tolerance`).
  * - `table`: rows of (key, value); each key must be reported with its value.
- * - `chart`: the answer carries a figure; the result's column names must be plotted.
+ * - `chart`: the answer carries a figure of the question's `chart.type`; with `chart.values` the
+ *   result's rows are (category, value) and those values must be plotted (a bar of means fails a
+ *   question about counts), else the result's column names must be plotted.
  */
 export type AnswerKind = 'number' | 'set' | 'yesno' | 'table' | 'chart';
 
@@ -47,6 +49,8 @@ export interface GauntletQuestion {
   python?: boolean;
   /** Ambiguous on purpose: correct only with a caveat that names the assumption. */
   needsCaveat?: boolean;
+  /** Chart questions: the chart type the figure must draw, and whether the SQL gives its values. */
+  chart?: { type: 'bar' | 'line' | 'scatter' | 'histogram' | 'box' | 'pie' | 'heatmap'; values?: boolean };
 }
 
 /** Reported figures are usually rounded to two decimals or three significant digits. */
@@ -178,22 +182,22 @@ export const QUESTIONS: readonly GauntletQuestion[] = [
           statistic > 0 AS answer FROM ${W}`, tolerance: { abs: 0.01, rel: 0.01 } },
 
   // --------------------------------------------------------------------------- visualisation
-  { id: 'viz_species_counts', category: 'visualization', difficulty: 'easy', tables: [P], kind: 'chart',
+  { id: 'viz_species_counts', category: 'visualization', difficulty: 'easy', tables: [P], kind: 'chart', chart: { type: 'bar', values: true },
     question: 'Draw a bar chart of the number of penguins per species.',
-    sql: `SELECT "Species" FROM ${P} LIMIT 0` },
-  { id: 'viz_temp_over_time', category: 'visualization', difficulty: 'medium', tables: [W], kind: 'chart',
+    sql: `SELECT "Species", count(*) AS penguins FROM ${P} GROUP BY 1 ORDER BY 1` },
+  { id: 'viz_temp_over_time', category: 'visualization', difficulty: 'medium', tables: [W], kind: 'chart', chart: { type: 'line' },
     question: 'Plot temp_max over time as a line chart.',
     sql: `SELECT temp_max FROM ${W} LIMIT 0` },
-  { id: 'viz_hp_mpg', category: 'visualization', difficulty: 'medium', tables: [C], kind: 'chart',
+  { id: 'viz_hp_mpg', category: 'visualization', difficulty: 'medium', tables: [C], kind: 'chart', chart: { type: 'scatter' },
     question: 'Make a scatter plot of Horsepower against Miles_per_Gallon.',
     sql: `SELECT "Horsepower", "Miles_per_Gallon" FROM ${C} LIMIT 0` },
-  { id: 'viz_mass_hist', category: 'visualization', difficulty: 'easy', tables: [P], kind: 'chart',
+  { id: 'viz_mass_hist', category: 'visualization', difficulty: 'easy', tables: [P], kind: 'chart', chart: { type: 'histogram' },
     question: 'Show a histogram of penguin body mass.',
     sql: `SELECT ${MASS} FROM ${P} LIMIT 0` },
-  { id: 'viz_flipper_box', category: 'visualization', difficulty: 'hard', tables: [P], kind: 'chart',
+  { id: 'viz_flipper_box', category: 'visualization', difficulty: 'hard', tables: [P], kind: 'chart', chart: { type: 'box' },
     question: 'Show the distribution of flipper length for each species as a box plot.',
     sql: `SELECT ${FLIPPER}, "Species" FROM ${P} LIMIT 0` },
-  { id: 'viz_temp_scatter', category: 'visualization', difficulty: 'easy', tables: [W], kind: 'chart',
+  { id: 'viz_temp_scatter', category: 'visualization', difficulty: 'easy', tables: [W], kind: 'chart', chart: { type: 'scatter' },
     question: 'Make a scatter plot of temp_min against temp_max.',
     sql: `SELECT temp_min, temp_max FROM ${W} LIMIT 0` },
 
