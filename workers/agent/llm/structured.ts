@@ -85,19 +85,30 @@ export function structuredOutput<T>(
   memory: LadderMemory,
   onAdapt?: (detail: string) => void,
 ): StructuredCaller<T> {
-  const viaSchema = model.withStructuredOutput(schema, { name, method: 'jsonSchema' });
-  const viaFunction = model.withStructuredOutput(schema, { name, method: 'functionCalling' });
-  const viaJsonMode = model.withStructuredOutput(schema, { name, method: 'jsonMode' });
+  // Each rung is built when it is first tried, inside the ladder's `try`: the library refuses
+  // some methods by model name at construction ("JSON Schema is not supported for model
+  // \"gpt-3.5-turbo\"", @langchain/openai utils/output.js), which is that rung failing — never
+  // an exception that escapes before a request is sent. The endpoint's own answer decides.
+  type Runnable = { invoke(messages: BaseMessage[], options: { signal?: AbortSignal }): Promise<unknown> };
+  const built = new Map<StructuredRung, Runnable>();
+  const METHOD = { json_schema: 'jsonSchema', function_calling: 'functionCalling', json_object: 'jsonMode' } as const;
+  function via(rung: keyof typeof METHOD): Runnable {
+    let r = built.get(rung);
+    if (!r) {
+      r = model.withStructuredOutput(schema, { name, method: METHOD[rung] });
+      built.set(rung, r);
+    }
+    return r;
+  }
 
   async function attempt(rung: StructuredRung, messages: BaseMessage[], signal: AbortSignal | undefined): Promise<T> {
     const opts = signal ? { signal } : {};
     switch (rung) {
       case 'json_schema':
-        return schema.parse(await viaSchema.invoke(messages, opts));
       case 'function_calling':
-        return schema.parse(await viaFunction.invoke(messages, opts));
+        return schema.parse(await via(rung).invoke(messages, opts));
       case 'json_object':
-        return schema.parse(await viaJsonMode.invoke([new SystemMessage(schemaPrompt(name, schema)), ...messages], opts));
+        return schema.parse(await via(rung).invoke([new SystemMessage(schemaPrompt(name, schema)), ...messages], opts));
       case 'text': {
         const reply = await model.invoke([...messages, new HumanMessage(schemaPrompt(name, schema))], opts);
         return schema.parse(tolerantJson(reply.text));
