@@ -20,5 +20,6 @@ import { providerPersonas } from './providers.mjs';
 import { roundTripPersonas } from './roundTrip.mjs';
 import { capabilityPersonas } from './capabilities.mjs';
 import { knowledgePersonas } from './knowledge.mjs';
+import { messageRulePersonas } from './messageRules.mjs';
 
-export const PERSONAS = { ...basePersonas, ...providerPersonas, ...roundTripPersonas, ...capabilityPersonas, ...knowledgePersonas };
+export const PERSONAS = { ...basePersonas, ...providerPersonas, ...roundTripPersonas, ...capabilityPersonas, ...knowledgePersonas, ...messageRulePersonas };
