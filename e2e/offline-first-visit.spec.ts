@@ -5,8 +5,7 @@
  * had loaded it before the service worker controlled the page: the offline reload was a blank
  * page (net::ERR_FAILED on assets/index-*.js).
  *
- * And a map figure that cannot draw (its style cannot be fetched) says so on its card and throws
- * nothing into the page.
+ * And a map figure that cannot draw (no WebGL) says so on its card and throws nothing into the page.
  */
 import { resolve } from 'node:path';
 import { expect, test } from './support/fixtures';
@@ -52,8 +51,15 @@ test('after one visit, an offline reload shows the app and runs SQL', async ({ b
 });
 
 test('a map figure that cannot draw shows its card message and throws nothing', async ({ page, app }) => {
-  // Every request to another host fails, as on a machine with no internet: the map's style never loads.
-  await page.route((url) => url.hostname !== '127.0.0.1', (route) => route.abort());
+  // A machine whose browser gives no WebGL (blocklisted GPU, remote desktop): MapLibre cannot
+  // start, and plotly.js rejects the draw (and later redraws) with its map error.
+  await page.addInitScript(() => {
+    const original = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, type: string, ...rest: unknown[]) {
+      if (/^(?:webgl2?|experimental-webgl)$/.test(type)) return null;
+      return (original as (this: HTMLCanvasElement, t: string, ...r: unknown[]) => RenderingContext | null).call(this, type, ...rest);
+    } as typeof HTMLCanvasElement.prototype.getContext;
+  });
   await app.open();
   const py = new PythonConsole(page);
   await py.exec('fig = {"data": [{"type": "scattermap", "lat": [48.8, 40.7], "lon": [2.3, -74]}], "layout": {"map": {"style": "open-street-map", "zoom": 1}}}');
