@@ -50,9 +50,25 @@ test('after one visit, an offline reload shows the app and runs SQL', async ({ b
   }
 });
 
+test('after one visit to a host that sends the isolation headers itself (no isolation reload), an offline reload runs SQL', async ({ page, app }) => {
+  // The preview server sends COOP/COEP: the page is isolated from its first load, so it is never
+  // reloaded for isolation, and what it loaded before the worker took control (the main bundle,
+  // the engines' worker scripts) reached the worker's caches only because the page handed it over.
+  await app.open();
+  expect(await app.scalar('SELECT 40 + 2 AS n')).toBe('42');
+  await expect
+    .poll(() => cachedPaths(page), { timeout: 60_000, message: 'the engines of this visit were not kept' })
+    .toEqual(expect.arrayContaining([expect.stringMatching(/\/assets\/duckdb-browser[^/]*\.worker[^/]*\.js$/), expect.stringMatching(/\/assets\/duckdb-eh-.*\.wasm$/)]));
+  await page.context().setOffline(true);
+  await page.reload();
+  await app.waitReady();
+  expect(await app.scalar('SELECT sum(x) AS s FROM range(4) t(x)')).toBe('6');
+  expect(app.pageErrors).toEqual([]);
+});
+
 test('a map figure that cannot draw shows its card message and throws nothing', async ({ page, app }) => {
   // A machine whose browser gives no WebGL (blocklisted GPU, remote desktop): MapLibre cannot
-  // start, and plotly.js rejects the draw (and later redraws) with its map error.
+  // start (before, its GPUInitializationError reached the page, once per draw and resize).
   await page.addInitScript(() => {
     const original = HTMLCanvasElement.prototype.getContext;
     HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, type: string, ...rest: unknown[]) {
@@ -65,7 +81,7 @@ test('a map figure that cannot draw shows its card message and throws nothing', 
   await py.exec('fig = {"data": [{"type": "scattermap", "lat": [48.8, 40.7], "lon": [2.3, -74]}], "layout": {"map": {"style": "open-street-map", "zoom": 1}}}');
   const chart = py.panel.getByRole('figure').last();
   await expect(chart).toBeVisible();
-  await expect(chart.getByRole('alert')).toContainText('The chart could not be drawn', { timeout: 30_000 });
+  await expect(chart.getByRole('alert')).toContainText('The chart could not be drawn: this map needs WebGL2', { timeout: 30_000 });
   // Resizing redraws the map: its failure stays on the card too.
   await page.setViewportSize({ width: 900, height: 800 });
   await page.setViewportSize({ width: 1280, height: 800 });

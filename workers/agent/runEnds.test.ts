@@ -30,7 +30,7 @@ const settings = (model: string) => ({ baseUrl: `${mock.url}/v1`, apiKey: 'k', m
 describe('a run always ends', { timeout: 60_000 }, () => {
   // @langchain/openai 1.5.8 utils/output.js: `withStructuredOutput(…, { method: 'jsonSchema' })`
   // throws "JSON Schema is not supported for model "gpt-3.5-turbo"" when it is built, before any
-  // request. Pipeline mode's first call is the structured `execution_plan`.
+  // request (the run never ended). Pipeline mode's first call is the structured `execution_plan`.
   it('with model gpt-3.5-turbo the plan comes by another rung and the run ends with an answer', async () => {
     const { service, events, saver } = makeService();
     await mock.script([
@@ -41,16 +41,16 @@ describe('a run always ends', { timeout: 60_000 }, () => {
     await service.idle();
     expect(events.at(-1)).toMatchObject({ type: 'run_end', run_id: 'run-1' });
     expect(events.find((e) => e.type === 'final')).toBeDefined();
-    // The endpoint, not the model's name, was asked: the plan's request went out as a forced function call.
-    const first = (await mock.chatRequests())[0]?.body as { tool_choice?: unknown; response_format?: unknown };
-    expect(first.response_format).toBeUndefined();
-    expect(JSON.stringify(first.tool_choice)).toContain('execution_plan');
+    // The endpoint, not the model's name, decided: the plan was asked for with a JSON schema, and this endpoint gave it.
+    const first = (await mock.chatRequests())[0]?.body as { response_format?: { type?: string; json_schema?: { name?: string } } };
+    expect(first.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'execution_plan' } });
     await saver.destroy();
   });
 
   it('with model gpt-3.5-turbo and an endpoint that answers nothing usable, the run ends with the reason', async () => {
     const { service, events, saver } = makeService();
     await mock.script([
+      { type: 'error', status: 400, message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model." },
       { type: 'error', status: 400, message: 'tool_choice object is not supported' },
       { type: 'error', status: 400, message: "'response_format' is not supported" },
       { type: 'text', content: 'no JSON here' },
@@ -58,7 +58,7 @@ describe('a run always ends', { timeout: 60_000 }, () => {
     await service.start({ settings: settings('gpt-3.5-turbo'), thread_id: 'p35b', question: 'What is in the data?', mode: 'pipeline' });
     await service.idle();
     const error = events.find((e) => e.type === 'error');
-    expect(error?.type === 'error' && error.message).toMatch(/JSON Schema is not supported for model "gpt-3.5-turbo"|execution_plan/);
+    expect(error?.type === 'error' && error.message).toMatch(/execution_plan.*json_schema.*not supported/);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', run_id: 'run-1' });
     // The conversation keeps the question and can be continued.
     expect((await service.loadThread({ thread_id: 'p35b' })).result).toMatchObject({ messages: [{ role: 'user', content: 'What is in the data?' }] });

@@ -85,13 +85,13 @@ export function structuredOutput<T>(
   memory: LadderMemory,
   onAdapt?: (detail: string) => void,
 ): StructuredCaller<T> {
-  // Each rung is built when it is first tried, inside the ladder's `try`: the library refuses
-  // some methods by model name at construction ("JSON Schema is not supported for model
-  // \"gpt-3.5-turbo\"", @langchain/openai utils/output.js), which is that rung failing — never
-  // an exception that escapes before a request is sent. The endpoint's own answer decides.
+  // Each rung is built when it is first tried, inside the ladder's `try`: a library that refuses a
+  // method at construction ("JSON Schema is not supported for model \"gpt-3.5-turbo\"",
+  // @langchain/openai utils/output.js) makes that rung fail — never an exception that escapes
+  // before a request is sent.
   type Runnable = { invoke(messages: BaseMessage[], options: { signal?: AbortSignal }): Promise<unknown> };
   const built = new Map<StructuredRung, Runnable>();
-  const METHOD = { json_schema: 'jsonSchema', function_calling: 'functionCalling', json_object: 'jsonMode' } as const;
+  const METHOD = { function_calling: 'functionCalling', json_object: 'jsonMode' } as const;
   function via(rung: keyof typeof METHOD): Runnable {
     let r = built.get(rung);
     if (!r) {
@@ -100,11 +100,25 @@ export function structuredOutput<T>(
     }
     return r;
   }
+  /**
+   * The JSON-schema rung asks the endpoint itself: `response_format` of type `json_schema`, as
+   * withStructuredOutput would send it, but without the library's verdict by model name (it
+   * refuses gpt-3* / gpt-4 / gpt-4-* before any request, though many servers use those names for
+   * models that take a schema). A refusal from the endpoint moves the ladder down, as before.
+   */
+  let viaSchema: ReturnType<typeof model.withConfig> | undefined;
+  function schemaCall() {
+    viaSchema ??= model.withConfig({ response_format: { type: 'json_schema', json_schema: { name, schema: toJsonSchema(schema) as Record<string, unknown> } } });
+    return viaSchema;
+  }
 
   async function attempt(rung: StructuredRung, messages: BaseMessage[], signal: AbortSignal | undefined): Promise<T> {
     const opts = signal ? { signal } : {};
     switch (rung) {
-      case 'json_schema':
+      case 'json_schema': {
+        const reply = await schemaCall().invoke(messages, opts);
+        return schema.parse(tolerantJson(reply.text));
+      }
       case 'function_calling':
         return schema.parse(await via(rung).invoke(messages, opts));
       case 'json_object':
