@@ -80,6 +80,7 @@ export function chaosShape(seed, n) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** @param {any} body @param {object} delta @param {string | null} [finish] */
 function chunk(body, delta, finish = null) {
   return { id: 'chatcmpl-chaos', object: 'chat.completion.chunk', created: 0, model: body.model ?? 'chaos', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] };
 }

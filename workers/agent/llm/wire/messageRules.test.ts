@@ -4,7 +4,7 @@
  * the scripted endpoint's personas (testing/mock-llm/personas/messageRules.mjs).
  */
 import { describe, expect, it } from 'vitest';
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
 import { useMockEndpoint } from '../../testing/mockEndpoint';
@@ -122,8 +122,8 @@ describe('on the wire: learned once, said once, retried once', () => {
     const notes: string[] = [];
     const chat = model(memory, notes, 'kimi-k2-thinking');
     const history: BaseMessage[] = [new HumanMessage('Add 1')];
-    let first: AIMessage | undefined;
-    for await (const c of await chat.bindTools([addTool]).stream(history)) first = first ? (first.concat(c) as unknown as AIMessage) : (c as unknown as AIMessage);
+    let first: AIMessageChunk | undefined;
+    for await (const c of await chat.bindTools([addTool]).stream(history)) first = first ? first.concat(c) : c;
     expect(first?.additional_kwargs.reasoning_content).toBe('I should add.');
     const call = first?.tool_calls?.[0];
     history.push(new AIMessage({ content: first?.content ?? '', tool_calls: first?.tool_calls ?? [], additional_kwargs: first?.additional_kwargs ?? {} }));
