@@ -11,6 +11,8 @@ import { useMockEndpoint } from '../../testing/mockEndpoint';
 import { createChatModel, transientMemory } from '../chatModel';
 import { applyMessageRules, messageRuleFor, type MessageRule } from './messageRules';
 import type { WireMemory } from './wireFetch';
+import { probeCapabilities } from '../capabilityProbe';
+import { MemoryEndpointProfileStore } from '../endpointProfile';
 
 const sys = { role: 'system', content: 'You are Dataseer.' };
 const user = { role: 'user', content: 'How many?' };
@@ -149,4 +151,21 @@ describe('on the wire: learned once, said once, retried once', () => {
     expect(await bodies()).toHaveLength(2);
     expect(notes).toHaveLength(1);
   });
+
+  it('Test connection meets the refusal (its tool probe carries a system message), learns the rule and shows it; runs start with it', async () => {
+    await mock.script(
+      [
+        { type: 'tool_calls', calls: [{ name: 'add_numbers', arguments: { a: 2, b: 3 } }] },
+        { type: 'structured', value: { answer: 5 } },
+      ],
+      { persona: 'vllm-gemma' },
+    );
+    const profiles = new MemoryEndpointProfileStore();
+    const settings = { baseUrl: `${mock.url}/v1`, apiKey: 'k', model: 'gemma-2-9b-it' };
+    const report = await probeCapabilities(settings, profiles, { images: false });
+    expect(report.tools).toBe(true);
+    expect(report.summary).toMatch(/Adjusted to the endpoint: instructions folded into the first user message/);
+    expect((await profiles.get(settings.baseUrl, settings.model))?.messageRules).toEqual(['fold_system']);
+  });
 });
+
