@@ -19,6 +19,7 @@ import { PARQUET_FILE } from './workload.mjs';
 import { appRows, repeatVisitRows } from './app.mjs';
 import { bigFileRows } from './bigfile.mjs';
 import { providerRows } from './providers.mjs';
+import { chaosRows } from './chaos.mjs';
 import { renderRows } from './render.mjs';
 import { csvFloorRows, measureCsvFloor } from './csvFloor.mjs';
 import { candidateRows, measureCandidate } from './duckdbCandidate.mjs';
@@ -39,6 +40,8 @@ const onlyApp = process.argv.includes('--only=app');
 const onlyRender = process.argv.includes('--only=render');
 // --only=providers measures just the extra requests each provider persona costs (no browser).
 const onlyProviders = process.argv.includes('--only=providers');
+// --only=chaos measures just how seeded questions against the chaos endpoint end (no browser).
+const onlyChaos = process.argv.includes('--only=chaos');
 // --only=csv measures just the CSV floor (csvFloor.mjs): the app's load vs native on one thread,
 // File vs buffer, and the threaded build's first load and query, boot included.
 const onlyCsv = process.argv.includes('--only=csv') || process.argv.includes('--only=csv-source');
@@ -296,6 +299,11 @@ async function main() {
     printTable(rows);
     return;
   }
+  if (onlyChaos) {
+    const rows = await chaosRows();
+    printTable(rows);
+    return;
+  }
   if (onlyParquet) {
     const rows = [];
     try {
@@ -419,6 +427,12 @@ async function main() {
       rows.push(...(await providerRows()));
     } catch (e) {
       console.error(`provider rows failed: ${e instanceof Error ? e.message : String(e)}`);
+      process.exitCode = 1;
+    }
+    try {
+      rows.push(...(await chaosRows()));
+    } catch (e) {
+      console.error(`chaos rows failed: ${e instanceof Error ? e.message : String(e)}`);
       process.exitCode = 1;
     }
   } finally {

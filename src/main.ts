@@ -5,6 +5,7 @@ import App from './App.svelte';
 import './app.css';
 import { applyTheme, readTheme } from './ui/theme';
 import { registerIsolationWorker } from './sw/register';
+import { workerFetchedFiles } from './engines/spawn';
 import UpdateNotice from './sw/UpdateNotice.svelte';
 import { updateNotice } from './sw/updates.svelte';
 
@@ -18,4 +19,4 @@ export default mount(App, { target });
 // Its own root, after the app's, so the notice never depends on (or disturbs) the app's layout.
 mount(UpdateNotice, { target: document.body.appendChild(document.createElement('div')), props: { notice: updateNotice } });
 
-void registerIsolationWorker(updateNotice);
+void registerIsolationWorker(updateNotice, workerFetchedFiles);

@@ -17,6 +17,8 @@ declare module 'plotly.js-dist-min' {
     /** plotly.js also draws a figure given as JSON, with no element on the page. */
     toImage(figure: { data: unknown[]; layout?: object; config?: object }, opts: ImageOptions): Promise<string>;
     Plots: { resize(el: HTMLElement): void };
+    /** Plotly's own description of its traces; `categories` says which draw with WebGL ("gl") or on a map ("map"). */
+    PlotSchema: { get(): { traces: Record<string, { categories?: string[] }> } };
   }
   const Plotly: PlotlyStatic;
   export default Plotly;

@@ -15,6 +15,43 @@ export function loadPlotly(): Promise<PlotlyStatic> {
   return loading;
 }
 
+const categories = new WeakMap<PlotlyStatic, Map<string, string[]>>();
+
+/**
+ * The WebGL a figure's traces need, as Plotly's own schema says (its trace categories): a map
+ * (MapLibre) needs WebGL2, another `gl` trace WebGL. Undefined when none is drawn with WebGL.
+ */
+export function webGlNeeded(plotly: PlotlyStatic, data: readonly unknown[]): 'webgl2' | 'webgl' | undefined {
+  let byType = categories.get(plotly);
+  if (!byType) {
+    byType = new Map(Object.entries(plotly.PlotSchema.get().traces).map(([type, t]) => [type, t.categories ?? []]));
+    categories.set(plotly, byType);
+  }
+  let need: 'webgl2' | 'webgl' | undefined;
+  for (const trace of data) {
+    const type = typeof trace === 'object' && trace !== null && typeof (trace as { type?: unknown }).type === 'string' ? (trace as { type: string }).type : 'scatter';
+    const cats = byType.get(type) ?? [];
+    if (cats.includes('map')) return 'webgl2';
+    if (cats.includes('gl')) need = 'webgl';
+  }
+  return need;
+}
+
+const available = new Map<string, boolean>();
+/** Whether this browser gives a `kind` context at all (turned off, or the GPU blocklisted, it does not). */
+export function webGlAvailable(kind: 'webgl2' | 'webgl'): boolean {
+  let ok = available.get(kind);
+  if (ok === undefined) {
+    try {
+      ok = document.createElement('canvas').getContext(kind) !== null;
+    } catch {
+      ok = false;
+    }
+    available.set(kind, ok);
+  }
+  return ok;
+}
+
 /** Plotly's `topojsonURL`: geo charts read their world map from the app's own build, not Plotly's CDN, so they work offline. */
 export function topojsonUrl(): string {
   return new URL(TOPOJSON_DIR, document.baseURI).href;

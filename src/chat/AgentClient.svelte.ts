@@ -15,7 +15,7 @@ import type { DataDictionary } from '../../protocol/agent/knowledge';
 import type { AgentThreadSummary, AnswerRating } from '../../protocol/agent/threadView';
 import { applyEvent, failTurn, newTurn, turnsFromThread, type ChatTurn } from '../conversation/turns';
 import { batchTokens } from './tokenBatch';
-import { AgentTransport, type AgentRpc } from './agentTransport';
+import { AgentTransport, RunStoppedError, type AgentRpc } from './agentTransport';
 import { messageOf } from '../../shared/errors';
 
 export type AgentStatus = 'idle' | 'starting' | 'ready' | 'failed';
@@ -31,6 +31,20 @@ export interface AgentClientOptions {
   /** Spawns the worker (src/engines/spawn.ts; tests pass a stand-in). */
   createWorker: () => Worker;
   newId?: () => string;
+  /** Overrides how long Stop waits for the worker, and when a stuck worker is replaced (tests). */
+  stopGraceMs?: number;
+  stuckRunMs?: number;
+}
+
+/** Ends a turn that could not finish: stopped by the page's watchdog, or failed. */
+function endTurn(turn: ChatTurn, e: unknown, retryable: boolean): void {
+  if (e instanceof RunStoppedError) {
+    if (turn.state !== 'running') return;
+    turn.error = { message: e.message, retryable: true, kind: 'aborted' };
+    turn.state = 'stopped';
+    return;
+  }
+  failTurn(turn, { message: messageOf(e), retryable });
 }
 
 type Rpc = AgentRpc;
@@ -105,7 +119,7 @@ export class AgentClient {
       void this.refreshThreads();
     } catch (e) {
       batch.flush();
-      failTurn(turn, { message: messageOf(e), retryable: true });
+      endTurn(turn, e, true);
     } finally {
       this.#release(ctrl);
     }
@@ -227,7 +241,7 @@ export class AgentClient {
       const events = await this.#begin((rpc, runId) => call(rpc, threadId, runId), ctrl.signal);
       void this.#follow(turn, events, ctrl);
     } catch (e) {
-      failTurn(turn, { message: messageOf(e), retryable: !(e instanceof WorkerGoneError) });
+      endTurn(turn, e, !(e instanceof WorkerGoneError));
       this.#release(ctrl);
     }
   }

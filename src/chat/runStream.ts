@@ -24,6 +24,18 @@ export class RunStream<T> implements AsyncIterable<T> {
     this.#error = error;
     this.#done = true;
     this.#notify();
+    this.#rejectFailed?.(error);
+  }
+
+  #failedPromise: Promise<never> | null = null;
+  #rejectFailed: ((error: Error) => void) | null = null;
+
+  /** Rejects when the stream is failed (for racing a step that must not outlive the run). */
+  failed(): Promise<never> {
+    if (!this.#failedPromise) {
+      this.#failedPromise = this.#error ? Promise.reject(this.#error) : new Promise<never>((_, reject) => (this.#rejectFailed = reject));
+    }
+    return this.#failedPromise;
   }
 
   #notify(): void {

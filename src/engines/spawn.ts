@@ -3,6 +3,7 @@
  * `new Worker(new URL(…))` or `?worker` form it finds in this file).
  */
 import PythonWorker from '../../workers/python/python.worker.ts?worker';
+import duckdbEhWasm from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import { DUCKDB_PORT, type DuckDBPortMessage } from '../../protocol/duckdbPort';
 import { WORKSPACE_DATA_WORKER } from '../../protocol/workspace';
 
@@ -19,7 +20,17 @@ export function startDuckDBEarly(): void {
   if (earlyDuckDB || typeof WebAssembly === 'undefined' || !WebAssembly.validate(WASM_EXCEPTIONS_PROBE)) return;
   performance.mark('dataseer:duckdb:worker');
   earlyDuckDB = new Worker(new URL('../../workers/data/duckdb-browser-cached.worker.ts', import.meta.url), { type: 'module', name: 'duckdb' });
+  earlyStarted = true;
 }
+
+/**
+ * Files the workers started here fetch for themselves, outside the page's own resource timing
+ * (the service worker keeps them after a first visit it did not control, src/sw/register.ts).
+ */
+export function workerFetchedFiles(): string[] {
+  return earlyStarted ? [new URL(duckdbEhWasm, document.baseURI).href] : [];
+}
+let earlyStarted = false;
 
 /** The early worker, once: a data worker started later (a restart) starts its own. */
 function takeEarlyDuckDB(): Worker | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRECACHE_LIMIT_BYTES, selectPrecache, servableFiles, type BuildFile } from './precacheList';
+import { PRECACHE_LIMIT_BYTES, filesNamedBy, selectPrecache, servableFiles, type BuildFile } from './precacheList';
 
 const files: BuildFile[] = [
   { path: 'index.html', bytes: 700 },
@@ -31,6 +31,29 @@ describe('selectPrecache', () => {
 
   it('always keeps index.html, the offline answer to every page load', () => {
     expect(selectPrecache([{ path: 'index.html', bytes: PRECACHE_LIMIT_BYTES * 2 }])).toEqual(['index.html']);
+  });
+});
+
+describe('the shell index.html loads', () => {
+  // Issue 30: a 660 KB main bundle over the limit was "cached on first use", but the first visit
+  // loads it before the worker controls the page, so the offline reload was a blank page.
+  const big: BuildFile[] = [
+    { path: 'index.html', bytes: 900 },
+    { path: 'assets/index-Bx1.js', bytes: 660 * 1024 },
+    { path: 'assets/vendor-Q2.js', bytes: 700 * 1024 },
+    { path: 'assets/index-Bx1.css', bytes: 20_000 },
+    { path: 'assets/plotly-Z9.js', bytes: 3_500_000 },
+    { path: 'assets/index-Bx1.js.map', bytes: 2_000_000 },
+  ];
+  const html = '<script type="module" crossorigin src="./assets/index-Bx1.js"></script><link rel="modulepreload" crossorigin href="/dataseer/assets/vendor-Q2.js"><link rel="stylesheet" crossorigin href="./assets/index-Bx1.css">';
+
+  it('finds the files the page names, and no other (not a lazily loaded chunk, not a map)', () => {
+    expect([...filesNamedBy(html, big)].sort()).toEqual(['assets/index-Bx1.css', 'assets/index-Bx1.js', 'assets/vendor-Q2.js']);
+  });
+
+  it('precaches them whatever their size; heavy lazy chunks stay on first use', () => {
+    expect(selectPrecache(big, PRECACHE_LIMIT_BYTES, filesNamedBy(html, big))).toEqual(['assets/index-Bx1.css', 'assets/index-Bx1.js', 'assets/vendor-Q2.js', 'index.html']);
+    expect(selectPrecache(big)).not.toContain('assets/index-Bx1.js');
   });
 });
 

@@ -20,10 +20,15 @@ const NEVER = [/\.map$/, /^sw\.js$/, /(^|\/)\./];
  */
 const NOT_PRECACHED = [/\.(woff|ttf)$/];
 
-export function selectPrecache(files: readonly BuildFile[], limitBytes = PRECACHE_LIMIT_BYTES): string[] {
+/**
+ * `shell`: the files index.html loads (its module script, preloads, styles) — precached whatever
+ * their size. Cached on first use, the main bundle would be missing offline: the first visit
+ * loads it before the service worker controls the page, and an offline reload is a blank page.
+ */
+export function selectPrecache(files: readonly BuildFile[], limitBytes = PRECACHE_LIMIT_BYTES, shell: ReadonlySet<string> = new Set()): string[] {
   return files
     .filter((f) => !NEVER.some((re) => re.test(f.path)) && !NOT_PRECACHED.some((re) => re.test(f.path)))
-    .filter((f) => f.path === 'index.html' || f.bytes <= limitBytes)
+    .filter((f) => f.path === 'index.html' || shell.has(f.path) || f.bytes <= limitBytes)
     .map((f) => f.path)
     .sort();
 }
@@ -34,4 +39,18 @@ export function servableFiles(files: readonly BuildFile[]): string[] {
     .filter((f) => !NEVER.some((re) => re.test(f.path)))
     .map((f) => f.path)
     .sort();
+}
+
+/**
+ * The build files index.html loads: each one whose build path it names as a URL (Vite writes
+ * them as `./assets/…` or `/base/assets/…` in `src`/`href` attributes). Only files of this build
+ * are candidates, so nothing is guessed: a path is in the page's HTML or it is not.
+ */
+export function filesNamedBy(html: string, files: readonly BuildFile[]): Set<string> {
+  const named = new Set<string>();
+  for (const f of files) {
+    if (f.path === 'index.html' || NEVER.some((re) => re.test(f.path))) continue;
+    if (html.includes(`/${f.path}"`) || html.includes(`"${f.path}"`) || html.includes(`/${f.path}'`)) named.add(f.path);
+  }
+  return named;
 }

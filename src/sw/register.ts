@@ -6,7 +6,7 @@
  */
 import { nextIsolationStep, type IsolationStep } from './reloadDecision';
 import { afterControllerChange, shouldOfferUpdate } from './updateDecision';
-import type { PageToWorker } from './messages';
+import { KEEP_MAX, type PageToWorker } from './messages';
 import type { UpdateNotice } from './updates.svelte';
 
 /** A long-lived tab looks for a new deploy this often (browsers also check on each page load). */
@@ -52,6 +52,25 @@ function reloadForIsolation(): IsolationOutcome {
   writeMark(true);
   location.reload();
   return 'reload';
+}
+
+/** The same-origin files this page has loaded so far, by its own resource timing. */
+function loadedHere(): string[] {
+  const origin = location.origin;
+  return performance
+    .getEntriesByType('resource')
+    .map((e) => e.name)
+    .filter((url) => url.startsWith(`${origin}/`));
+}
+
+async function keepWhatThisPageLoaded(container: ServiceWorkerContainer, registration: ServiceWorkerRegistration, alsoUsed: () => string[]): Promise<void> {
+  try {
+    await controlled(container, registration);
+    const urls = [...new Set([location.href, ...loadedHere(), ...alsoUsed()])].slice(0, KEEP_MAX);
+    send(container.controller ?? registration.active, { type: 'keep', urls });
+  } catch {
+    // No worker took control (private mode, storage off): nothing can be kept.
+  }
 }
 
 /** What watchForUpdates does to the page and the clock; replaced in tests. */
@@ -117,7 +136,11 @@ export function watchForUpdates(container: ServiceWorkerContainer, registration:
  * Registers the service worker in production builds (the dev server sends the headers itself and
  * has no `sw.js`). Resolves with what happened; `reload` means the page is about to be replaced.
  */
-export async function registerIsolationWorker(notice: UpdateNotice): Promise<IsolationOutcome> {
+/**
+ * `alsoUsed`: build files the page's workers fetched for themselves (not in the page's resource
+ * timing), kept with the page's own after a first visit the worker did not control.
+ */
+export async function registerIsolationWorker(notice: UpdateNotice, alsoUsed: () => string[] = () => []): Promise<IsolationOutcome> {
   const serviceWorkerAvailable = 'serviceWorker' in navigator && window.isSecureContext;
   const facts = () => ({
     isolated: window.crossOriginIsolated,
@@ -141,6 +164,10 @@ export async function registerIsolationWorker(notice: UpdateNotice): Promise<Iso
   switch (step) {
     case 'isolated':
       writeMark(false);
+      // Isolated by the host's own headers, the first visit is not reloaded: what it loaded
+      // before the worker took control is handed to the worker, or the next load offline
+      // would miss it (the main bundle, the engines' worker scripts).
+      if (registration && !navigator.serviceWorker.controller) void keepWhatThisPageLoaded(navigator.serviceWorker, registration, alsoUsed);
       return 'isolated';
     case 'unsupported':
       return 'unsupported';

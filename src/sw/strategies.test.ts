@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { routeFor } from './policy';
-import { CACHE_WRITE_BUDGET_MS, cacheNames, pruneCaches, respond, type StrategyDeps } from './strategies';
+import { CACHE_WRITE_BUDGET_MS, cacheNames, keepUsed, pruneCaches, respond, type StrategyDeps } from './strategies';
 
 const SCOPE = 'https://me.github.io/dataseer/';
 
@@ -192,5 +192,31 @@ describe('pruneCaches', () => {
     expect(await caches.keys()).toEqual(expect.arrayContaining([names.shell, otherApp.shell, 'someone-else', names.assets]));
     expect(await caches.keys()).not.toContain(old.shell);
     expect((await assets.keys()).map((r) => r.url)).toEqual([`${SCOPE}assets/duckdb-eh-new.wasm`]);
+  });
+});
+
+describe('keepUsed', () => {
+  // Issue 30: a host that sends the isolation headers itself gets no isolation reload, so what the
+  // first visit loaded before the worker controlled it (the main bundle, the engines' worker
+  // scripts) must be handed to the worker, or the offline reload is a blank page.
+  it('stores the build files a page loaded before control, once, and nothing that is not of this build', async () => {
+    const caches = new MemoryCaches();
+    const fetched: string[] = [];
+    const deps = {
+      caches: caches as unknown as CacheStorage,
+      fetch: async (r: Request) => {
+        fetched.push(r.url);
+        return served(`bytes of ${r.url}`, 'basic');
+      },
+      names: cacheNames(SCOPE, 'build1'),
+    };
+    const build = new Set([`${SCOPE}assets/index-big.js`, `${SCOPE}assets/duckdb-browser-eh.worker-q.js`]);
+    const urls = [`${SCOPE}assets/index-big.js`, `${SCOPE}assets/index-big.js`, `${SCOPE}assets/duckdb-browser-eh.worker-q.js`, 'https://cdn.example/x.js', `${SCOPE}assets/old-build.js`];
+    expect(await keepUsed(urls, deps, build)).toBe(2);
+    expect(fetched.sort()).toEqual([...build].sort());
+    expect([...(caches.stores.get(deps.names.assets)?.keys() ?? [])].sort()).toEqual([...build].sort());
+    // Already kept: not fetched again.
+    expect(await keepUsed(urls, deps, build)).toBe(0);
+    expect(fetched).toHaveLength(2);
   });
 });

@@ -113,6 +113,28 @@ async function cdnPackage(request: Request, deps: StrategyDeps): Promise<Respons
   return response;
 }
 
+/**
+ * Keeps build files a page loaded before this worker controlled it (the first visit): each one
+ * that is a file of this build (`buildFiles`, absolute URLs) and not cached yet is fetched —
+ * usually from the HTTP cache the first load filled — and stored as a first use would. Resolves
+ * with how many were stored.
+ */
+export async function keepUsed(urls: readonly string[], deps: Pick<StrategyDeps, 'caches' | 'fetch' | 'names'>, buildFiles: ReadonlySet<string>): Promise<number> {
+  let stored = 0;
+  for (const url of new Set(urls.map((u) => cacheKey(u)))) {
+    if (!buildFiles.has(url) || (await cached({ ...deps, shellUrl: '', waitUntil: () => {} }, [deps.names.shell, deps.names.assets], url))) continue;
+    try {
+      const response = await deps.fetch(new Request(url));
+      if (!storable(response, 'basic')) continue;
+      await (await deps.caches.open(deps.names.assets)).put(url, response);
+      stored++;
+    } catch {
+      // Offline already, or the file is gone: it is cached on its next use.
+    }
+  }
+  return stored;
+}
+
 /** The answer for a request the worker handles; `passthrough` routes never get here. */
 export function respond(route: Exclude<Route, { kind: 'passthrough' }>, request: Request, deps: StrategyDeps): Promise<Response> {
   switch (route.kind) {

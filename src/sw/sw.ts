@@ -5,7 +5,7 @@
  * Built by swPlugin.ts into `sw.js` next to index.html; the constants below are filled in then.
  */
 import { routeFor } from './policy';
-import { cacheNames, pruneCaches, respond, type StrategyDeps } from './strategies';
+import { cacheNames, keepUsed, pruneCaches, respond, type StrategyDeps } from './strategies';
 import { isPageMessage, type VersionReply } from './messages';
 import { Retirement } from './retirement';
 
@@ -22,6 +22,7 @@ const names = cacheNames(scopeUrl, __DATASEER_BUILD_ID__);
 const absolute = (path: string) => new URL(path, scopeUrl).href;
 const retirement = new Retirement();
 const networkFetch = (request: Request, init?: RequestInit) => worker.fetch(request, init);
+const buildFiles = new Set(__DATASEER_FILES__.map(absolute));
 
 worker.addEventListener('install', (event) => {
   event.waitUntil(
@@ -38,7 +39,7 @@ worker.addEventListener('install', (event) => {
 worker.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
-      await pruneCaches({ caches: worker.caches, names }, new Set(__DATASEER_FILES__.map(absolute)));
+      await pruneCaches({ caches: worker.caches, names }, buildFiles);
       await worker.clients.claim();
     })(),
   );
@@ -58,6 +59,9 @@ worker.addEventListener('message', (event) => {
     case 'claim':
       // Only an active worker may claim; a message that reaches any other is moot.
       event.waitUntil(worker.clients.claim().catch(() => undefined));
+      return;
+    case 'keep':
+      event.waitUntil(keepUsed(message.urls, { caches: worker.caches, fetch: (r) => retirement.fetch(networkFetch, r), names }, buildFiles));
       return;
     case 'version': {
       const reply: VersionReply = { buildId: __DATASEER_BUILD_ID__ };

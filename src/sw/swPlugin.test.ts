@@ -38,6 +38,13 @@ describe('rewriteServiceWorker', () => {
     expect(new Set([a.buildId, html.buildId, tagged.buildId]).size).toBe(3);
   });
 
+  it('precaches a main bundle over the size limit when index.html loads it', async () => {
+    const dir = build('<script type="module" src="./assets/main-big.js"></script>');
+    writeFileSync(join(dir, 'assets/main-big.js'), 'x'.repeat(700 * 1024));
+    const { precache } = await rewriteServiceWorker(dir, '');
+    expect(precache).toEqual(['assets/index-abc.js', 'assets/main-big.js', 'index.html']);
+  });
+
   it('ignores an old sw.js in the folder', async () => {
     const dir = build('<p>v1</p>');
     const first = await rewriteServiceWorker(dir, '');

@@ -10,7 +10,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import type { Plugin, ResolvedConfig } from 'vite';
-import { selectPrecache, servableFiles, type BuildFile } from './precacheList';
+import { filesNamedBy, selectPrecache, servableFiles, type BuildFile } from './precacheList';
 
 const SW_ENTRY = fileURLToPath(new URL('./sw.ts', import.meta.url));
 export const SW_FILE = 'sw.js';
@@ -42,7 +42,9 @@ export interface ServiceWorkerBuild {
  */
 export async function writeServiceWorker(outDir: string, entries: ReadonlyMap<string, BuildEntry>, extraId = process.env.DATASEER_BUILD_ID ?? ''): Promise<ServiceWorkerBuild> {
   const files: BuildFile[] = [...entries].filter(([path]) => path !== SW_FILE).map(([path, entry]) => ({ path, bytes: entry.bytes }));
-  const precache = selectPrecache(files);
+  const html = entries.get('index.html')?.read();
+  const htmlText = html === undefined ? '' : typeof html === 'string' ? html : new TextDecoder().decode(html);
+  const precache = selectPrecache(files, undefined, filesNamedBy(htmlText, files));
   const hash = createHash('sha256');
   hash.update(extraId + '\0');
   for (const path of servableFiles(files)) hash.update(path + '\0');

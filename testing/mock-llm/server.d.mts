@@ -47,6 +47,8 @@ export interface MockLlmState {
   persona: string | undefined;
   /** The persona's scratch space, reset when the persona changes. */
   memo: Record<string, unknown>;
+  /** The persona's settings (`persona_options` of /__script), e.g. the chaos persona's seed. */
+  personaOptions: Record<string, unknown>;
 }
 
 export interface MockLlm {

@@ -55,7 +55,7 @@ const EMBEDDING_DIMS = 64;
 
 /** Fresh mutable state; one per server. */
 function freshState() {
-  return { replies: [], routes: [], requests: [], models: [...DEFAULT_MODELS], embeddings: true, requireKey: undefined, seq: 0, persona: undefined, memo: {} };
+  return { replies: [], routes: [], requests: [], models: [...DEFAULT_MODELS], embeddings: true, requireKey: undefined, seq: 0, persona: undefined, memo: {}, personaOptions: {} };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -300,6 +300,8 @@ async function chatCompletions(req, res, state, body) {
     return;
   }
   const persona = personaOf(state);
+  // A persona may answer the whole request itself, bytes and timing included (personas/chaos.mjs).
+  if (persona?.respond && (await persona.respond(body, { state, req, res, cors: corsHeaders(req) }))) return;
   // A provider refuses a request before any reply is spent (e.g. a parameter it does not take).
   const refusal = persona?.refuse?.(body, { state, req });
   if (refusal) {
@@ -398,6 +400,8 @@ async function handle(req, res, state) {
       state.persona = cfg.persona ?? undefined;
       state.memo = {};
     }
+    // A persona's own settings (e.g. the chaos persona's seed and stall), kept until the next reset.
+    if (cfg.persona_options && typeof cfg.persona_options === 'object') state.personaOptions = { ...cfg.persona_options };
     sendJson(res, req, 200, { queued: state.replies.length });
     return;
   }

@@ -42,7 +42,11 @@ export interface TurnResult {
   failure?: LlmFailure;
 }
 
-export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnRequest, options: TurnOptions): Promise<TurnResult> {
+/**
+ * `graph` may still be being built (the model, the ladder, the context): a failure there is this
+ * run's failure too, so it ends like any other — an `error` event and `run_end`, never silence.
+ */
+export async function runTurn(graph: AgentGraph | PipelineGraph | Promise<AgentGraph | PipelineGraph>, req: TurnRequest, options: TurnOptions): Promise<TurnResult> {
   const result: TurnResult = {};
   // Every event of this run names it, so a late event of a stopped run is never taken for the next one's.
   const stamp = (e: RunEvent): AgentEvent => ({ ...e, run_id: req.run_id }) as AgentEvent;
@@ -50,7 +54,7 @@ export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnReques
   options.onEvent({ type: 'run_start', thread_id: req.thread_id, run_id: req.run_id, mode: req.mode });
   try {
     const input = req.message ? { messages: [req.message] } : req.question === undefined ? null : { messages: [buildHumanMessage(req.question, req.attachments)] };
-    const stream = await (graph as AgentGraph).stream(input, {
+    const stream = await ((await graph) as AgentGraph).stream(input, {
       configurable: { thread_id: req.thread_id, mode: req.mode },
       signal: opts.signal,
       streamMode: ['messages', 'custom'],
@@ -75,6 +79,8 @@ export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnReques
       }
     }
   } catch (e) {
+    // Whatever threw — the endpoint, a node, a tool, a checkpoint write, the stream — ends the run
+    // with a classified failure; a run that cannot end is worse than any message.
     const classified = classifyLlmError(e);
     const failure = classified.kind === 'network' && opts.networkAdvice ? { ...classified, message: `${classified.message} ${opts.networkAdvice}` } : classified;
     result.failure = failure;
@@ -87,7 +93,11 @@ export async function runTurn(graph: AgentGraph | PipelineGraph, req: TurnReques
     });
   } finally {
     const usage = options.usage ? await options.usage().catch(() => undefined) : undefined;
-    options.onEvent({ type: 'run_end', thread_id: req.thread_id, run_id: req.run_id, ...(usage ? { usage } : {}) });
+    try {
+      options.onEvent({ type: 'run_end', thread_id: req.thread_id, run_id: req.run_id, ...(usage ? { usage } : {}) });
+    } catch {
+      // Sending run_end failed (the page went away): nothing is left to tell.
+    }
   }
   return result;
 }

@@ -62,19 +62,18 @@ export function createRunHandlers(parts: AgentParts, host: ToolHost): RunHandler
       meter,
       status: (kind, detail) => emit({ type: 'status', kind, detail, run_id: runId }),
     });
-    const done = graph
-      .then((g) =>
-        runTurn(g, { thread_id: threadId, run_id: runId, mode, ...(question ? { message: question } : {}) }, {
-          signal: ctrl.signal,
-          onEvent: (e) => {
-            toolOutputs.record(threadId, e);
-            emit(e);
-          },
-          networkAdvice: networkAdvice(settings.baseUrl),
-          usage,
-        }),
-      )
-      .then(() => undefined)
+    // The graph is handed over while it is still being built: a failure building it (the model,
+    // the ladder, the context) ends the run inside runTurn, with its error and run_end.
+    const done = runTurn(graph, { thread_id: threadId, run_id: runId, mode, ...(question ? { message: question } : {}) }, {
+      signal: ctrl.signal,
+      onEvent: (e) => {
+        toolOutputs.record(threadId, e);
+        emit(e);
+      },
+      networkAdvice: networkAdvice(settings.baseUrl),
+      usage,
+    })
+      .then(() => undefined, () => undefined)
       .finally(() => {
         if (slot.current?.runId === runId) slot.current = undefined;
       });

@@ -14,11 +14,15 @@
  *       builds a `{ data }` chunk with this completion's id/model
  *   whole(json, { body, out, state }) → json      rewrite a non-streamed completion body
  *   authorised(req, state) → boolean              accept the key as this provider expects it
+ *   respond(body, { state, req, res, cors }) → Promise<boolean>   answer the whole request itself
+ *       (status, headers, bytes, timing); true when it did
  */
 import { basePersonas } from './base.mjs';
 import { providerPersonas } from './providers.mjs';
 import { roundTripPersonas } from './roundTrip.mjs';
 import { capabilityPersonas } from './capabilities.mjs';
 import { knowledgePersonas } from './knowledge.mjs';
+import { messageRulePersonas } from './messageRules.mjs';
+import { chaosPersonas } from './chaos.mjs';
 
-export const PERSONAS = { ...basePersonas, ...providerPersonas, ...roundTripPersonas, ...capabilityPersonas, ...knowledgePersonas };
+export const PERSONAS = { ...basePersonas, ...providerPersonas, ...roundTripPersonas, ...capabilityPersonas, ...knowledgePersonas, ...messageRulePersonas, ...chaosPersonas };

@@ -4,7 +4,7 @@
  * when asked, an image — plus the reasoning shape the responses showed. The report is stored
  * per endpoint + model, so the agent starts from what was found (e.g. the structured rung).
  */
-import { HumanMessage } from '@langchain/core/messages';
+import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import { z } from 'zod';
@@ -60,7 +60,10 @@ export async function checkCapabilities(model: ChatOpenAICompletions, observed: 
   const signal = options.signal;
   let tools = false;
   try {
-    const reply = await model.bindTools([addTool]).invoke([new HumanMessage('Use the add_numbers tool to add 2 and 3. Call the tool; do not answer in text.')], signal ? { signal } : {});
+    // With a system message, as every run sends one: an endpoint that refuses the role says so here.
+    const reply = await model
+      .bindTools([addTool])
+      .invoke([new SystemMessage('You are a calculator that uses tools.'), new HumanMessage('Use the add_numbers tool to add 2 and 3. Call the tool; do not answer in text.')], signal ? { signal } : {});
     tools = (reply.tool_calls?.length ?? 0) > 0;
     if (!tools) problems.push('Tools: the model answered in text instead of calling the tool.');
   } catch (e) {

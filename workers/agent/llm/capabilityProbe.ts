@@ -10,6 +10,7 @@ import { endpointModel } from './endpointModel';
 import type { EndpointProfileStore } from './endpointProfile';
 import { textToolsSummary } from './textTools';
 import type { WireObservations } from './wire/normalise';
+import { RULE_LABELS } from './wire/messageRules';
 
 export interface ProbeOptions {
   /** Also ask about an image (a vision model). */
@@ -20,7 +21,7 @@ export interface ProbeOptions {
 export async function probeCapabilities(settings: EndpointSettings, profiles: EndpointProfileStore, options: ProbeOptions): Promise<CapabilityReport> {
   const observed: WireObservations = { reasoning: 'none', recoveredCalls: 0 };
   let adapt: ReturnType<typeof profileAdaptMemory> | undefined;
-  const { model, remember } = await endpointModel(settings, profiles, (profile) => {
+  const { model, remember, rules } = await endpointModel(settings, profiles, (profile) => {
     // The learned window is kept; the tool mode is not, so native tool calls are asked again
     // (the server may have been restarted with them on).
     adapt = profileAdaptMemory(profiles, settings, profile ? { contextWindow: profile.contextWindow } : undefined);
@@ -31,7 +32,9 @@ export async function probeCapabilities(settings: EndpointSettings, profiles: En
   if (checked.failure || !adapt) return checked;
   const textTools = adapt.toolMode() === 'text';
   if (!textTools && checked.tools) adapt.setToolMode('native');
-  const report = textTools ? { ...checked, summary: textToolsSummary(checked.summary) } : checked;
+  const shown = textTools ? { ...checked, summary: textToolsSummary(checked.summary) } : checked;
+  // What the endpoint's refusals taught about its messages (in this check or in earlier runs).
+  const report = rules.size ? { ...shown, summary: `${shown.summary} · Adjusted to the endpoint: ${[...rules].map((r) => RULE_LABELS[r]).join('; ')}` } : shown;
   await remember({ capabilities: report, ...(report.structured !== 'none' ? { structuredRung: report.structured } : {}) });
   return report;
 }

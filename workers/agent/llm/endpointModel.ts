@@ -8,6 +8,7 @@ import type { ChatOpenAICompletions } from '@langchain/openai';
 import { EndpointSettingsSchema, type EndpointSettings } from '../../../protocol/agent/wire';
 import { baseUrlProblem, createChatModel, type ChatModelOptions } from './chatModel';
 import type { EndpointProfile, EndpointProfileStore } from './endpointProfile';
+import type { MessageRule } from './wire/messageRules';
 
 /** Throws the sentence the page shows when the settings cannot reach a model. */
 export function checkSettings(settings: EndpointSettings): void {
@@ -25,6 +26,8 @@ export interface EndpointModel {
   profile: EndpointProfile | undefined;
   /** Stores a finding about this endpoint + model; a failed write is not the run's problem. */
   remember(patch: ProfilePatch): Promise<void>;
+  /** The message rules in force for it (learned before, and as its refusals teach them). */
+  rules: ReadonlySet<MessageRule>;
 }
 
 /**
@@ -38,6 +41,7 @@ export async function endpointModel(
 ): Promise<EndpointModel> {
   const profile = await profiles.get(settings.baseUrl, settings.model).catch(() => undefined);
   const refused = new Set(profile?.refusedParams ?? []);
+  const rules = new Set(profile?.messageRules ?? []);
   const remember = (patch: ProfilePatch) => profiles.update(settings.baseUrl, settings.model, patch).then(
     () => undefined,
     () => undefined,
@@ -50,7 +54,12 @@ export async function endpointModel(
         refused.add(param);
         void remember({ refusedParams: [param] });
       },
+      rules,
+      learnRule: (rule) => {
+        rules.add(rule);
+        void remember({ messageRules: [rule] });
+      },
     },
   });
-  return { model, profile, remember };
+  return { model, profile, remember, rules };
 }

@@ -6,6 +6,7 @@
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
 import { IdbStore } from '../../../shared/idbStore';
+import type { MessageRule } from './wire/messageRules';
 
 /** The structured-output ladder, most to least strict. */
 export const STRUCTURED_RUNGS = ['json_schema', 'function_calling', 'json_object', 'text'] as const;
@@ -27,6 +28,8 @@ export interface EndpointProfile {
   toolMode?: 'native' | 'text';
   /** The prompt size requests are fitted to, learned from a refusal or `/models` (contextWindow.ts). */
   contextWindow?: number;
+  /** Rules about the messages the endpoint asked for in its refusals (wire/messageRules.ts). */
+  messageRules?: MessageRule[];
   updatedAt: number;
 }
 
@@ -55,7 +58,8 @@ export function profileKey(baseUrl: string, model: string): string {
 
 function merge(prev: EndpointProfile | undefined, patch: Partial<Omit<EndpointProfile, 'updatedAt'>>): EndpointProfile {
   const refused = new Set([...(prev?.refusedParams ?? []), ...(patch.refusedParams ?? [])]);
-  return { ...prev, ...patch, refusedParams: [...refused].sort(), updatedAt: Date.now() };
+  const rules = new Set([...(prev?.messageRules ?? []), ...(patch.messageRules ?? [])]);
+  return { ...prev, ...patch, refusedParams: [...refused].sort(), ...(rules.size ? { messageRules: [...rules].sort() } : {}), updatedAt: Date.now() };
 }
 
 /** For tests and hosts without IndexedDB. */

@@ -52,4 +52,24 @@ describe('the structured-output ladder', () => {
     await mock.script([{ type: 'error', status: 429, message: 'slow down' }]);
     await expect(structuredOutput(model(), Answer, 'probe_answer', transientLadder()).invoke([new HumanMessage('q')])).rejects.toMatchObject({ status: 429 });
   });
+
+  it('asks a JSON schema of the endpoint whatever the model is called, and a method the library refuses when built is only a failed rung', async () => {
+    // @langchain/openai refuses withStructuredOutput(…, { method: 'jsonSchema' }) for gpt-3* names
+    // at construction ("JSON Schema is not supported for model …"): the run never ended (issue 30).
+    await mock.script([{ type: 'structured', value: { answer: 5 } }]);
+    const named = createChatModel({ baseUrl: `${mock.url}/v1`, apiKey: 'k', model: 'gpt-3.5-turbo' }, { memory: transientMemory(), maxRetries: 0 });
+    expect(await structuredOutput(named, Answer, 'probe_answer', transientLadder()).invoke([new HumanMessage('2+3?')])).toEqual({ answer: 5 });
+    expect(((await mock.chatRequests())[0]?.body as { response_format?: { type?: string } }).response_format?.type).toBe('json_schema');
+
+    await mock.reset();
+    await mock.script([{ type: 'error', status: 400, message: "'response_format' of type 'json_schema' is not supported" }, { type: 'text', content: '{"answer": 7}' }]);
+    const refusing = model();
+    refusing.withStructuredOutput = () => {
+      throw new Error('JSON Schema is not supported for model "x".');
+    };
+    const ladder = transientLadder();
+    expect(await structuredOutput(refusing, Answer, 'probe_answer', ladder).invoke([new HumanMessage('q')])).toEqual({ answer: 7 });
+    expect(ladder.rung()).toBe('text');
+    expect(await mock.chatRequests()).toHaveLength(2);
+  });
 });

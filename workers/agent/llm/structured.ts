@@ -85,19 +85,44 @@ export function structuredOutput<T>(
   memory: LadderMemory,
   onAdapt?: (detail: string) => void,
 ): StructuredCaller<T> {
-  const viaSchema = model.withStructuredOutput(schema, { name, method: 'jsonSchema' });
-  const viaFunction = model.withStructuredOutput(schema, { name, method: 'functionCalling' });
-  const viaJsonMode = model.withStructuredOutput(schema, { name, method: 'jsonMode' });
+  // Each rung is built when it is first tried, inside the ladder's `try`: a library that refuses a
+  // method at construction ("JSON Schema is not supported for model \"gpt-3.5-turbo\"",
+  // @langchain/openai utils/output.js) makes that rung fail — never an exception that escapes
+  // before a request is sent.
+  type Runnable = { invoke(messages: BaseMessage[], options: { signal?: AbortSignal }): Promise<unknown> };
+  const built = new Map<StructuredRung, Runnable>();
+  const METHOD = { function_calling: 'functionCalling', json_object: 'jsonMode' } as const;
+  function via(rung: keyof typeof METHOD): Runnable {
+    let r = built.get(rung);
+    if (!r) {
+      r = model.withStructuredOutput(schema, { name, method: METHOD[rung] });
+      built.set(rung, r);
+    }
+    return r;
+  }
+  /**
+   * The JSON-schema rung asks the endpoint itself: `response_format` of type `json_schema`, as
+   * withStructuredOutput would send it, but without the library's verdict by model name (it
+   * refuses gpt-3* / gpt-4 / gpt-4-* before any request, though many servers use those names for
+   * models that take a schema). A refusal from the endpoint moves the ladder down, as before.
+   */
+  let viaSchema: ReturnType<typeof model.withConfig> | undefined;
+  function schemaCall() {
+    viaSchema ??= model.withConfig({ response_format: { type: 'json_schema', json_schema: { name, schema: toJsonSchema(schema) as Record<string, unknown> } } });
+    return viaSchema;
+  }
 
   async function attempt(rung: StructuredRung, messages: BaseMessage[], signal: AbortSignal | undefined): Promise<T> {
     const opts = signal ? { signal } : {};
     switch (rung) {
-      case 'json_schema':
-        return schema.parse(await viaSchema.invoke(messages, opts));
+      case 'json_schema': {
+        const reply = await schemaCall().invoke(messages, opts);
+        return schema.parse(tolerantJson(reply.text));
+      }
       case 'function_calling':
-        return schema.parse(await viaFunction.invoke(messages, opts));
+        return schema.parse(await via(rung).invoke(messages, opts));
       case 'json_object':
-        return schema.parse(await viaJsonMode.invoke([new SystemMessage(schemaPrompt(name, schema)), ...messages], opts));
+        return schema.parse(await via(rung).invoke([new SystemMessage(schemaPrompt(name, schema)), ...messages], opts));
       case 'text': {
         const reply = await model.invoke([...messages, new HumanMessage(schemaPrompt(name, schema))], opts);
         return schema.parse(tolerantJson(reply.text));

@@ -153,6 +153,8 @@ function messageKey(callIds: readonly string[], text: string): string {
 export class ProviderFieldStore {
   #calls = new Map<string, Json>();
   #messages = new Map<string, unknown[]>();
+  /** Each assistant message's reasoning, sent back only to an endpoint that asked (messageRules.ts). */
+  #reasoning = new Map<string, string>();
 
   constructor(private readonly endpoint?: string) {}
 
@@ -160,6 +162,11 @@ export class ProviderFieldStore {
   learn(messages: readonly BaseMessage[]): void {
     for (const m of messages) {
       if (m.getType() !== 'ai') continue;
+      const reasoning: unknown = m.additional_kwargs?.reasoning_content;
+      if (typeof reasoning === 'string' && reasoning) {
+        const ids = ((m as { tool_calls?: { id?: string }[] }).tool_calls ?? []).map((c) => c.id ?? '').filter(Boolean);
+        this.#reasoning.set(messageKey(ids, textOf(m.content)), reasoning);
+      }
       const f: unknown = m.additional_kwargs?.provider_fields;
       if (!isProviderFields(f)) continue;
       if (f.endpoint !== undefined && this.endpoint !== undefined && f.endpoint !== this.endpoint) continue;
@@ -169,6 +176,11 @@ export class ProviderFieldStore {
         this.#messages.set(messageKey(ids, textOf(m.content)), f.reasoning_details);
       }
     }
+  }
+
+  /** A kept field of the assistant message with these call ids (or this text). */
+  kept(field: 'reasoning_content', callIds: readonly string[], text: string): string | undefined {
+    return field === 'reasoning_content' ? this.#reasoning.get(messageKey(callIds, text)) : undefined;
   }
 
   call(id: string): Json | undefined {

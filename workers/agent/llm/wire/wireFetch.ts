@@ -11,12 +11,17 @@ import { readSse, sseStream, type SseEvent } from './sse';
 import { isModelNotFound, openAiErrorJson, readErrorBody } from './errorBody';
 import { ProviderStreamError } from './streamError';
 import { ProviderFieldCollector, type ProviderFieldStore, attachProviderFields } from './roundTrip';
+import { RULE_LABELS, applyMessageRules, messageRuleFor, type MessageRule } from './messageRules';
 
 export interface WireMemory {
   /** Parameters this endpoint + model refused before (loaded before the run). */
   readonly refused: ReadonlySet<string>;
   /** Records a refusal for this and later runs. */
   remember(param: string): void;
+  /** Message rules this endpoint + model asked for before (messageRules.ts). */
+  readonly rules?: ReadonlySet<MessageRule>;
+  /** Records a message rule for this and later runs. */
+  learnRule?(rule: MessageRule): void;
 }
 
 export interface WireOptions {
@@ -164,10 +169,14 @@ export function createWireFetch(inner: typeof fetch, options: WireOptions): type
     }
     const toolNames = toolNamesOf(original);
     const droppedHere = new Set<string>();
+    const rulesHere = new Set<MessageRule>();
+    const store = options.providerFields;
     for (;;) {
       const refused = new Set([...options.memory.refused, ...droppedHere]);
-      const { body } = shapeRequest(original, options.model, refused);
-      if (options.providerFields) attachProviderFields(body, options.providerFields);
+      const rules = new Set([...(options.memory.rules ?? []), ...rulesHere]);
+      const shaped = shapeRequest(original, options.model, refused).body;
+      if (store) attachProviderFields(shaped, store);
+      const body = applyMessageRules(shaped, rules, store ? (field, ids, text) => store.kept(field, ids, text) : undefined);
       const res = await inner(input, { ...init, body: JSON.stringify(body) });
       if (res.status === 400 || res.status === 422) {
         const text = await res.clone().text();
@@ -191,6 +200,15 @@ export function createWireFetch(inner: typeof fetch, options: WireOptions): type
           droppedHere.add(refusal.param);
           options.memory.remember(refusal.param);
           options.onAdapt?.(`The endpoint refused the parameter \`${refusal.param}\` (“${refusal.message.slice(0, 160)}”); sent again without it, and it will not be sent to this model again.`);
+          continue;
+        }
+        // A refusal that names a rule about the messages (a role, a field to send back, their
+        // order): learned, said once, and the request sent again following it — once per rule.
+        const finding = messageRuleFor(res.status, fields.message, body);
+        if (finding && !rules.has(finding.rule)) {
+          rulesHere.add(finding.rule);
+          options.memory.learnRule?.(finding.rule);
+          options.onAdapt?.(`Adjusted to the endpoint: ${RULE_LABELS[finding.rule]} (“${finding.message.slice(0, 160)}”). Remembered for this model.`);
           continue;
         }
         return readableError(res, text);
