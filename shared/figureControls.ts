@@ -165,12 +165,15 @@ function argsOf(method: string, args: Json | undefined, types: readonly string[]
       const clean = restyleUpdate(update ?? null, targets, types, depth, s);
       if (!clean || Object.keys(clean).length === 0) return undefined;
       const t = keepIndices(targets);
-      return t === undefined ? [clean] : [clean, t];
+      // The `(path, value)` form stays in that form, so a clean button is left as it was.
+      const head: Json[] = typeof a === 'string' ? [a, clean[a] ?? null] : [clean];
+      return t === undefined ? head : [...head, t];
     }
     case 'relayout': {
       const update = typeof a === 'string' ? { [a]: b ?? null } : a;
       const clean = relayoutUpdate(update ?? null, types, depth, s);
-      return clean && Object.keys(clean).length ? [clean] : undefined;
+      if (!clean || Object.keys(clean).length === 0) return undefined;
+      return typeof a === 'string' ? [a, clean[a] ?? null] : [clean];
     }
     case 'update': {
       const traceUpdate = restyleUpdate(a ?? {}, c, types, depth, s) ?? {};
