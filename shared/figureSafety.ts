@@ -28,6 +28,7 @@ import allowList from './plotlyAllowList.json';
 import type { JsonValue } from '../protocol/figure';
 import { cssLoads } from './cssTokens';
 import { plotlyText } from './plotlyText';
+import { fitFigure } from './figureBudget';
 import { controlsOf, framesInControls, type Sanitisers } from './figureControls';
 
 type Json = JsonValue;
@@ -371,7 +372,22 @@ function traceListsOf(data: Json[], layout: Rec, frames: readonly Rec[]): Json[]
 /** Any figure shape the app uses (the agent's and Python's): the result has the same type. */
 type AnyFigure = { data: readonly unknown[]; layout?: object; config?: object; frames?: readonly unknown[] };
 
+/**
+ * The figure made safe to draw and to write out: within the page's point budget
+ * (figureBudget.ts: thinned, or its data left out, with a note on the chart), then held to the
+ * allow-list. `note` says what was left out, for the person or model who made the figure.
+ */
+export function sanitiseFigureWithNote<F extends AnyFigure>(figure: F): { figure: F; note?: string } {
+  const fitted = fitFigure(figure);
+  const clean = allowListed(fitted.figure);
+  return fitted.note === undefined ? { figure: clean } : { figure: clean, note: fitted.note };
+}
+
 export function sanitiseFigure<F extends AnyFigure>(figure: F): F {
+  return sanitiseFigureWithNote(figure).figure;
+}
+
+function allowListed<F extends AnyFigure>(figure: F): F {
   const data: Rec[] = [];
   for (const t of Array.isArray(figure.data) ? (figure.data as Json[]) : []) {
     const c = trace(t, undefined, 1);
