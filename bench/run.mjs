@@ -20,6 +20,7 @@ import { appRows, repeatVisitRows } from './app.mjs';
 import { bigFileRows } from './bigfile.mjs';
 import { providerRows } from './providers.mjs';
 import { renderRows } from './render.mjs';
+import { figureRows } from './figures.mjs';
 import { csvFloorRows, measureCsvFloor } from './csvFloor.mjs';
 import { candidateRows, measureCandidate } from './duckdbCandidate.mjs';
 import { duckdbReaderRows } from './duckdbReader.mjs';
@@ -51,6 +52,8 @@ const onlyCandidate = process.argv.includes('--only=duckdb-candidate');
 const onlyParquet = process.argv.includes('--only=parquet');
 // --only=repeat measures just the repeat visits (a first visit, then three in the same profile).
 const onlyRepeat = process.argv.includes('--only=repeat');
+// --only=figures measures just the big-figure rows (figures.mjs): a 35 MB Python fig, a 10M-row create_chart.
+const onlyFigures = process.argv.includes('--only=figures');
 
 function row(name, value, unit, baseline) {
   const r = { name, value: round(value), unit };
@@ -324,10 +327,10 @@ async function main() {
     }
     return;
   }
-  if (onlyApp || onlyRender || onlyRepeat) {
+  if (onlyApp || onlyRender || onlyRepeat || onlyFigures) {
     const rows = [];
     try {
-      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : undefined);
+      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : onlyFigures ? figureRows : undefined);
     } finally {
       printTable(rows);
     }
@@ -395,6 +398,13 @@ async function main() {
           app.push(...(await bigFileRows(browser, `${server.url}/`)));
         } catch (e) {
           console.error(`bigger-than-memory rows failed: ${e instanceof Error ? e.message : String(e)}`);
+          process.exitCode = 1;
+        }
+        console.log('big figures: a 35 MB fig, a 10M-row create_chart…');
+        try {
+          app.push(...(await figureRows(browser, `${server.url}/`)));
+        } catch (e) {
+          console.error(`big-figure rows failed: ${e instanceof Error ? e.message : String(e)}`);
           process.exitCode = 1;
         }
       }
