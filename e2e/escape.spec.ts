@@ -360,7 +360,8 @@ fig = {
     const figCode = [
       `U = ${JSON.stringify(url)}`,
       'ROWS = "Adelie,39.1,181"',
-      'span = r"<span style=\\"cursor:u\\72l(" + U + r"/c?d=" + ROWS + r"),auto;background-image:u\\rl(" + U + r"/b?d=" + ROWS + r")\\">x</span>"',
+      // The issue's form: CSS escapes inside a quoted style (the value holds `u\72l(`).
+      `span = "<span style='cursor:u\\\\72l(" + U + "/c?d=" + ROWS + "),auto;background-image:u\\\\rl(" + U + "/b?d=" + ROWS + ")'>x</span>"`,
       'fig = {',
       '  "data": [',
       '    {"type": "bar", "x": ["a", "b"], "y": [1, 2], "name": "bars", "hovertemplate": span + "%{y}<extra></extra>"},',

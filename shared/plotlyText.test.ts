@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plotlyText } from './plotlyText';
+import { plotlyPlainText, plotlyText } from './plotlyText';
 
 const HOST = 'http://127.0.0.1:9';
 
@@ -51,5 +51,12 @@ describe('plotlyText: the tags Plotly draws, rebuilt', () => {
     for (const s of ['<span style="color: Red">x</span><br >y', '1 < 2', '<a href="x">t</a>', 'a<', '<b><i>x</i></b>']) {
       expect(plotlyText(plotlyText(s))).toBe(plotlyText(s));
     }
+  });
+});
+
+describe('plotlyPlainText', () => {
+  it('reads the words of a title', () => {
+    expect(plotlyPlainText('<span style="color:red">Rain</span> <b>and</b> sun<br><sup>2024</sup> &amp; 1 < 2')).toBe('Rain and sun 2024 & 1 < 2');
+    expect(plotlyPlainText('<a href="x">link</a> <foo>')).toBe('link <foo>');
   });
 });

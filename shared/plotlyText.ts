@@ -68,3 +68,17 @@ export function plotlyText(s: string): string {
   }
   return out;
 }
+
+/** The words of Plotly text as a reader hears them: tags out (a line break as a space), entities decoded. */
+export function plotlyPlainText(s: string): string {
+  if (!s.includes('<') && !s.includes('&')) return s;
+  let out = '';
+  for (const piece of s.split(SPLIT_TAGS)) {
+    const m = piece.startsWith('<') ? ONE_TAG.exec(piece) : null;
+    const name = m?.[2]?.toLowerCase();
+    if (name === 'br') out += ' ';
+    else if (name !== undefined && (STYLED_TAGS.has(name) || name === 'a' || name === 'extra')) continue;
+    else out += convertEntities(piece);
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
