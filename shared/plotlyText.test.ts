@@ -45,6 +45,9 @@ describe('plotlyText: the tags Plotly draws, rebuilt', () => {
     expect(plotlyText('a<')).toBe('a&lt;');
     expect(plotlyText('<%{x}>')).toBe('&lt;%{x}>');
     expect(plotlyText('span style="background:url(x)">')).toBe('span style="background:url(x)">');
+    // d3-format pads with its fill character: `<<10` makes `5<<<<<<<<<` beside the text after it.
+    expect(plotlyText("%{y:<<10}b style='cursor:url(x)'>t")).toBe("%{y:&lt;&lt;10}b style='cursor:url(x)'>t");
+    expect(plotlyText('%{y:<^10}span>')).toBe('%{y:&lt;^10}span>');
   });
 
   it('is stable when applied twice', () => {

@@ -41,6 +41,8 @@ function convertEntities(s: string): string {
  * tag's name up to a space, so `1 < 2` stays text whatever follows).
  */
 const OPENS_TAG = /<(?=[A-Za-z/%]|$)/g;
+/** A template placeholder as Plotly finds one (src/lib/index.js, `TEMPLATE_STRING_REGEX`), loosely. */
+const PLACEHOLDER = /%\{[^}]*\}/g;
 
 function tag(piece: string): string {
   if (EXTRA.test(piece)) return piece;
@@ -62,7 +64,11 @@ function tag(piece: string): string {
 export function plotlyText(s: string): string {
   if (!s.includes('<')) return s;
   let out = '';
-  for (const piece of s.split(SPLIT_TAGS)) {
+  // A template's number format may pad with `<` (`%{y:<<10}`): a `<` made when the value is
+  // drawn, beside whatever text follows. No `<` stays inside a placeholder (the format is then
+  // one Plotly cannot read, and it shows the plain value).
+  const text = s.includes('%{') ? s.replace(PLACEHOLDER, (p) => p.replace(/</g, '&lt;')) : s;
+  for (const piece of text.split(SPLIT_TAGS)) {
     if (piece === '') continue;
     out += piece.startsWith('<') && piece.endsWith('>') && piece.length > 1 ? tag(piece) : piece.replace(OPENS_TAG, '&lt;');
   }
