@@ -36,21 +36,23 @@ async function pythonFigureCost(browser, baseURL, tracePath) {
     if (await tab.count()) await tab.first().click();
     const code = page.getByRole('textbox', { name: 'Python code' });
     await code.waitFor({ timeout: 120_000 });
-    // Python started (a first run), so the row measures the figure, not Pyodide's start.
-    await code.fill('result = 1');
+    // Python started and plotly.js loaded (a first, small chart), so the row measures the big
+    // figure, not Pyodide's start or Plotly's first load.
+    await code.fill('fig = {"data": [{"type": "scatter", "x": [1, 2], "y": [2, 1]}]}\nresult = 1');
     await page.getByRole('button', { name: 'Run Python' }).click();
     const panel = page.getByRole('region', { name: 'Python console' });
-    await panel.getByLabel('Python result').waitFor({ timeout: 300_000 });
+    await panel.locator('figure .main-svg').first().waitFor({ timeout: 300_000 });
     await code.fill(FIG_CODE);
     await browser.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
     const t0 = await page.evaluate(() => performance.now());
     await page.getByRole('button', { name: 'Run Python' }).click();
-    await panel.locator('figure .main-svg').first().waitFor({ timeout: 600_000 });
+    const big = panel.getByRole('figure', { name: /^big:/ }).locator('.main-svg').first();
+    await big.waitFor({ timeout: 600_000 });
     await page.waitForTimeout(3_000);
     const t1 = await page.evaluate(() => performance.now());
     await browser.stopTracing();
     const bytes = Number((await panel.getByLabel('Python result').last().innerText()).replace(/\D/g, ''));
-    const drawn = await panel.locator('figure .main-svg').first().evaluate((svg) => svg.querySelectorAll('.point').length);
+    const drawn = await big.evaluate((svg) => svg.querySelectorAll('.point').length);
     return { ...(await tasksBetween(page, t0, t1)), ms: t1 - t0, bytes, drawn };
   } finally {
     await context.close();
@@ -71,6 +73,18 @@ async function createChartCost(browser, baseURL, tracePath) {
     await dialog.getByRole('textbox', { name: 'Model' }).fill('mock-model');
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
+    // A first, small chart loads plotly.js, so the row measures the big one.
+    const warm = [
+      { type: 'tool_calls', calls: [{ name: 'create_chart', arguments: { sql: 'SELECT 1 AS x, 2 AS y', chart: { type: 'scatter', x: 'x', y: 'y' } } }] },
+      { type: 'text', content: 'A small chart.' },
+      { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+    ];
+    const warmRes = await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies: warm, replace: true }) });
+    if (!warmRes.ok) throw new Error(`mock script: ${warmRes.status}`);
+    await page.getByRole('textbox', { name: 'Ask a question' }).fill('A small chart first.');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('article', { name: 'Answer' }).locator('figure .main-svg').first().waitFor({ timeout: 300_000 });
+    await page.waitForFunction(() => ![...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Stop'), undefined, { polling: 1000, timeout: 300_000 });
     const sql = `SELECT range AS x, (range * 7919) % 10007 AS y FROM range(${CHART_ROWS})`;
     const replies = [
       { type: 'tool_calls', calls: [{ name: 'create_chart', arguments: { sql, chart: { type: 'scatter', x: 'x', y: 'y', title: 'ten million' } } }] },
@@ -83,12 +97,12 @@ async function createChartCost(browser, baseURL, tracePath) {
     await browser.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
     const t0 = await page.evaluate(() => performance.now());
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await page.getByRole('article', { name: 'Answer' }).locator('figure .main-svg').first().waitFor({ timeout: 600_000 });
+    await page.getByRole('article', { name: 'Answer' }).nth(1).locator('figure .main-svg').first().waitFor({ timeout: 600_000 });
     await page.waitForFunction(() => ![...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Stop'), undefined, { polling: 1000, timeout: 600_000 });
     await page.waitForTimeout(3_000);
     const t1 = await page.evaluate(() => performance.now());
     await browser.stopTracing();
-    const drawn = await page.getByRole('article', { name: 'Answer' }).locator('figure .main-svg').first().evaluate((svg) => svg.querySelectorAll('.point').length);
+    const drawn = await page.getByRole('article', { name: 'Answer' }).nth(1).locator('figure .main-svg').first().evaluate((svg) => svg.querySelectorAll('.point').length);
     return { ...(await tasksBetween(page, t0, t1)), ms: t1 - t0, drawn };
   } finally {
     await context.close();

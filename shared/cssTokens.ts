@@ -75,7 +75,7 @@ export function tokenizeCss(input: string): CssToken[] {
       while (isDigit(at())) text += cs[i++];
     }
     if ((at() === 'e' || at() === 'E') && (isDigit(at(1)) || ((at(1) === '+' || at(1) === '-') && isDigit(at(2))))) {
-      text += cs[i++] + cs[i++];
+      text += `${cs[i++] ?? ''}${cs[i++] ?? ''}`;
       while (isDigit(at())) text += cs[i++];
     }
     return { value: Number(text), text };

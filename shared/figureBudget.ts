@@ -11,8 +11,13 @@ import type { JsonValue } from '../protocol/figure';
 type Json = JsonValue;
 type Rec = { [key: string]: Json };
 
-/** Points the page draws for one figure (data and frames together) within the tab's budget. */
-export const MAX_FIGURE_POINTS = 5_000;
+/**
+ * Points the page draws for one figure (data and frames together) within the tab's budget: with
+ * plotly.js loaded, drawing 5,000 SVG markers took 241 ms of main-thread CPU in one task
+ * (`node bench/run.mjs --only=figures`, 2026-11-28), over the 200 ms goal; the cost is about
+ * linear in the points.
+ */
+export const MAX_FIGURE_POINTS = 3_000;
 
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -173,9 +173,9 @@ describe('sanitiseFigure against hostile figures', () => {
   });
 
   it('draws every map trace on the offline style, named or not, in frames and buttons too', () => {
-    const bare = sanitiseFigure({ data: [{ type: 'scattermap', lat: [1], lon: [2] }, { type: 'densitymap', lat: [1], lon: [2], subplot: 'map2' }] });
+    const bare = sanitiseFigure({ data: [{ type: 'scattermap', lat: [1], lon: [2] }, { type: 'densitymap', lat: [1], lon: [2], subplot: 'map2' }] } as Fig);
     expect(bare.layout).toEqual({ map: { style: OFFLINE_MAP_STYLE }, map2: { style: OFFLINE_MAP_STYLE } });
-    const framed = sanitiseFigure({ data: [{ type: 'scatter', x: [1], y: [1] }], frames: [{ name: 'f', data: [{ type: 'choroplethmap', subplot: 'map3', locations: ['a'], z: [1] }] }] });
+    const framed = sanitiseFigure({ data: [{ type: 'scatter', x: [1], y: [1] }], frames: [{ name: 'f', data: [{ type: 'choroplethmap', subplot: 'map3', locations: ['a'], z: [1] }] }] } as Fig);
     expect(framed.layout?.map3).toEqual({ style: OFFLINE_MAP_STYLE });
     const carried = sanitiseFigure(HOSTILE['slider step animating to frames with images and a new map'] as Fig);
     expect(carried.layout?.map4).toEqual({ style: OFFLINE_MAP_STYLE });

@@ -7,10 +7,11 @@
  */
 import type { CreateChartArgs, RunSqlResult } from '../../../protocol/agent/tools';
 import { quoteIdent } from '../../../shared/sql';
+import { MAX_FIGURE_POINTS } from '../../../shared/figureBudget';
 import type { HostResult, ToolHost } from './execute';
 
-/** Rows a chart is drawn from (the page's point budget, figureBudget.ts, is the same). */
-export const CHART_ROWS = 5_000;
+/** Rows a chart is drawn from: the page's point budget (figureBudget.ts). */
+export const CHART_ROWS = MAX_FIGURE_POINTS;
 
 type Chart = CreateChartArgs['chart'];
 
