@@ -247,7 +247,7 @@ export function cssLoads(value: string): boolean {
   for (const t of tokenizeCss(value)) {
     if (t.type === 'url' || t.type === 'bad-url') return true;
     if (t.type === 'function' && LOADING_FUNCTIONS.has(t.value.toLowerCase())) return true;
-    if (t.type === 'at-keyword') return true;
+    if (t.type === 'at-keyword' && t.value.toLowerCase() === 'import') return true;
   }
   return false;
 }
