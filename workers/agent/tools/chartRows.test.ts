@@ -13,15 +13,16 @@ beforeAll(async () => {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   instance = await DuckDBInstance.create(':memory:');
   conn = await instance.connect();
-  // 200,000 rows: over 60× what a chart takes; five categories, two groups.
-  await conn.run(`CREATE TABLE big AS SELECT range AS i, range % 5 AS cat, CASE WHEN range % 2 = 0 THEN 'even' ELSE 'odd' END AS grp, (range % 1000) / 10.0 AS v FROM range(200000)`);
+  // 40,000 rows: over 13× what a chart takes; five categories, two groups.
+  await conn.run(`CREATE TABLE big AS SELECT range AS i, range % 5 AS cat, CASE WHEN range % 2 = 0 THEN 'even' ELSE 'odd' END AS grp, (range % 1000) / 10.0 AS v FROM range(40000)`);
 });
 afterAll(() => {
   conn.closeSync();
   instance.closeSync();
 });
 
-describe('create_chart rows reduced in DuckDB', () => {
+// Native DuckDB on a shared machine: generous time per test (no timing is asserted).
+describe('create_chart rows reduced in DuckDB', { timeout: 60_000 }, () => {
   it('leaves a result that fits as it is', async () => {
     const r = await chartRows(duckdbHost(conn), 'SELECT cat, sum(v) AS v FROM big GROUP BY cat ORDER BY cat', { type: 'bar', x: 'cat', y: 'v' }, signal);
     expect(r.ok && r.value.reduced).toBe(undefined);
@@ -34,7 +35,7 @@ describe('create_chart rows reduced in DuckDB', () => {
     expect(r.value.table.rows.length).toBe(5);
     const exact = Number((await conn.runAndReadAll('SELECT sum(v) FROM big WHERE cat = 0')).getRowsJS()[0]?.[0]);
     expect(Number(r.value.table.rows[0]?.[1])).toBeCloseTo(exact, 3);
-    expect(r.value.reduced).toMatch(/sum per cat over all 200,000 rows/);
+    expect(r.value.reduced).toMatch(/the sum of v per cat over all 40,000 rows/);
   });
 
   it('averages heatmap cells per x and colour', async () => {
@@ -51,8 +52,8 @@ describe('create_chart rows reduced in DuckDB', () => {
     expect(a.value.table.rows.length).toBe(CHART_ROWS);
     expect(a.value.table.rows).toEqual(b.value.table.rows);
     // From the whole range, not its head.
-    expect(Math.max(...a.value.table.rows.map((r) => Number(r[0])))).toBeGreaterThan(150_000);
-    expect(a.value.reduced).toMatch(new RegExp(`random sample of ${CHART_ROWS.toLocaleString('en-US')} of the 200,000 rows`));
+    expect(Math.max(...a.value.table.rows.map((r) => Number(r[0])))).toBeGreaterThan(35_000);
+    expect(a.value.reduced).toMatch(new RegExp(`random sample of ${CHART_ROWS.toLocaleString('en-US')} of the 40,000 rows`));
     const line = await chartRows(host, 'SELECT i, v FROM big', { type: 'line', x: 'i', y: 'v' }, signal);
     if (!line.ok) throw new Error(line.message);
     const xs = line.value.table.rows.map((r) => Number(r[0]));
@@ -87,6 +88,6 @@ describe('create_chart rows reduced in DuckDB', () => {
       searchExamples: async () => [],
     };
     const run = await executeTool({ id: 'c', name: 'create_chart', args: { sql: 'SELECT cat, v FROM big', chart: { type: 'pie', x: 'cat', y: 'v' } } }, deps, signal);
-    expect(run.modelText).toMatch(/Drawn from v is the sum per cat over all 200,000 rows/);
+    expect(run.modelText).toMatch(/Drawn from the sum of v per cat over all 40,000 rows\./);
   });
 });

@@ -41,7 +41,7 @@ export function reduction(sql: string, chart: Chart, rows = CHART_ROWS): { sql: 
       const fn = chart.type === 'heatmap' ? 'avg' : 'sum';
       return {
         sql: `SELECT ${keys.join(', ')}, ${fn}(${y}) AS ${y} FROM ${q} AS __rows GROUP BY ${keys.join(', ')} ORDER BY ${keys.join(', ')}`,
-        says: (total) => `${chart.y} is the ${fn === 'sum' ? 'sum' : 'average'} per ${keys.length > 1 ? `${chart.x} and ${chart.color ?? ''}` : chart.x} over all ${n(total)} rows`,
+        says: (total) => `the ${fn === 'sum' ? 'sum' : 'average'} of ${chart.y} per ${keys.length > 1 ? `${chart.x} and ${chart.color ?? ''}` : chart.x} over all ${n(total)} rows`,
       };
     }
     case 'line':
