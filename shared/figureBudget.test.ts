@@ -31,6 +31,11 @@ describe('fitFigure', () => {
     expect(tracePoints({ x: range(10), y: range(12), marker: { color: range(30) } })).toBe(30);
     expect(tracePoints({ type: 'heatmap', z: [range(5), range(5), range(5)] })).toBe(15);
     expect(tracePoints({ y: f8(range(40)) })).toBe(40);
+    expect(tracePoints({ type: 'splom', dimensions: [{ values: range(50) }, { values: range(50) }] })).toBe(50);
+    // A table counts its rows: 1,000 rows of 5 columns is drawn.
+    const table = { type: 'table', header: { values: ['a', 'b', 'c', 'd', 'e'] }, cells: { values: range(5).map(() => range(1000)) } };
+    expect(tracePoints(table)).toBe(1000);
+    expect(fitFigure({ data: [table] }).note).toBeUndefined();
   });
 
   it('thins every trace by the same step, per-point attributes with it, and says so on the chart', () => {

@@ -54,6 +54,11 @@ function pointArrays(t: Rec): { holder: Rec; key: string; size: number; flat: bo
   const out: { holder: Rec; key: string; size: number; flat: boolean }[] = [];
   const visit = (holder: Rec, depth: number) => {
     for (const [key, v] of Object.entries(holder)) {
+      // Lists of objects (splom's and parcoords' `dimensions`) hold their points inside.
+      if (Array.isArray(v) && isRec(v[0]) && typeof v[0].bdata !== 'string') {
+        if (depth < 2) for (const item of v) if (isRec(item)) visit(item, depth + 1);
+        continue;
+      }
       if (Array.isArray(v) || (isRec(v) && typeof v.bdata === 'string')) {
         const size = sizeOf(v);
         const flat = !(Array.isArray(v) && Array.isArray(v[0]));
@@ -65,9 +70,17 @@ function pointArrays(t: Rec): { holder: Rec; key: string; size: number; flat: bo
   return out;
 }
 
-/** A trace's points: its largest per-point array. */
+/** A trace's points: its largest per-point array (a table's: its rows, which it lays out one by one). */
 export function tracePoints(t: Json): number {
   if (!isRec(t)) return 0;
+  if (t.type === 'table') {
+    let rows = 0;
+    for (const part of [t.cells, t.header]) {
+      const columns = isRec(part) ? part.values : undefined;
+      if (Array.isArray(columns)) for (const c of columns) rows = Math.max(rows, Array.isArray(c) ? c.length : 1);
+    }
+    return rows;
+  }
   let n = 0;
   for (const a of pointArrays(t)) n = Math.max(n, a.size);
   return n;
