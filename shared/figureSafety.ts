@@ -1,6 +1,7 @@
 /**
  * One sanitiser for every Plotly figure — a create_chart result, Python's `fig`, a notebook
- * output, the exports — applied before Plotly draws one and before one is written to a file.
+ * output, the exports, Download SVG (drawn from the figure on the page) — applied before Plotly
+ * draws one and before one is written to a file.
  *
  * It is an allow-list: a figure keeps only the attributes Plotly's own schema knows
  * (`plotlyAllowList.json`, generated from `Plotly.PlotSchema.get()` of the bundle the app ships
@@ -9,20 +10,26 @@
  * - images (`layout.images[].source`, the image trace's `source`) only as inline raster
  *   `data:image/…;base64` URIs, or SVG ones with no reference inside;
  * - `geojson` only as an inline object, never a URL;
- * - map subplots only with the built-in `white-bg` style (every other built-in style draws tiles
- *   from a third party; a style object names its own sprite, glyph and tile servers), layers only
- *   with inline GeoJSON, and no text on maps (map text draws glyphs from a font server);
+ * - every map subplot a map trace draws on — named in the layout or not (Plotly's default style
+ *   is a third party's) — on the built-in `white-bg` style (every other built-in style draws
+ *   tiles from a third party; a style object names its own sprite, glyph and tile servers),
+ *   layers only with inline GeoJSON and no symbols, markers only as circles (any other symbol is
+ *   an icon the map library fetches from a CDN), and no text on maps (glyphs from a font server);
  * - config only the keys that change how the chart behaves on the page (no `topojsonURL`,
  *   `plotlyServerURL`, tokens or "edit" links), the app sets its own topojson location;
- * - buttons and sliders only animate frames: restyle/relayout arguments would apply attributes
- *   the sanitiser never saw.
- * Every string is text: Plotly renders `<a href>` in titles, labels, hover and text templates as
- * a link, so link tags are removed and any `<` that could still open one after a template joins
- * strings (`<` before `a`, at a string's end, before `%{`) becomes `&lt;`, which Plotly shows
- * as `<`.
+ * - buttons and slider steps are figures too: the attributes a restyle/relayout/update applies
+ *   and the frames an animate carries pass these same rules (figureControls.ts).
+ * Every string is text: Plotly draws its pseudo-HTML in titles, labels, hover and text
+ * templates; plotlyText.ts rebuilds it from Plotly's own reading of tags, keeping no link and no
+ * style beyond colour and type. A string that, read as CSS (cssTokens.ts), would load something
+ * is dropped wherever it is.
  */
 import allowList from './plotlyAllowList.json';
 import type { JsonValue } from '../protocol/figure';
+import { cssLoads } from './cssTokens';
+import { plotlyText } from './plotlyText';
+import { fitFigure } from './figureBudget';
+import { controlsOf, framesInControls, type Sanitisers } from './figureControls';
 
 type Json = JsonValue;
 type Rec = { [key: string]: Json };
@@ -89,24 +96,15 @@ export function isInlineImage(v: string): boolean {
   return !/href|\bsrc\s*=|url\s*\(|@import|<!entity|<foreignobject|<script/i.test(body);
 }
 
-/** Complete link tags as Plotly's text renderer reads them (`<a …>`, `</a>`). */
-const LINK_TAG = /<\/?a(\s[^<>]*)?>/gi;
-/** A `<` that could still become a link tag once a template joins it to other text. */
-const OPENS_LINK = /<(?=\s*\/?\s*a(?![^\s>])|$|%\{)/gi;
-/** CSS that loads something, in a value Plotly may write into a style (colours, font families). */
-const LOADS_CSS = /url\s*\(|@import|image-set\s*\(|expression\s*\(/i;
-
-export function inertText(s: string): string {
-  if (!s.includes('<')) return s;
-  return s.replace(LINK_TAG, '').replace(OPENS_LINK, '&lt;');
-}
+/** Text as Plotly draws it, made inert (plotlyText.ts); kept under its old name for callers. */
+export const inertText = plotlyText;
 
 /** Values Plotly reads as data or options: primitives and nested arrays/objects, every string inert. */
 function deep(v: unknown, depth = 0): Json | undefined {
   if (depth > MAX_DEPTH) return undefined;
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   // Data arrays hold 100,000s of values: the regexes run only on strings that could match.
-  if (typeof v === 'string') return (v.includes('(') || v.includes('@')) && LOADS_CSS.test(v) ? undefined : inertText(v);
+  if (typeof v === 'string') return (v.includes('(') || v.includes('@')) && cssLoads(v) ? undefined : plotlyText(v);
   if (typeof v === 'boolean' || v === null) return v;
   if (Array.isArray(v)) {
     const out: Json[] = new Array<Json>(v.length);
@@ -229,7 +227,13 @@ function trace(v: Json, fallbackType: string | undefined, depth: number): Rec | 
   return out;
 }
 
-/** Map text and clusters' counts are drawn with glyphs fetched from a font server. */
+/** Trace types drawn on a `map` subplot by the map library (MapLibre). */
+const MAP_TRACES = new Set(['scattermap', 'choroplethmap', 'densitymap']);
+
+/**
+ * Map text and clusters' counts are drawn with glyphs fetched from a font server; a marker
+ * symbol other than a circle is an icon the map library asks a CDN for.
+ */
 function offlineMapTrace(t: Rec): void {
   if (typeof t.mode === 'string') {
     const mode = t.mode
@@ -240,6 +244,11 @@ function offlineMapTrace(t: Rec): void {
   }
   delete t.texttemplate;
   delete t.cluster;
+  if (isRec(t.marker) && t.marker.symbol !== undefined) {
+    const symbol = t.marker.symbol;
+    const circles = symbol === 'circle' || (Array.isArray(symbol) && symbol.every((s) => s === 'circle' || s === null));
+    if (!circles) delete t.marker.symbol;
+  }
 }
 
 function offlineMap(map: Rec): void {
@@ -248,36 +257,38 @@ function offlineMap(map: Rec): void {
   map.layers = map.layers.filter((layer): layer is Rec => {
     if (!isRec(layer)) return false;
     const inline = (layer.sourcetype === undefined || layer.sourcetype === 'geojson') && isRec(layer.source);
-    if (!inline) return false;
+    // A symbol layer draws an icon (`marker` by default) the map library fetches, and text.
+    if (!inline || layer.type === 'symbol') return false;
     // Attribution is drawn as HTML by the map library; text symbols need glyphs from a server.
     delete layer.sourceattribution;
-    if (isRec(layer.symbol)) delete layer.symbol.text;
+    delete layer.symbol;
     return true;
   });
 }
 
-/** Buttons and slider steps may only animate: other methods apply attributes unseen by this sanitiser. */
-function animateOnly(controls: Json | undefined, itemsKey: 'buttons' | 'steps'): void {
-  if (!Array.isArray(controls)) return;
-  for (const control of controls) {
-    if (!isRec(control) || !Array.isArray(control[itemsKey])) continue;
-    for (const item of control[itemsKey]) {
-      if (!isRec(item) || item.method === 'animate') continue;
-      delete item.args;
-      delete item.args2;
-      item.method = 'skip';
-    }
-  }
-}
+/** What figureControls.ts needs to hold a button's arguments to the rules of a figure. */
+const SANITISERS: Sanitisers = {
+  trace: (v, type, depth) => trace(v, type, depth),
+  layout: (v, depth, types) => layoutOf(v, depth, types),
+  frame: (v, types, depth) => frameOf(v, types, depth),
+  deep: (v) => deep(v),
+};
 
-function layoutOf(v: Json | undefined, depth: number): Rec {
+/**
+ * @param types the figure's trace types by index: what a button's restyle applies to.
+ */
+function layoutOf(v: Json | undefined, depth: number, types: readonly string[]): Rec {
   const out = object(v ?? {}, LAYOUT, depth) ?? {};
   for (const [k, x] of Object.entries(out)) {
     if (MAP_SUBPLOT.test(k) && isRec(x)) offlineMap(x);
     if (GEO_SUBPLOT.test(k) && isRec(x) && typeof x.scope === 'string' && SCOPES_AT_110M_ONLY.has(x.scope)) x.resolution = 110;
   }
-  animateOnly(out.updatemenus, 'buttons');
-  animateOnly(out.sliders, 'steps');
+  for (const [key, items] of [['updatemenus', 'buttons'], ['sliders', 'steps']] as const) {
+    if (out[key] === undefined) continue;
+    const c = controlsOf(out[key], items, types, depth + 1, SANITISERS);
+    if (c === undefined) delete out[key];
+    else out[key] = c;
+  }
   if (isRec(v) && v.template !== undefined) {
     const template = templateOf(v.template, depth + 1);
     if (template) out.template = template;
@@ -298,24 +309,24 @@ function templateOf(v: Json, depth: number): Rec | undefined {
     }
     out.data = data;
   }
-  if (isRec(v.layout)) out.layout = layoutOf(v.layout, depth + 1);
+  if (isRec(v.layout)) out.layout = layoutOf(v.layout, depth + 1, []);
   return out;
 }
 
-function frameOf(v: Json, data: readonly Rec[]): Rec | undefined {
-  if (!isRec(v)) return undefined;
+const typeOf = (t: Json | undefined): string => (isRec(t) && typeof t.type === 'string' ? t.type : 'scatter');
+
+/** A frame (in `frames`, or carried by an animate button): its traces and layout by the same rules. */
+function frameOf(v: Json, types: readonly string[], depth: number): Rec | undefined {
+  if (!isRec(v) || depth > MAX_DEPTH) return undefined;
   const out: Rec = {};
   for (const key of ['name', 'group', 'baseframe'] as const) if (typeof v[key] === 'string' || typeof v[key] === 'number') out[key] = deep(v[key]) ?? null;
   const traces = Array.isArray(v.traces) ? v.traces.filter((n): n is number => typeof n === 'number') : undefined;
   if (traces) out.traces = traces;
   if (Array.isArray(v.data)) {
     // A frame's trace inherits its type from the trace it updates.
-    out.data = v.data.map((t, i) => {
-      const target = data[traces?.[i] ?? i];
-      return trace(t, typeof target?.type === 'string' ? target.type : undefined, 1) ?? {};
-    });
+    out.data = v.data.map((t, i) => trace(t, types[traces?.[i] ?? i], depth + 1) ?? {});
   }
-  if (isRec(v.layout)) out.layout = layoutOf(v.layout, 1);
+  if (isRec(v.layout)) out.layout = layoutOf(v.layout, depth + 1, types);
   return out;
 }
 
@@ -330,19 +341,64 @@ function configOf(v: Json): Rec {
   return out;
 }
 
+/**
+ * Plotly draws a map trace whose subplot the layout does not name on its default style, a
+ * third party's (Carto): each map subplot any trace (or frame) draws on is named, offline.
+ */
+function nameMapSubplots(layout: Rec, traceLists: readonly Json[][]): void {
+  for (const list of traceLists) {
+    for (const t of list) {
+      if (!isRec(t) || typeof t.type !== 'string' || !MAP_TRACES.has(t.type)) continue;
+      const subplot = typeof t.subplot === 'string' && MAP_SUBPLOT.test(t.subplot) ? t.subplot : 'map';
+      const existing = layout[subplot];
+      if (isRec(existing)) existing.style = OFFLINE_MAP_STYLE;
+      else layout[subplot] = { style: OFFLINE_MAP_STYLE };
+    }
+  }
+}
+
+/** The traces a figure may draw: its data, its frames' and the frames its buttons carry, at any depth. */
+function traceListsOf(data: Json[], layout: Rec, frames: readonly Rec[]): Json[][] {
+  const lists: Json[][] = [data];
+  const pending: Rec[] = [...frames, ...framesInControls(layout)];
+  for (let i = 0; i < pending.length && i < 10_000; i++) {
+    const f = pending[i] as Rec;
+    if (Array.isArray(f.data)) lists.push(f.data);
+    if (isRec(f.layout)) pending.push(...framesInControls(f.layout));
+  }
+  return lists;
+}
+
 /** Any figure shape the app uses (the agent's and Python's): the result has the same type. */
 type AnyFigure = { data: readonly unknown[]; layout?: object; config?: object; frames?: readonly unknown[] };
 
+/**
+ * The figure made safe to draw and to write out: within the page's point budget
+ * (figureBudget.ts: thinned, or its data left out, with a note on the chart), then held to the
+ * allow-list. `note` says what was left out, for the person or model who made the figure.
+ */
+export function sanitiseFigureWithNote<F extends AnyFigure>(figure: F): { figure: F; note?: string } {
+  const fitted = fitFigure(figure);
+  const clean = allowListed(fitted.figure);
+  return fitted.note === undefined ? { figure: clean } : { figure: clean, note: fitted.note };
+}
+
 export function sanitiseFigure<F extends AnyFigure>(figure: F): F {
+  return sanitiseFigureWithNote(figure).figure;
+}
+
+function allowListed<F extends AnyFigure>(figure: F): F {
   const data: Rec[] = [];
   for (const t of Array.isArray(figure.data) ? (figure.data as Json[]) : []) {
     const c = trace(t, undefined, 1);
     if (c) data.push(c);
   }
-  const out: Rec = { data, layout: layoutOf(figure.layout as Json | undefined, 1) };
+  const types = data.map(typeOf);
+  const layout = layoutOf(figure.layout as Json | undefined, 1, types);
+  const out: Rec = { data, layout };
   if (figure.config !== undefined) out.config = configOf(figure.config as Json);
-  if (Array.isArray(figure.frames)) {
-    out.frames = (figure.frames as Json[]).map((f) => frameOf(f, data)).filter((f): f is Rec => f !== undefined);
-  }
+  const frames = Array.isArray(figure.frames) ? (figure.frames as Json[]).map((f) => frameOf(f, types, 1)).filter((f): f is Rec => f !== undefined) : undefined;
+  if (frames) out.frames = frames;
+  nameMapSubplots(layout, traceListsOf(data, layout, frames ?? []));
   return out as unknown as F;
 }

@@ -5,6 +5,7 @@
 import type { PlotlyStatic } from 'plotly.js-dist-min';
 import type { JsonValue, PlotlyFigure } from '../../protocol/python';
 import { TOPOJSON_DIR } from '../../shared/figureSafety';
+import { plotlyPlainText } from '../../shared/plotlyText';
 import { plural } from '../../shared/text';
 
 let loading: Promise<PlotlyStatic> | null = null;
@@ -99,7 +100,8 @@ export function describeFigure(fig: PlotlyFigure): string {
   const title = isRecord(layout.title) ? layout.title.text : layout.title;
   const kinds = [...new Set(fig.data.map((t) => (typeof t.type === 'string' ? t.type : 'scatter')))];
   const traces = fig.data.length;
-  const head = typeof title === 'string' && title ? `${title}: ` : '';
+  // The accessible name is the title's words, not its pseudo-HTML.
+  const head = typeof title === 'string' && title ? `${plotlyPlainText(title)}: ` : '';
   return `${head}${kinds.join(', ')} chart with ${plural(traces, 'trace')}`;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlotlyFigure } from '../../protocol/figure';
-import { answerMarkdown, outlineTurn, tableOf } from './outline';
+import { answerMarkdown, figureLabel, outlineTurn, tableOf } from './outline';
 import { FIGURE, chartStep, final, sqlStep, turn } from './testing/threads';
 
 const PY_FIG: PlotlyFigure = { data: [{ type: 'scatter', x: [1], y: [2] }], layout: {} };
@@ -58,5 +58,11 @@ describe('outline', () => {
   it('leaves out a draft note that became the answer unchanged', () => {
     const t = outlineTurn(turn('q', [{ kind: 'note', text: 'Gentoo.\n' }, { kind: 'note', text: 'Looking first.' }], final('Gentoo.')));
     expect(t.items).toEqual([{ kind: 'note', markdown: 'Looking first.' }]);
+  });
+});
+
+describe('figureLabel', () => {
+  it('reads a styled title as its words', () => {
+    expect(figureLabel({ data: [{ type: 'bar' }], layout: { title: { text: '<span style="color:red">Counts</span> <b>by</b> species' } } })).toBe('Counts by species: bar chart');
   });
 });

@@ -10,6 +10,7 @@ import { editedChart, editKey } from '../conversation/chartEdit';
 import { statusLabel } from '../conversation/format';
 import type { ChatTurn, Step, TurnError, TurnState } from '../conversation/turns';
 import { safeMarkdown } from './markdownText';
+import { plotlyPlainText } from '../../shared/plotlyText';
 
 export interface TableData {
   columns: string[];
@@ -232,7 +233,8 @@ function answerSource(t: OutlineTurn): string {
 export function figureLabel(fig: PlotlyFigure): string {
   const layout = fig.layout ?? {};
   const t = layout.title;
-  const title = typeof t === 'string' ? t : str(record(t)?.text);
+  // A caption reads the title's words, not the pseudo-HTML Plotly draws it from.
+  const title = plotlyPlainText(typeof t === 'string' ? t : str(record(t)?.text));
   const kinds = [...new Set(fig.data.map((d) => str(record(d)?.type) || 'scatter'))];
   return `${title ? `${title}: ` : ''}${kinds.join(', ')} chart`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFigure, parseOutcome, parseResult } from './outcome';
+import { MAX_FIGURE_POINTS } from '../../shared/figureBudget';
 
 describe('parseOutcome', () => {
   it('passes a result and a figure through', () => {
@@ -69,7 +70,15 @@ describe('parseFigure', () => {
   it('accepts a bare list of traces', () => {
     const fig = parseFigure([{ type: 'scatter', y: [1, 2] }]);
     expect(typeof fig).toBe('object');
-    if (typeof fig === 'object') expect(fig.layout).toEqual({});
+    if (typeof fig === 'object') expect(fig.figure.layout).toEqual({});
+  });
+
+  it('thins a figure over the point budget and says how to aggregate', () => {
+    const n = 250_000;
+    const outcome = parseOutcome(JSON.stringify({ ok: true, figure: JSON.stringify({ data: [{ type: 'scatter', mode: 'markers', x: Array.from({ length: n }, (_, i) => i), y: Array.from({ length: n }, (_, i) => i % 7) }] }) }), 1);
+    if (!outcome.ok) throw new Error('run failed');
+    expect((outcome.figure?.data[0]?.x as unknown[]).length).toBeLessThanOrEqual(MAX_FIGURE_POINTS);
+    expect(outcome.warnings.join(' ')).toMatch(/1 point in \d+:.*GROUP BY/);
   });
 
   it('rejects a layout that is not a dict', () => {

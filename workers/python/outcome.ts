@@ -2,7 +2,7 @@
  * Turns the runner's JSON report into the boundary's `RunOutcome`, validating every field:
  * the report is built by Python from user values, so nothing in it is trusted by shape.
  */
-import { sanitiseFigure } from '../../shared/figureSafety';
+import { sanitiseFigureWithNote } from '../../shared/figureSafety';
 import type { JsonValue, PlotlyFigure, PyError, PyResult, RunOutcome } from '../../protocol/python';
 import { trimTraceback } from './traceback';
 
@@ -44,7 +44,7 @@ export function parseResult(v: unknown): PyResult {
 }
 
 /** A figure in Plotly's JSON form: `{data: [...], layout?: {...}}`; a bare trace list is accepted. */
-export function parseFigure(v: unknown): PlotlyFigure | string {
+export function parseFigure(v: unknown): { figure: PlotlyFigure; note?: string } | string {
   const fig = Array.isArray(v) ? { data: v } : v;
   if (!isRecord(fig)) return 'fig must be a dict like {"data": [...], "layout": {...}}';
   if (!Array.isArray(fig.data) || !fig.data.every((t) => isRecord(t) && isJson(t))) {
@@ -57,7 +57,7 @@ export function parseFigure(v: unknown): PlotlyFigure | string {
   };
   if (isRecord(fig.config) && isJson(fig.config)) out.config = fig.config as Record<string, JsonValue>;
   if (Array.isArray(fig.frames) && isJson(fig.frames)) out.frames = fig.frames;
-  return sanitiseFigure(out);
+  return sanitiseFigureWithNote(out);
 }
 
 export function parseError(v: unknown): PyError {
@@ -100,7 +100,11 @@ export function parseOutcome(json: string, elapsedMs: number): RunOutcome {
     }
     const fig = parseFigure(parsed);
     if (typeof fig === 'string') warnings.push(fig);
-    else outcome.figure = fig;
+    else {
+      outcome.figure = fig.figure;
+      // Said beside the chart, and to the model through the run's output.
+      if (fig.note) warnings.push(fig.note);
+    }
   }
   return outcome;
 }

@@ -9,6 +9,7 @@ import type { ValidationReport } from '../../../protocol/agent/structured';
 import type { ToolOutcome } from '../guard';
 import { formatToolOutputForModel, toJsonText, toolErrorText } from '../toolOutput';
 import { buildChartFigure } from '../../../shared/chartFigure';
+import { chartRows } from './chartRows';
 import { limitLines, withholdRows, type RowPolicy } from './withholdRows';
 import { messageOf } from '../../../shared/errors';
 
@@ -127,11 +128,13 @@ async function produce(tool: ToolName, args: unknown, deps: ToolDeps, signal: Ab
     case 'create_chart': {
       const p = parseToolArgs('create_chart', args);
       if (!p.ok) return p;
-      const q = await deps.host.runSql(p.args.sql, 5000, signal);
+      // Reduced in DuckDB when the query has more rows than a chart takes (chartRows.ts).
+      const q = await chartRows(deps.host, p.args.sql, p.args.chart, signal);
       if (!q.ok) return q;
-      const chart = buildChartFigure(q.value, p.args.chart);
+      const chart = buildChartFigure(q.value.table, p.args.chart);
       if (!chart.ok) return chart;
-      const output: CreateChartResult = { figure_id: callId, points: chart.points, summary: chart.summary };
+      const summary = q.value.reduced ? `${chart.summary} Drawn from ${q.value.reduced}.` : chart.summary;
+      const output: CreateChartResult = { figure_id: callId, points: chart.points, summary };
       return { ok: true, result: { tool, output }, figure: chart.figure };
     }
     case 'validate_results': {

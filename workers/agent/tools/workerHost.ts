@@ -160,7 +160,9 @@ export function createWorkerHost(opts: WorkerHostOptions): ToolHost {
         if (!out.ok) {
           return { ok: true, value: { stdout, result: null, error: out.error, elapsed_ms: out.elapsedMs } };
         }
-        const value: RunPythonResult = { stdout, result: pyResultToJson(out.result), elapsed_ms: out.elapsedMs };
+        // Warnings (a figure thinned or not drawn, and how to aggregate) are for the model too.
+        const notes = out.warnings.map((w) => `Note: ${w}\n`).join('');
+        const value: RunPythonResult = { stdout: stdout + notes, result: pyResultToJson(out.result), elapsed_ms: out.elapsedMs };
         if (out.figure) value.figure = out.figure as unknown as PlotlyFigure;
         return { ok: true, value };
       } catch (e) {
