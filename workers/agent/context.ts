@@ -65,6 +65,6 @@ export async function gatherRunContext(src: ContextSources, question: string): P
   );
   const pythonPackages = src.pythonPackages ? await src.pythonPackages().catch(() => [] as string[]) : null;
   const found = src.library.search(question, src.topExamples ?? 3);
-  const knowledge = await knowledgeContext(src.knowledge, datasets, src.datasetsBudget);
+  const knowledge = await knowledgeContext(src.knowledge, datasets, src.datasetsBudget, question);
   return { datasets, pythonPackages, examples: found.map((h) => h.example), ...(src.timeZone ? { timeZone: src.timeZone } : {}), ...knowledge };
 }

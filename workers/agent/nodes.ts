@@ -57,6 +57,8 @@ export function createShared(deps: AgentGraphDeps) {
     const question = human?.text ?? '';
     const ctx = await deps.context(question, config.signal ?? new AbortController().signal);
     datasetsText = ctx.datasetsText ?? buildDatasetsContext(ctx.datasets);
+    // Knowledge shown in less detail to fit is said where the user reads the run (issue 32).
+    if (ctx.knowledgeLeftOut?.length) emit(config, { type: 'status', kind: 'context_fitted', detail: `Shown in less detail to fit the context: ${ctx.knowledgeLeftOut.map((l) => `${l.what} (${l.detail})`).join('; ')}.` });
     const pythonText = buildPythonContext(ctx.pythonPackages);
     const systemPrompt = buildAgentSystemPrompt({
       systemContext: buildSystemContext((deps.now ?? (() => new Date()))(), ctx.timeZone),

@@ -22,6 +22,10 @@ export interface RunContext {
   timeZone?: string;
   /** The datasets block with the workspace's knowledge, fitted to the window (knowledge/prompt.ts). */
   datasetsText?: string;
+  /** What that block shows in less detail than the workspace has, to fit (said as a step). */
+  knowledgeLeftOut?: { what: string; detail: string }[];
+  /** Each dataset's detail level in that block. */
+  knowledgeLevels?: Record<string, string>;
 }
 
 /** Clears a per-run list (an `ingress` update); anything else is appended. */

@@ -24,7 +24,7 @@ export function createKnowledgeHandlers(parts: AgentParts): Pick<Handlers<AgentR
       const share = Math.floor(budget * DATASETS_SHARE);
       const ctx = await gatherRunContext({ data: deps.data, library: deps.library, samples: !settings.noRawRows, knowledge, datasetsBudget: share, topExamples: 0 }, '');
       const text = ctx.datasetsText ?? '';
-      return { result: { text, tokens: estimateTokens(text), budget, share } };
+      return { result: { text, tokens: estimateTokens(text), budget, share, levels: ctx.knowledgeLevels ?? {}, left_out: ctx.knowledgeLeftOut ?? [] } };
     },
     draftDictionary: async ({ settings, dataset }) => {
       checkSettings(settings);

@@ -1,16 +1,27 @@
 /**
  * The datasets block of every prompt, with what the user taught the workspace: their rules, each
  * dataset's dictionary (what a row is, caveats, joins) and each column's meaning, unit, codes and
- * missing-value placeholders — fitted to a token budget. When everything does not fit, the block
- * steps down (no samples → a compact index of names, types and one-line descriptions → names and
- * types → the widest tables as one line each) and tells the model to fetch the rest with
- * `describe_columns`, so a 500-column table or 50 datasets still fit a small window.
+ * missing-value placeholders — fitted to a token budget by priority (issue 32), never in silence:
+ *
+ * 1. every table is at least named (one line; past even that, in the "also available" line);
+ * 2. the tables the question names (by table, column or dictionary term, `relevance.ts`) get room
+ *    first, as much detail as fits; then the user's rules, whole, in their order; then the other
+ *    tables with an accepted dictionary; then the rest, smallest first, so a 500-column table
+ *    does not push a small survey's codes out;
+ * 3. whatever is shown in less detail is named in the block ("Also available …, call
+ *    describe_columns") and returned in `leftOut` for the page and the run's steps; rules that do
+ *    not fit are left out whole and counted, never clipped mid-rule.
+ *
+ * The fitting starts from the least and adds detail while it fits, each run afresh, so a table
+ * steps back up as soon as room frees.
  */
 import type { DataDictionary, ColumnEntry } from '../../../protocol/agent/knowledge';
 import { estimateTokens, formatSample, type DatasetContext } from '../prompts';
+import { relevance } from './relevance';
 
-export type DetailLevel = 'full' | 'no_samples' | 'index' | 'names' | 'table';
-const LEVELS: readonly DetailLevel[] = ['full', 'no_samples', 'index', 'names', 'table'];
+export type DetailLevel = 'full' | 'no_samples' | 'index' | 'names' | 'table' | 'omitted';
+const LEVELS: readonly DetailLevel[] = ['full', 'no_samples', 'index', 'names', 'table', 'omitted'];
+const rank = (l: DetailLevel) => LEVELS.indexOf(l);
 
 export interface WorkspaceContextInput {
   datasets: readonly DatasetContext[];
@@ -18,6 +29,15 @@ export interface WorkspaceContextInput {
   rules?: readonly string[];
   /** Estimated tokens the whole block may take (default: unlimited). */
   budgetTokens?: number;
+  /** The question being asked: the tables it names are given room first. */
+  question?: string;
+}
+
+/** Something the block shows in less detail than it has, in words for people. */
+export interface LeftOut {
+  /** A dataset's table name, or `rules`. */
+  what: string;
+  detail: string;
 }
 
 export interface WorkspaceContext {
@@ -27,9 +47,25 @@ export interface WorkspaceContext {
   levels: Record<string, DetailLevel>;
   /** Sections and their estimated tokens, for the budget view. */
   parts: { label: string; tokens: number }[];
+  /** The datasets the question names, most strongly named first. */
+  named: string[];
+  /** What the block shows in less detail or not at all (empty when everything fitted). */
+  leftOut: LeftOut[];
+  /** How many of the rules (from the first) the block carries. */
+  rulesShown: number;
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** A code list as the model reads it: codes without a meaning are said to have none, not `1 = ;`. */
+export function describeCodes(codes: ColumnEntry['codes']): string {
+  const withMeaning = codes.filter((c) => c.meaning.trim() !== '');
+  const bare = codes.filter((c) => c.meaning.trim() === '');
+  const parts: string[] = [];
+  if (withMeaning.length) parts.push(`codes: ${withMeaning.map((c) => `${c.code} = ${c.meaning.trim()}`).join('; ')}`);
+  if (bare.length) parts.push(`${withMeaning.length ? 'other allowed values' : 'allowed values'} (meanings not given): ${bare.map((c) => c.code).join(', ')}`);
+  return parts.join('; ');
+}
 
 /** A column's meaning in one line: description, unit, codes and placeholders. */
 export function describeEntry(e: ColumnEntry | undefined, short = false): string {
@@ -38,9 +74,7 @@ export function describeEntry(e: ColumnEntry | undefined, short = false): string
   if (e.description.trim()) bits.push(short ? clip(e.description.trim(), 70) : e.description.trim());
   if (e.unit.trim()) bits.push(`unit: ${e.unit.trim()}`);
   if (e.role === 'identifier') bits.push('identifier');
-  if (e.codes.length) {
-    bits.push(short ? 'coded (see describe_columns)' : `codes: ${e.codes.map((c) => `${c.code} = ${c.meaning}`).join('; ')}`);
-  }
+  if (e.codes.length) bits.push(short ? 'coded (see describe_columns)' : describeCodes(e.codes));
   if (e.missing.length) bits.push(`missing when ${e.missing.map((m) => JSON.stringify(m)).join(' or ')}`);
   return bits.join('; ');
 }
@@ -55,17 +89,26 @@ function datasetNotes(d: DataDictionary | undefined): string[] {
   return out;
 }
 
-function datasetBlock(ds: DatasetContext, dict: DataDictionary | undefined, level: DetailLevel): string {
+function datasetBlock(ds: DatasetContext, dict: DataDictionary | undefined, level: DetailLevel, focus: readonly string[] = []): string {
+  if (level === 'omitted') return '';
   const head = `### ${ds.name} (${ds.rowCount} rows, ${ds.columns.length} columns)`;
   const entries = new Map((dict?.columns ?? []).map((c) => [c.name, c]));
   // How the dataset was read (time zones stored as UTC, the load report) comes before its meaning.
   const notes = [...(ds.notes ?? []).map((n) => `Note: ${n}`), ...datasetNotes(dict)];
+  // A compact listing still describes in full the columns the question names.
+  const focused = ds.columns
+    .filter((c) => focus.includes(c.name))
+    .map((c) => {
+      const meaning = describeEntry(entries.get(c.name));
+      return `${c.name} ${c.type}${meaning ? ` — ${meaning}` : ''}`;
+    });
+  const focusText = focused.length ? `\nColumns the question names:\n${focused.join('\n')}` : '';
   if (level === 'table') {
     const described = dict ? ' (described in its data dictionary)' : '';
-    return `${head}${described}: columns not listed here to save space; call describe_columns with dataset "${ds.name}" to list and describe them.${notes.length ? `\n${notes.map((n) => clip(n, 160)).join('\n')}` : ''}`;
+    return `${head}${described}: columns not listed here to save space; call describe_columns with dataset "${ds.name}" to list and describe them.${notes.length ? `\n${notes.map((n) => clip(n, 160)).join('\n')}` : ''}${focusText}`;
   }
   if (level === 'names') {
-    return [head, ...notes.map((n) => clip(n, 160)), ds.columns.map((c) => `${c.name} ${c.type}`).join(', ')].join('\n');
+    return [head, ...notes.map((n) => clip(n, 160)), ds.columns.map((c) => `${c.name} ${c.type}`).join(', ')].join('\n') + focusText;
   }
   const lines = ds.columns.map((c) => {
     const meaning = describeEntry(entries.get(c.name), level === 'index');
@@ -75,61 +118,145 @@ function datasetBlock(ds: DatasetContext, dict: DataDictionary | undefined, leve
   return [head, ...notes, ...lines].join('\n');
 }
 
-export function buildRulesContext(rules: readonly string[]): string {
+export const RULES_HEADING = "## The user's rules for this workspace (always apply them; they override your defaults)";
+
+export function buildRulesContext(rules: readonly string[], leftOut = 0): string {
   const list = rules.map((r) => r.trim()).filter((r) => r !== '');
-  if (list.length === 0) return '';
-  return `## The user's rules for this workspace (always apply them; they override your defaults)\n${list.map((r) => `- ${r}`).join('\n')}`;
+  if (list.length === 0 && leftOut === 0) return '';
+  const omitted = leftOut > 0 ? `\n(${leftOut === 1 ? '1 more rule is' : `${leftOut} more rules are`} left out here for lack of room; if the answer may depend on a rule you cannot see, say so.)` : '';
+  return `${RULES_HEADING}\n${list.map((r) => `- ${r}`).join('\n')}${omitted}`;
 }
 
 const HEADER = 'Datasets (each is a DuckDB table; quote names with double quotes if they need it):';
 const KNOWLEDGE_NOTE =
   "Column meanings, units, codes and missing-value placeholders come from the user's data dictionary: decode codes with them and exclude the placeholders from every calculation.";
-const COMPACT_NOTE =
-  'Some tables are listed compactly to fit the context: call describe_columns with the dataset (and the columns you need) for their full descriptions, codes and profiles before using them.';
+const ALSO_HEAD = 'Also available in less detail, to fit the context (call describe_columns with the dataset, and the columns you need, for their full descriptions, codes and profiles before using them):';
+
+/** What a dataset at `level` lacks, in words; undefined when nothing worth naming is left out. */
+function lacks(ds: DatasetContext, dict: DataDictionary | undefined, level: DetailLevel): string | undefined {
+  const coded = dict?.columns.some((c) => c.codes.length > 0) ?? false;
+  switch (level) {
+    case 'full':
+    case 'no_samples':
+      return undefined;
+    case 'index':
+      return dict ? `${coded ? 'codes and ' : ''}full descriptions of its dictionary left out` : undefined;
+    case 'names':
+      return dict ? 'its dictionary left out; names and types only' : undefined;
+    case 'table':
+      return dict ? 'columns and dictionary not listed' : 'columns not listed';
+    case 'omitted':
+      return dict ? 'not described here, with a data dictionary' : 'not described here';
+  }
+}
 
 /** The datasets block with the workspace's knowledge, as rich as `budgetTokens` allows. */
 export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceContext {
   const dicts = input.dictionaries ?? new Map<string, DataDictionary>();
-  const rulesText = buildRulesContext(input.rules ?? []);
-  const budget = input.budgetTokens ?? Number.POSITIVE_INFINITY;
-  if (input.datasets.length === 0) {
-    const text = ['No datasets are loaded. Ask the user to add a data file before analysing.', rulesText].filter(Boolean).join('\n\n');
-    return { text, tokens: estimateTokens(text), levels: {}, parts: [{ label: 'rules', tokens: estimateTokens(rulesText) }] };
+  const rules = (input.rules ?? []).map((r) => r.trim()).filter((r) => r !== '');
+  const budgetChars = (input.budgetTokens ?? Number.POSITIVE_INFINITY) * 4;
+  const datasets = input.datasets;
+  const scores = relevance(input.question ?? '', datasets, dicts);
+  const score = (name: string) => scores.get(name)?.score ?? 0;
+  const named = datasets.filter((d) => score(d.name) > 0).sort((a, b) => score(b.name) - score(a.name)).map((d) => d.name);
+
+  if (datasets.length === 0) {
+    let shown = rules.length;
+    const compose = () => ['No datasets are loaded. Ask the user to add a data file before analysing.', buildRulesContext(rules.slice(0, shown), rules.length - shown)].filter(Boolean).join('\n\n');
+    while (shown > 0 && compose().length > budgetChars) shown--;
+    const text = compose();
+    const leftOut = shown < rules.length ? [{ what: 'rules', detail: `${rules.length - shown} of ${rules.length} rules left out` }] : [];
+    return { text, tokens: estimateTokens(text), levels: {}, parts: [{ label: 'rules', tokens: estimateTokens(buildRulesContext(rules.slice(0, shown))) }], named: [], leftOut, rulesShown: shown };
   }
-  const hasKnowledge = input.datasets.some((d) => dicts.has(d.name));
-  const levels: DetailLevel[] = input.datasets.map(() => 'full');
-  const blocks = () => input.datasets.map((d, i) => datasetBlock(d, dicts.get(d.name), levels[i] ?? 'full'));
-  const compose = (bs: string[]) => {
-    const compact = levels.some((l) => l === 'index' || l === 'names' || l === 'table');
-    const notes = [hasKnowledge ? KNOWLEDGE_NOTE : '', compact ? COMPACT_NOTE : ''].filter(Boolean).join('\n');
-    return [rulesText, `${HEADER}${notes ? `\n${notes}` : ''}\n${bs.join('\n\n')}`].filter(Boolean).join('\n\n');
+
+  const cache = new Map<string, string>();
+  const block = (i: number, level: DetailLevel): string => {
+    const key = `${i}:${level}`;
+    let b = cache.get(key);
+    if (b === undefined) {
+      const ds = datasets[i] as DatasetContext;
+      b = datasetBlock(ds, dicts.get(ds.name), level, scores.get(ds.name)?.columns);
+      cache.set(key, b);
+    }
+    return b;
   };
-  let current = blocks();
-  let text = compose(current);
-  // A step is taken only when it makes the block smaller (the compact note costs tokens too).
-  const tryLevels = (next: DetailLevel[]) => {
-    const saved = [...levels];
-    next.forEach((l, i) => (levels[i] = l));
-    const bs = blocks();
-    const t = compose(bs);
-    if (estimateTokens(t) < estimateTokens(text)) {
-      current = bs;
-      text = t;
-    } else saved.forEach((l, i) => (levels[i] = l));
+  const levels: DetailLevel[] = datasets.map(() => 'table');
+  let rulesShown = 0;
+
+  const compose = (): string => {
+    const shownDicts = datasets.some((d, i) => dicts.has(d.name) && rank(levels[i] ?? 'table') <= rank('index'));
+    // Grouped by what they lack, so fifty tables named only cost their names.
+    const also = new Map<string, string[]>();
+    datasets.forEach((d, i) => {
+      const why = lacks(d, dicts.get(d.name), levels[i] ?? 'table');
+      if (why) also.set(why, [...(also.get(why) ?? []), d.name]);
+    });
+    const alsoText = [...also].map(([why, names]) => `${names.join(', ')} (${why})`).join('; ');
+    const notes = [shownDicts ? KNOWLEDGE_NOTE : '', alsoText ? `${ALSO_HEAD} ${alsoText}.` : ''].filter(Boolean).join('\n');
+    const blocks = datasets.map((_, i) => block(i, levels[i] ?? 'table')).filter((b) => b !== '');
+    const rulesText = buildRulesContext(rules.slice(0, rulesShown), rules.length - rulesShown);
+    return [rulesText, `${HEADER}${notes ? `\n${notes}` : ''}${blocks.length ? `\n${blocks.join('\n\n')}` : ''}`].filter(Boolean).join('\n\n');
   };
-  // Every dataset steps down together first; then the widest tables collapse to one line each.
-  for (const level of LEVELS.slice(1, -1)) {
-    if (estimateTokens(text) <= budget) break;
-    tryLevels(levels.map(() => level));
-  }
-  const order = input.datasets.map((d, i) => ({ i, cols: d.columns.length })).sort((a, b) => b.cols - a.cols);
-  for (const { i } of order) {
-    if (estimateTokens(text) <= budget) break;
-    tryLevels(levels.map((l, j) => (j === i ? 'table' : l)));
-  }
-  const parts = [
-    { label: 'rules', tokens: estimateTokens(rulesText) },
-    ...input.datasets.map((d, i) => ({ label: d.name, tokens: estimateTokens(current[i] ?? '') })),
+  const fits = () => compose().length <= budgetChars;
+
+  // The floor: every table one line; the least wanted are only named when even that is too much.
+  const priority = [
+    ...named.map((n) => datasets.findIndex((d) => d.name === n)),
+    ...datasets
+      .map((d, i) => ({ d, i }))
+      .filter(({ d }) => !named.includes(d.name))
+      .sort((a, b) => Number(dicts.has(b.d.name)) - Number(dicts.has(a.d.name)) || block(a.i, 'full').length - block(b.i, 'full').length || a.i - b.i)
+      .map(({ i }) => i),
   ];
-  return { text, tokens: estimateTokens(text), levels: Object.fromEntries(input.datasets.map((d, i) => [d.name, levels[i] ?? 'full'])), parts };
+  for (let k = priority.length - 1; k >= 0 && !fits(); k--) {
+    const i = priority[k] as number;
+    const before = compose().length;
+    levels[i] = 'omitted';
+    if (compose().length >= before) levels[i] = 'table';
+  }
+  // A budget too small for any floor: each table at whatever level is shortest, and nothing more.
+  if (!fits()) {
+    for (const i of priority) {
+      let best = compose().length;
+      const start = levels[i] ?? 'table';
+      let chosen = start;
+      for (const level of LEVELS) {
+        levels[i] = level;
+        const n = compose().length;
+        if (n < best) [best, chosen] = [n, level];
+      }
+      levels[i] = chosen;
+    }
+  }
+
+  const raise = (i: number) => {
+    const floor = rank(levels[i] ?? 'table');
+    for (const level of LEVELS.slice(0, floor)) {
+      const was = levels[i] ?? 'table';
+      levels[i] = level;
+      if (fits()) return;
+      levels[i] = was;
+    }
+  };
+  const namedCount = named.length;
+  priority.slice(0, namedCount).forEach(raise);
+  for (let k = rules.length; k > 0; k--) {
+    rulesShown = k;
+    if (fits()) break;
+    rulesShown = 0;
+  }
+  priority.slice(namedCount).forEach(raise);
+
+  const text = compose();
+  const leftOut: LeftOut[] = [];
+  if (rulesShown < rules.length) leftOut.push({ what: 'rules', detail: `${rules.length - rulesShown} of ${rules.length} rules left out (rules ${rulesShown + 1}–${rules.length})` });
+  datasets.forEach((d, i) => {
+    const why = lacks(d, dicts.get(d.name), levels[i] ?? 'table');
+    if (why) leftOut.push({ what: d.name, detail: why });
+  });
+  const parts = [
+    { label: 'rules', tokens: estimateTokens(buildRulesContext(rules.slice(0, rulesShown), rules.length - rulesShown)) },
+    ...datasets.map((d, i) => ({ label: d.name, tokens: estimateTokens(block(i, levels[i] ?? 'table')) })),
+  ];
+  return { text, tokens: estimateTokens(text), levels: Object.fromEntries(datasets.map((d, i) => [d.name, levels[i] ?? 'table'])), parts, named, leftOut, rulesShown };
 }

@@ -4,7 +4,7 @@
  */
 import type { DataDictionary, WorkspaceRule } from '../../../protocol/agent/knowledge';
 import type { DatasetContext } from '../prompts';
-import { buildWorkspaceContext } from './prompt';
+import { buildWorkspaceContext, type DetailLevel, type LeftOut } from './prompt';
 import { MAX_RULES } from '../../../shared/knowledge/store';
 
 export interface KnowledgeSource {
@@ -12,14 +12,22 @@ export interface KnowledgeSource {
   rules(): Promise<WorkspaceRule[]>;
 }
 
-export async function knowledgeContext(src: KnowledgeSource | undefined, datasets: readonly DatasetContext[], budgetTokens?: number): Promise<{ datasetsText?: string }> {
+export interface KnowledgeContext {
+  datasetsText?: string;
+  /** What the block shows in less detail than the workspace has (said in the run's steps). */
+  knowledgeLeftOut?: LeftOut[];
+  /** Each dataset's level in the block. */
+  knowledgeLevels?: Record<string, DetailLevel>;
+}
+
+export async function knowledgeContext(src: KnowledgeSource | undefined, datasets: readonly DatasetContext[], budgetTokens?: number, question = ''): Promise<KnowledgeContext> {
   if (!src && budgetTokens === undefined) return {};
   // Unreadable knowledge must not stop a question: the run goes on with the raw schema.
   const [dicts, rules] = src ? await Promise.all([src.dictionaries().catch(() => []), src.rules().catch(() => [])]) : [[], []];
   // A draft is the model's guess until the user accepts it: only accepted dictionaries are taught.
   const dictionaries = new Map(dicts.filter((d) => d.status === 'accepted').map((d) => [d.dataset, d]));
-  const ctx = buildWorkspaceContext({ datasets, dictionaries, rules: rules.slice(-MAX_RULES).map((r) => r.text), ...(budgetTokens !== undefined ? { budgetTokens } : {}) });
-  return { datasetsText: ctx.text };
+  const ctx = buildWorkspaceContext({ datasets, dictionaries, rules: rules.slice(-MAX_RULES).map((r) => r.text), question, ...(budgetTokens !== undefined ? { budgetTokens } : {}) });
+  return { datasetsText: ctx.text, knowledgeLeftOut: ctx.leftOut, knowledgeLevels: ctx.levels };
 }
 
 /** Share of the run's token budget the datasets block may take before it is made compact. */
