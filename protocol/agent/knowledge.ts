@@ -51,6 +51,12 @@ export const DataDictionarySchema = DictionaryDraftSchema.extend({
   /** Where it came from: the model's draft, an import (file name), or typed by the user. */
   source: z.string(),
   updated_at: z.string(),
+  /**
+   * The content it was written for (`shared/knowledge/identity.ts`: source file, size, column
+   * names). It follows that content through renames; another file under the same name is only
+   * offered it. Absent on dictionaries stored before issue 32 (bound by name, as then).
+   */
+  fingerprint: z.string().optional(),
 });
 export type DataDictionary = z.infer<typeof DataDictionarySchema>;
 

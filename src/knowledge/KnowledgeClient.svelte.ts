@@ -10,6 +10,7 @@ import type { DatasetInfo } from '../../protocol/data';
 import type { ModelContextView } from '../../protocol/agent/wire';
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
+import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding } from '../../shared/knowledge/identity';
 
 export interface KnowledgeClientOptions {
   store?: KnowledgeStore;
@@ -33,6 +34,10 @@ export class KnowledgeClient {
   answerClarification: ((text: string) => boolean) | null = null;
   /** Whether a model is configured, so drafts can be asked for (kept current by App). */
   canDraft = $state(false);
+  /** The loaded datasets (from `watch`): what binds each dictionary to its content. */
+  datasets = $state<DatasetInfo[]>([]);
+  /** Each loaded dataset's own dictionary and what is offered to it (issue 32: by content, not name). */
+  bindings = $derived<Map<string, Binding>>(bindDictionaries(Object.values(this.dictionaries), this.datasets));
 
   #store: KnowledgeStore;
   #options: KnowledgeClientOptions;
@@ -62,8 +67,29 @@ export class KnowledgeClient {
     return this.#loading;
   }
 
+  /** A dataset's own dictionary (draft or accepted), bound by content. */
+  own(dataset: string): DataDictionary | undefined {
+    return this.bindings.get(dataset)?.own;
+  }
+
+  /** A dictionary written for other content that the user may adopt for this dataset. */
+  offered(dataset: string): Binding['offered'] {
+    return this.bindings.get(dataset)?.offered;
+  }
+
+  /** Takes an offered dictionary as this dataset's (fitted to its columns), as a draft to review. */
+  async adopt(dataset: string): Promise<boolean> {
+    const offer = this.offered(dataset);
+    const ds = this.datasets.find((d) => d.name === dataset);
+    if (!offer || !ds) return false;
+    const taken = adoptDictionary($state.snapshot(offer.dictionary) as DataDictionary, ds);
+    return this.save({ ...taken, status: 'draft', source: `${offer.dictionary.source} (adopted from ${offer.dictionary.dataset})` });
+  }
+
   async save(d: DataDictionary): Promise<boolean> {
-    const next: DataDictionary = { ...$state.snapshot(d), updated_at: nowIso() } as DataDictionary;
+    const ds = this.datasets.find((x) => x.name === d.dataset);
+    // Stamped with the content it describes, so it follows a rename and no other file inherits it.
+    const next: DataDictionary = { ...$state.snapshot(d), updated_at: nowIso(), ...(ds ? { fingerprint: datasetFingerprint(ds) } : {}) } as DataDictionary;
     try {
       await this.#store.putDictionary(next);
       this.dictionaries[next.dataset] = next;
@@ -92,7 +118,7 @@ export class KnowledgeClient {
     try {
       const draft = await this.#options.draft(dataset);
       await this.load();
-      if (!replace && this.dictionaries[dataset]?.status === 'accepted') return;
+      if (!replace && this.own(dataset)?.status === 'accepted') return;
       await this.save(draft);
     } catch (e) {
       this.errors[dataset] = `The draft could not be written: ${messageOf(e)}`;
@@ -104,7 +130,9 @@ export class KnowledgeClient {
   /** Called with the dataset list whenever it changes: new datasets without a dictionary are drafted. */
   watch(datasets: readonly DatasetInfo[], ready: boolean): void {
     if (!ready || !this.loaded) return;
+    this.datasets = [...datasets];
     const names = datasets.map((d) => d.name);
+    queueMicrotask(() => void this.#followRenames());
     if (this.#known === null) {
       // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
       this.#known = new Set(names);
@@ -114,7 +142,31 @@ export class KnowledgeClient {
       if (this.#known.has(name)) continue;
       this.#known.add(name);
       // Outside the caller's effect: the draft's own state changes must not re-run it.
-      if (!this.dictionaries[name] && this.canDraft) queueMicrotask(() => void this.requestDraft(name));
+      // Nothing is drafted over a dictionary that is its own (a rename) or offered to it (the user chooses).
+      const b = this.bindings.get(name);
+      if (!this.dictionaries[name] && !b?.own && !b?.offered && this.canDraft) queueMicrotask(() => void this.requestDraft(name));
+    }
+  }
+
+  /**
+   * A dictionary bound by content to a dataset under another name (the table was renamed) is
+   * stored again under the new name, and the old key removed once nothing loaded has that name.
+   */
+  async #followRenames(): Promise<void> {
+    const loaded = new Set(this.datasets.map((d) => d.name));
+    for (const [name, b] of this.bindings) {
+      const own = b.own;
+      if (!own || this.dictionaries[name]?.fingerprint === own.fingerprint) continue;
+      const old = Object.values(this.dictionaries).find((d) => d.fingerprint === own.fingerprint && d.dataset !== name);
+      if (!old || loaded.has(old.dataset) || this.dictionaries[name]) continue;
+      try {
+        await this.#store.putDictionary({ ...(own as DataDictionary) });
+        await this.#store.deleteDictionary(old.dataset);
+        this.dictionaries[name] = own;
+        delete this.dictionaries[old.dataset];
+      } catch (e) {
+        this.errors[name] = `The dictionary could not follow the rename: ${messageOf(e)}`;
+      }
     }
   }
 

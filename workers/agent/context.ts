@@ -60,7 +60,7 @@ export async function gatherRunContext(src: ContextSources, question: string): P
       const names = d.columns.map((c) => c.name);
       const samples = src.samples === false ? [] : await samplesOf(src.data, d.name, names);
       const notes = datasetNotes(d.report);
-      return { name: d.name, rowCount: d.rowCount, columns: d.columns.map((c, i) => ({ name: c.name, type: c.type, samples: samples[i] ?? [] })), ...(notes.length > 0 ? { notes } : {}) };
+      return { name: d.name, fileName: d.fileName, sizeBytes: d.sizeBytes, rowCount: d.rowCount, columns: d.columns.map((c, i) => ({ name: c.name, type: c.type, samples: samples[i] ?? [] })), ...(notes.length > 0 ? { notes } : {}) };
     }),
   );
   const pythonPackages = src.pythonPackages ? await src.pythonPackages().catch(() => [] as string[]) : null;

@@ -10,6 +10,7 @@ import { DictionaryDraftSchema, type DataDictionary, type DictionaryDraft } from
 import type { DatasetInfo, DatasetProfile } from '../../../protocol/data';
 import { structuredOutput, type LadderMemory } from '../llm/structured';
 import type { DataClient } from '../tools/workerHost';
+import { datasetFingerprint } from '../../../shared/knowledge/identity';
 
 /** Columns the draft prompt describes (a wider table's remaining columns stay blank). */
 export const DRAFT_COLUMNS = 200;
@@ -50,6 +51,7 @@ export function fitDraft(ds: DatasetInfo, draft: DictionaryDraft, others: readon
   const own = new Set(ds.columns.map((c) => c.name));
   return {
     dataset: ds.name,
+    fingerprint: datasetFingerprint(ds),
     status: 'draft',
     source: 'model',
     updated_at: new Date().toISOString(),

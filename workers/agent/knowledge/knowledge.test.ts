@@ -7,6 +7,7 @@ import { buildWorkspaceContext } from './prompt';
 import { dictionaryToJson, importDictionary, parseCsv } from '../../../shared/knowledge/dictionaryImport';
 import { KnowledgeStore } from '../../../shared/knowledge/store';
 import { knowledgeContext } from './runContext';
+import { datasetFingerprint } from '../../../shared/knowledge/identity';
 
 const survey: DatasetContext = {
   name: 'survey',
@@ -143,5 +144,22 @@ describe('importing a dictionary', () => {
     expect({ ...again, updated_at: '', status: 'accepted', source: '' }).toEqual({ ...d, updated_at: '', source: '' });
     expect(importDictionary('{"income": "Net income"}', 'm.json', 'survey', cols).dictionary.columns[1]?.description).toBe('Net income');
     expect(() => importDictionary('{"income": [', 'm.json', 'survey', cols)).toThrow(/could not be read as JSON/);
+  });
+});
+
+describe('knowledge bound by content (issue 32)', () => {
+  const file = { fileName: 'survey.csv', sizeBytes: 2048 };
+  it('follows a rename into the prompt, and keeps another survey.csv from inheriting the codes', async () => {
+    const store = new KnowledgeStore({ dbName: `k-id-${Date.now()}` });
+    await store.putDictionary({ ...dict(), fingerprint: datasetFingerprint({ name: 'survey', ...file, columns: survey.columns }) });
+    const renamed = { ...survey, ...file, name: 'survey_w3' };
+    const { datasetsText } = await knowledgeContext(store, [renamed]);
+    expect(datasetsText).toContain('### survey_w3 (');
+    expect(datasetsText).toContain('codes: 1 = North; 2 = South');
+    const different = { ...survey, fileName: 'survey.csv', sizeBytes: 999 };
+    const other = await knowledgeContext(store, [different]);
+    expect(other.datasetsText).not.toContain('North');
+    expect(other.datasetsText).not.toContain('Yearly net income');
+    await store.close();
   });
 });

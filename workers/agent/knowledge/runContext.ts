@@ -6,6 +6,7 @@ import type { DataDictionary, WorkspaceRule } from '../../../protocol/agent/know
 import type { DatasetContext } from '../prompts';
 import { buildWorkspaceContext, type DetailLevel, type LeftOut } from './prompt';
 import { MAX_RULES } from '../../../shared/knowledge/store';
+import { bindDictionaries } from '../../../shared/knowledge/identity';
 
 export interface KnowledgeSource {
   dictionaries(): Promise<DataDictionary[]>;
@@ -24,8 +25,15 @@ export async function knowledgeContext(src: KnowledgeSource | undefined, dataset
   if (!src && budgetTokens === undefined) return {};
   // Unreadable knowledge must not stop a question: the run goes on with the raw schema.
   const [dicts, rules] = src ? await Promise.all([src.dictionaries().catch(() => []), src.rules().catch(() => [])]) : [[], []];
-  // A draft is the model's guess until the user accepts it: only accepted dictionaries are taught.
-  const dictionaries = new Map(dicts.filter((d) => d.status === 'accepted').map((d) => [d.dataset, d]));
+  // Each dataset's own dictionary, by content (a renamed table keeps it; another file under the
+  // same name does not get it). A draft is the model's guess until the user accepts it: only
+  // accepted dictionaries are taught.
+  const bound = bindDictionaries(
+    dicts,
+    datasets.map((d) => ({ name: d.name, fileName: d.fileName ?? '', sizeBytes: d.sizeBytes ?? 0, columns: d.columns })),
+  );
+  const dictionaries = new Map<string, DataDictionary>();
+  for (const [name, b] of bound) if (b.own?.status === 'accepted') dictionaries.set(name, b.own);
   const ctx = buildWorkspaceContext({ datasets, dictionaries, rules: rules.slice(-MAX_RULES).map((r) => r.text), question, ...(budgetTokens !== undefined ? { budgetTokens } : {}) });
   return { datasetsText: ctx.text, knowledgeLeftOut: ctx.leftOut, knowledgeLevels: ctx.levels };
 }
