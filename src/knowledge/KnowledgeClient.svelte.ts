@@ -153,12 +153,12 @@ export class KnowledgeClient {
    * stored again under the new name, and the old key removed once nothing loaded has that name.
    */
   async #followRenames(): Promise<void> {
-    const loaded = new Set(this.datasets.map((d) => d.name));
+    const loaded = this.datasets.map((d) => d.name);
     for (const [name, b] of this.bindings) {
       const own = b.own;
       if (!own || this.dictionaries[name]?.fingerprint === own.fingerprint) continue;
       const old = Object.values(this.dictionaries).find((d) => d.fingerprint === own.fingerprint && d.dataset !== name);
-      if (!old || loaded.has(old.dataset) || this.dictionaries[name]) continue;
+      if (!old || loaded.includes(old.dataset) || this.dictionaries[name]) continue;
       try {
         await this.#store.putDictionary({ ...(own as DataDictionary) });
         await this.#store.deleteDictionary(old.dataset);
