@@ -20,8 +20,9 @@ import { buildAgentSystemPrompt, buildDatasetsContext, buildExamplesContext, bui
 import type { AgentStateType, Reset, RunContext, Update } from './state';
 import { createSummarizer, defaultContextBudget, visibleMessages, withSummary } from './summarize';
 import { INTERNAL_FLAG } from './threadView';
-import { toJsonText } from './toolOutput';
-import { executeTool, resultForModel, type ToolDeps } from './tools/execute';
+import { toJsonText, toolErrorText } from './toolOutput';
+import { executeTool, resultForModel, type ToolDeps, type ToolRun } from './tools/execute';
+import { ASSUMED_CAVEAT, clarificationRefused, clarifiedNote } from './knowledge/clarifyCap';
 
 export interface AgentGraphDeps {
   model: ChatOpenAICompletions;
@@ -68,9 +69,12 @@ export function createShared(deps: AgentGraphDeps) {
       iterationBudget: iterationBudget(question, ctx.datasets.length),
     });
     const reset: Reset = { reset: true };
+    // The previous run asked; this message is the user's answer, so this question has had its one.
+    const clarifiedBy = state.clarification ? { question: state.clarification.question, answer: question } : undefined;
     return {
       question,
-      systemPrompt,
+      clarifiedBy,
+      systemPrompt: clarifiedBy ? `${systemPrompt}\n\n${clarifiedNote(clarifiedBy)}` : systemPrompt,
       datasetsText,
       pythonText,
       budget: iterationBudget(question, ctx.datasets.length),
@@ -98,10 +102,26 @@ export function createShared(deps: AgentGraphDeps) {
     // One Python namespace per conversation: a variable one run_python call defines, the next can use.
     const threadId: unknown = config.configurable?.thread_id;
     const session = typeof threadId === 'string' && threadId ? conversationSession(threadId) : undefined;
+    // At most one clarifying question per question: one already answered, or a first one in this
+    // same turn, and the call is refused so the model goes on with an assumption.
+    let mayAsk = !state.clarifiedBy && !state.outcomes.some((o) => o.tool === 'ask_clarification' && o.ok);
+    const refuseAsking = calls.map((c) => {
+      if (c.name !== 'ask_clarification') return false;
+      if (mayAsk) {
+        mayAsk = false;
+        return false;
+      }
+      return true;
+    });
     const runs = await Promise.all(
       calls.map(async (c, i) => {
         const id = c.id ?? `call_${state.iterations}_${i}`;
         emit(config, { type: 'tool_start', call_id: id, tool: c.name, args: c.args });
+        if (refuseAsking[i]) {
+          const error = toolErrorText(clarificationRefused(state.clarifiedBy));
+          emit(config, { type: 'tool_error', call_id: id, tool: c.name, error });
+          return { id, name: c.name, run: { outcome: { callId: id, tool: c.name, args: c.args, ok: false, error }, modelText: error, elapsedMs: 0 } as ToolRun };
+        }
         const run = await executeTool({ id, name: c.name, args: c.args, ...(session ? { session } : {}) }, toolDeps, signal);
         if (run.outcome.ok && run.result) {
           emit(config, { type: 'tool_end', call_id: id, ...run.result, elapsed_ms: run.elapsedMs });
@@ -112,7 +132,9 @@ export function createShared(deps: AgentGraphDeps) {
       }),
     );
     const okCode = runs.filter((r) => r.run.outcome.ok && CODE_TOOLS.has(r.name));
+    const refused = refuseAsking.some(Boolean);
     const update: Update = {
+      ...(refused && state.clarifiedBy ? { caveats: [ASSUMED_CAVEAT] } : {}),
       messages: [...runs.map((r) => new ToolMessage({ content: r.run.modelText, tool_call_id: r.id, name: r.name, status: r.run.outcome.ok ? 'success' : 'error' })), ...after],
       outcomes: runs.map((r) => r.run.outcome),
       toolOutputs: runs.flatMap((r) => (r.run.result ? [r.run.result.output] : [])),

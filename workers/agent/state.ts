@@ -69,6 +69,11 @@ export const AgentState = Annotation.Root({
   summarizedThrough: Annotation<number | undefined>,
   /** The clarifying question this run ends with, if the model asked one (ask_clarification). */
   clarification: Annotation<{ question: string; choices: string[] } | undefined>,
+  /**
+   * Set when this run's question answers the previous run's clarifying question (issue 32: at most
+   * one per question — the agent then assumes, and says what it assumed).
+   */
+  clarifiedBy: Annotation<{ question: string; answer: string } | undefined>,
 });
 export type AgentStateType = typeof AgentState.State;
 export type Update = typeof AgentState.Update;
