@@ -66,6 +66,11 @@ export const WorkspaceRuleSchema = z.object({
   created_at: z.string(),
   /** Where it came from: typed, an answer's "Remember this", or a clarifying question's choice. */
   source: z.enum(['typed', 'answer', 'clarification']).optional(),
+  /** (issue 32) Absent: the whole workspace; else the table it applies to (sent only while that table is loaded). */
+  dataset: z.string().min(1).optional(),
+  /** (issue 32) The user's order, lowest first: it is also the order rules get room in a tight prompt. Absent: by creation. */
+  order: z.number().optional(),
+  updated_at: z.string().optional(),
 });
 export type WorkspaceRule = z.infer<typeof WorkspaceRuleSchema>;
 

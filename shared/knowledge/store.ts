@@ -18,6 +18,13 @@ export const KNOWLEDGE_DB = 'dataseer-knowledge';
 /** At most this many rules reach a prompt; the page says so when there are more. */
 export const MAX_RULES = 50;
 
+/** The user's order first (a rule never moved has none and keeps its place by age). */
+export function sortRules(rules: readonly WorkspaceRule[]): WorkspaceRule[] {
+  const key = (r: WorkspaceRule, i: number) => r.order ?? i;
+  const byAge = [...rules].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  return byAge.map((r, i) => ({ r, k: key(r, i) })).sort((a, b) => a.k - b.k || a.r.created_at.localeCompare(b.r.created_at)).map(({ r }) => r);
+}
+
 export class KnowledgeStore {
   #db: IdbStore<KnowledgeDb> | undefined;
   readonly dbName: string;
@@ -61,15 +68,15 @@ export class KnowledgeStore {
     await (await this.#open()).delete('dictionaries', dataset);
   }
 
-  /** Rules, oldest first. */
+  /** Rules in the user's order (then oldest first). */
   async rules(): Promise<WorkspaceRule[]> {
     const rows = await (await this.#open()).getAll('rules');
-    return rows
-      .flatMap((r) => {
+    return sortRules(
+      rows.flatMap((r) => {
         const p = WorkspaceRuleSchema.safeParse(r);
         return p.success ? [p.data] : [];
-      })
-      .sort((a, b) => a.created_at.localeCompare(b.created_at));
+      }),
+    );
   }
 
   async putRule(rule: WorkspaceRule): Promise<void> {

@@ -7,7 +7,12 @@
 import type { DataDictionary, WorkspaceKnowledge } from '../../protocol/agent/knowledge';
 import { escapeMarkdownCell } from './tables';
 
-export type ExportKnowledge = WorkspaceKnowledge;
+export type ExportKnowledge = WorkspaceKnowledge & {
+  /** Per rule, the answers (1-based) that were given it, when the answers recorded their rules. */
+  rulesByAnswer?: Record<string, number[]>;
+  /** The rules are the workspace's at export time (the answers did not record theirs). */
+  rulesFromWorkspace?: boolean;
+};
 
 const cell = (s: string) => escapeMarkdownCell(s.replace(/\s*\n\s*/g, ' '));
 
@@ -41,7 +46,18 @@ export function knowledgeMarkdown(k: ExportKnowledge | undefined): string {
   if (!k) return '';
   const parts: string[] = [];
   const rules = k.rules.map((r) => r.trim()).filter(Boolean);
-  if (rules.length) parts.push(`## Workspace rules\n\nEvery answer was given these rules:\n\n${rules.map((r) => `- ${cell(r)}`).join('\n')}`);
+  if (rules.length) {
+    const by = k.rulesByAnswer;
+    const counts = by ? new Set(rules.map((r) => (by[r] ?? []).join(','))) : new Set<string>();
+    const same = !by || counts.size === 1;
+    const head = k.rulesFromWorkspace
+      ? "The workspace's rules when this was exported (these answers did not record the rules they were given):"
+      : same
+        ? 'Every answer was given these rules:'
+        : 'The answers were given these rules (which answers in brackets):';
+    const line = (r: string) => `- ${cell(r)}${same || !by ? '' : ` [answer${(by[r]?.length ?? 0) === 1 ? '' : 's'} ${(by[r] ?? []).join(', ')}]`}`;
+    parts.push(`## Workspace rules\n\n${head}\n\n${rules.map(line).join('\n')}`);
+  }
   const dicts = k.dictionaries.filter((d) => d.status === 'accepted');
   if (dicts.length) parts.push(`## Data dictionaries\n\n${dicts.map(dictionaryMarkdown).join('\n\n')}`);
   return parts.join('\n\n');

@@ -10,6 +10,7 @@ import type { DatasetInfo } from '../../protocol/data';
 import type { ModelContextView } from '../../protocol/agent/wire';
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
+import { conflictText, ruleConflicts } from '../../shared/knowledge/ruleConflicts';
 import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding } from '../../shared/knowledge/identity';
 
 export interface KnowledgeClientOptions {
@@ -29,6 +30,8 @@ export class KnowledgeClient {
   /** Why the last draft, import or save of a dataset's dictionary failed. */
   errors = $state<Record<string, string>>({});
   rulesError = $state<string | null>(null);
+  /** Per rule id: where it contradicts an accepted dictionary (said when it is added or edited). */
+  ruleWarnings = $state<Record<string, string[]>>({});
   loaded = $state(false);
   /** Sends a clarifying question's chosen answer as the next question (set by App); false when it could not. */
   answerClarification: ((text: string) => boolean) | null = null;
@@ -180,18 +183,70 @@ export class KnowledgeClient {
     }
   }
 
-  async addRule(text: string, source: WorkspaceRule['source'] = 'typed'): Promise<boolean> {
+  /** Where a rule's text contradicts an accepted dictionary, in words (empty when it does not). */
+  conflictsOf(text: string, dataset?: string): string[] {
+    const dicts = Object.values($state.snapshot(this.dictionaries) as Record<string, DataDictionary>).filter((d) => dataset === undefined || d.dataset === dataset);
+    return ruleConflicts(text, dicts).map(conflictText);
+  }
+
+  async addRule(text: string, source: WorkspaceRule['source'] = 'typed', dataset?: string): Promise<boolean> {
     const t = text.trim();
     if (!t) return false;
-    const rule: WorkspaceRule = { id: this.#newId(), text: t.slice(0, 2000), created_at: nowIso(), source };
+    const rule: WorkspaceRule = { id: this.#newId(), text: t.slice(0, 2000), created_at: nowIso(), source, ...(dataset ? { dataset } : {}) };
+    // A rule added after others were moved goes last in the user's order.
+    if (this.rules.some((r) => r.order !== undefined)) rule.order = this.rules.length;
     try {
       await this.#store.putRule(rule);
       this.rules = [...this.rules, rule];
       this.rulesError = null;
+      this.#warn(rule);
       return true;
     } catch (e) {
       this.rulesError = `The rule could not be saved: ${messageOf(e)}`;
       return false;
+    }
+  }
+
+  #warn(rule: WorkspaceRule): void {
+    const found = this.conflictsOf(rule.text, rule.dataset);
+    if (found.length) this.ruleWarnings[rule.id] = found;
+    else delete this.ruleWarnings[rule.id];
+  }
+
+  /** Changes a rule's text and/or scope (absent `dataset`: the whole workspace). */
+  async updateRule(id: string, change: { text?: string; dataset?: string | null }): Promise<boolean> {
+    const old = this.rules.find((r) => r.id === id);
+    if (!old) return false;
+    const text = (change.text ?? old.text).trim().slice(0, 2000);
+    if (!text) return false;
+    const next: WorkspaceRule = { ...($state.snapshot(old) as WorkspaceRule), text, updated_at: nowIso() };
+    if (change.dataset === null) delete next.dataset;
+    else if (change.dataset !== undefined) next.dataset = change.dataset;
+    try {
+      await this.#store.putRule(next);
+      this.rules = this.rules.map((r) => (r.id === id ? next : r));
+      this.rulesError = null;
+      this.#warn(next);
+      return true;
+    } catch (e) {
+      this.rulesError = `The rule could not be saved: ${messageOf(e)}`;
+      return false;
+    }
+  }
+
+  /** Moves a rule up (-1) or down (+1): the order is also the order rules get room in a tight prompt. */
+  async moveRule(id: string, by: -1 | 1): Promise<void> {
+    const i = this.rules.findIndex((r) => r.id === id);
+    const j = i + by;
+    if (i < 0 || j < 0 || j >= this.rules.length) return;
+    const list = [...this.rules];
+    [list[i], list[j]] = [list[j] as WorkspaceRule, list[i] as WorkspaceRule];
+    const renumbered = list.map((r, k) => ({ ...($state.snapshot(r) as WorkspaceRule), order: k }));
+    try {
+      for (const r of renumbered) await this.#store.putRule(r);
+      this.rules = renumbered;
+    } catch (e) {
+      this.rulesError = `The rules could not be reordered: ${messageOf(e)}`;
     }
   }
 

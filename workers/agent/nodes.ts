@@ -74,6 +74,7 @@ export function createShared(deps: AgentGraphDeps) {
     return {
       question,
       clarifiedBy,
+      rulesGiven: ctx.rulesGiven,
       systemPrompt: clarifiedBy ? `${systemPrompt}\n\n${clarifiedNote(clarifiedBy)}` : systemPrompt,
       datasetsText,
       pythonText,
@@ -182,6 +183,7 @@ export function createShared(deps: AgentGraphDeps) {
       caveats: state.caveats,
       failed: state.failed,
     });
+    if (state.rulesGiven?.length) output.rules_given = state.rulesGiven;
     if (state.clarification) {
       output.clarification = state.clarification;
       output.output_type = 'explanation';

@@ -26,6 +26,8 @@ export interface RunContext {
   knowledgeLeftOut?: { what: string; detail: string }[];
   /** Each dataset's detail level in that block. */
   knowledgeLevels?: Record<string, string>;
+  /** The user's rules as that block carries them. */
+  rulesGiven?: string[];
 }
 
 /** Clears a per-run list (an `ingress` update); anything else is appended. */
@@ -74,6 +76,8 @@ export const AgentState = Annotation.Root({
    * one per question — the agent then assumes, and says what it assumed).
    */
   clarifiedBy: Annotation<{ question: string; answer: string } | undefined>,
+  /** The user's rules this run's prompt carried (recorded in its final output for exports). */
+  rulesGiven: Annotation<string[] | undefined>,
 });
 export type AgentStateType = typeof AgentState.State;
 export type Update = typeof AgentState.Update;

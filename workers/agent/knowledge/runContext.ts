@@ -19,6 +19,19 @@ export interface KnowledgeContext {
   knowledgeLeftOut?: LeftOut[];
   /** Each dataset's level in the block. */
   knowledgeLevels?: Record<string, DetailLevel>;
+  /** The rules exactly as the block carries them (the final output records them for exports). */
+  rulesGiven?: string[];
+}
+
+/**
+ * The rules a run gets, in the user's order: the workspace's, and a table's own while that table
+ * is loaded (marked with its name). At most MAX_RULES.
+ */
+export function rulesForRun(rules: readonly WorkspaceRule[], loaded: readonly string[]): string[] {
+  return rules
+    .filter((r) => r.dataset === undefined || loaded.includes(r.dataset))
+    .slice(0, MAX_RULES)
+    .map((r) => (r.dataset ? `(for ${r.dataset}) ${r.text}` : r.text));
 }
 
 export async function knowledgeContext(src: KnowledgeSource | undefined, datasets: readonly DatasetContext[], budgetTokens?: number, question = ''): Promise<KnowledgeContext> {
@@ -34,8 +47,10 @@ export async function knowledgeContext(src: KnowledgeSource | undefined, dataset
   );
   const dictionaries = new Map<string, DataDictionary>();
   for (const [name, b] of bound) if (b.own?.status === 'accepted') dictionaries.set(name, b.own);
-  const ctx = buildWorkspaceContext({ datasets, dictionaries, rules: rules.slice(-MAX_RULES).map((r) => r.text), question, ...(budgetTokens !== undefined ? { budgetTokens } : {}) });
-  return { datasetsText: ctx.text, knowledgeLeftOut: ctx.leftOut, knowledgeLevels: ctx.levels };
+  const texts = rulesForRun(rules, datasets.map((d) => d.name));
+  const ctx = buildWorkspaceContext({ datasets, dictionaries, rules: texts, question, ...(budgetTokens !== undefined ? { budgetTokens } : {}) });
+  const given = texts.map((r) => r.trim()).filter((r) => r !== '').slice(0, ctx.rulesShown);
+  return { datasetsText: ctx.text, knowledgeLeftOut: ctx.leftOut, knowledgeLevels: ctx.levels, rulesGiven: given };
 }
 
 /** Share of the run's token budget the datasets block may take before it is made compact. */
