@@ -163,3 +163,18 @@ describe('knowledge bound by content (issue 32)', () => {
     await store.close();
   });
 });
+
+describe('rules for a run (issue 32)', () => {
+  it("keeps the user's order, sends a table's rules only while it is loaded, and records what was sent", async () => {
+    const store = new KnowledgeStore({ dbName: `k-rules-${Date.now()}` });
+    await store.putRule({ id: 'a', text: 'Older rule', created_at: '2026-01-01T00:00:00Z', order: 1 });
+    await store.putRule({ id: 'b', text: 'Moved first', created_at: '2026-01-02T00:00:00Z', order: 0 });
+    await store.putRule({ id: 'c', text: 'Weights apply', created_at: '2026-01-03T00:00:00Z', order: 2, dataset: 'survey' });
+    await store.putRule({ id: 'd', text: 'Only for sales', created_at: '2026-01-04T00:00:00Z', order: 3, dataset: 'sales' });
+    const ctx = await knowledgeContext(store, [survey]);
+    expect(ctx.rulesGiven).toEqual(['Moved first', 'Older rule', '(for survey) Weights apply']);
+    expect(ctx.datasetsText).toContain("- Moved first\n- Older rule\n- (for survey) Weights apply\n");
+    expect(ctx.datasetsText).not.toContain('Only for sales');
+    await store.close();
+  });
+});
