@@ -6,6 +6,7 @@
  */
 import type { DataDictionary, WorkspaceKnowledge } from '../../protocol/agent/knowledge';
 import { escapeMarkdownCell } from './tables';
+import { describeCodes } from '../../shared/knowledge/codesText';
 
 export type ExportKnowledge = WorkspaceKnowledge & {
   /** Per rule, the answers (1-based) that were given it, when the answers recorded their rules. */
@@ -33,7 +34,7 @@ function dictionaryMarkdown(d: DataDictionary): string {
         '| --- | --- | --- | --- | --- | --- |',
         ...described.map(
           (c) =>
-            `| ${cell(c.name)} | ${cell(c.description)} | ${cell(c.unit)} | ${c.role} | ${cell(c.codes.map((x) => `${x.code} = ${x.meaning}`).join('; '))} | ${cell(c.missing.join(', '))} |`,
+            `| ${cell(c.name)} | ${cell(c.description)} | ${cell(c.unit)} | ${c.role} | ${cell(describeCodes(c.codes).replace(/^codes: /, ''))} | ${cell(c.missing.join(', '))} |`,
         ),
       ].join('\n'),
     );

@@ -18,6 +18,9 @@
 import type { DataDictionary, ColumnEntry } from '../../../protocol/agent/knowledge';
 import { estimateTokens, formatSample, type DatasetContext } from '../prompts';
 import { relevance } from './relevance';
+import { describeCodes } from '../../../shared/knowledge/codesText';
+
+export { describeCodes };
 
 export type DetailLevel = 'full' | 'no_samples' | 'index' | 'names' | 'table' | 'omitted';
 const LEVELS: readonly DetailLevel[] = ['full', 'no_samples', 'index', 'names', 'table', 'omitted'];
@@ -56,16 +59,6 @@ export interface WorkspaceContext {
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
-/** A code list as the model reads it: codes without a meaning are said to have none, not `1 = ;`. */
-export function describeCodes(codes: ColumnEntry['codes']): string {
-  const withMeaning = codes.filter((c) => c.meaning.trim() !== '');
-  const bare = codes.filter((c) => c.meaning.trim() === '');
-  const parts: string[] = [];
-  if (withMeaning.length) parts.push(`codes: ${withMeaning.map((c) => `${c.code} = ${c.meaning.trim()}`).join('; ')}`);
-  if (bare.length) parts.push(`${withMeaning.length ? 'other allowed values' : 'allowed values'} (meanings not given): ${bare.map((c) => c.code).join(', ')}`);
-  return parts.join('; ');
-}
 
 /** A column's meaning in one line: description, unit, codes and placeholders. */
 export function describeEntry(e: ColumnEntry | undefined, short = false): string {
