@@ -74,6 +74,32 @@ export const WorkspaceRuleSchema = z.object({
 });
 export type WorkspaceRule = z.infer<typeof WorkspaceRuleSchema>;
 
+/**
+ * (issue 32) A query the user marked as answering a question correctly: the agent is shown the
+ * closest ones for a similar question, reuses them and says so.
+ */
+export const TrustedQuerySchema = z.object({
+  id: z.string().min(1),
+  question: z.string().min(1).max(500),
+  sql: z.string().min(1).max(20_000),
+  /** The tables it reads (offered only while they are loaded). */
+  datasets: z.array(z.string()),
+  created_at: z.string(),
+});
+export type TrustedQuery = z.infer<typeof TrustedQuerySchema>;
+
+/** (issue 32) A named definition (`revenue = sum(amount) filter (where not refund)`) the agent uses by name and cites. */
+export const MetricSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1).max(80),
+  dataset: z.string().min(1),
+  /** A SQL aggregate expression over the dataset's columns. */
+  expression: z.string().min(1).max(2000),
+  description: z.string().max(500),
+  created_at: z.string(),
+});
+export type Metric = z.infer<typeof MetricSchema>;
+
 /** An empty dictionary for a dataset's columns (what the editor starts from without a draft). */
 export function emptyDictionary(dataset: string, columns: readonly string[], source = 'typed'): DataDictionary {
   return {

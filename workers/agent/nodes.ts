@@ -23,6 +23,7 @@ import { INTERNAL_FLAG } from './threadView';
 import { toJsonText, toolErrorText } from './toolOutput';
 import { executeTool, resultForModel, type ToolDeps, type ToolRun } from './tools/execute';
 import { ASSUMED_CAVEAT, clarificationRefused, clarifiedNote } from './knowledge/clarifyCap';
+import { citations } from './knowledge/trusted';
 
 export interface AgentGraphDeps {
   model: ChatOpenAICompletions;
@@ -75,6 +76,8 @@ export function createShared(deps: AgentGraphDeps) {
       question,
       clarifiedBy,
       rulesGiven: ctx.rulesGiven,
+      trustedGiven: ctx.trustedGiven,
+      metricsGiven: ctx.metricsGiven,
       systemPrompt: clarifiedBy ? `${systemPrompt}\n\n${clarifiedNote(clarifiedBy)}` : systemPrompt,
       datasetsText,
       pythonText,
@@ -184,6 +187,11 @@ export function createShared(deps: AgentGraphDeps) {
       failed: state.failed,
     });
     if (state.rulesGiven?.length) output.rules_given = state.rulesGiven;
+    if (state.trustedGiven?.length || state.metricsGiven?.length) {
+      const sqls = state.outcomes.flatMap((o) => (o.ok && (o.tool === 'run_sql' || o.tool === 'create_chart') && typeof (o.args as { sql?: unknown } | null)?.sql === 'string' ? [(o.args as { sql: string }).sql] : []));
+      const cited = citations(sqls, output.answer, state.trustedGiven ?? [], state.metricsGiven ?? []);
+      if (cited.length) output.knowledge_cited = cited;
+    }
     if (state.clarification) {
       output.clarification = state.clarification;
       output.output_type = 'explanation';

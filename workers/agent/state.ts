@@ -10,6 +10,7 @@ import type { AgentMode, FinalOutput } from '../../protocol/agent/final';
 import type { PlotlyFigure } from '../../protocol/figure';
 import type { ToolOutcome } from './guard';
 import type { DatasetContext } from './prompts';
+import type { Metric, TrustedQuery } from '../../protocol/agent/knowledge';
 
 /** What the run knows about the workspace, gathered once in `ingress`. */
 export interface RunContext {
@@ -28,6 +29,9 @@ export interface RunContext {
   knowledgeLevels?: Record<string, string>;
   /** The user's rules as that block carries them. */
   rulesGiven?: string[];
+  /** The trusted queries and metrics that block carries. */
+  trustedGiven?: TrustedQuery[];
+  metricsGiven?: Metric[];
 }
 
 /** Clears a per-run list (an `ingress` update); anything else is appended. */
@@ -78,6 +82,9 @@ export const AgentState = Annotation.Root({
   clarifiedBy: Annotation<{ question: string; answer: string } | undefined>,
   /** The user's rules this run's prompt carried (recorded in its final output for exports). */
   rulesGiven: Annotation<string[] | undefined>,
+  /** The trusted queries and metrics this run's prompt carried (the answer cites those it used). */
+  trustedGiven: Annotation<TrustedQuery[] | undefined>,
+  metricsGiven: Annotation<Metric[] | undefined>,
 });
 export type AgentStateType = typeof AgentState.State;
 export type Update = typeof AgentState.Update;

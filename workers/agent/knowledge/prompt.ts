@@ -34,6 +34,10 @@ export interface WorkspaceContextInput {
   budgetTokens?: number;
   /** The question being asked: the tables it names are given room first. */
   question?: string;
+  /** The user's metrics, one rendered line each (knowledge/trusted.ts), fitted whole after the rules. */
+  metrics?: readonly string[];
+  /** Trusted queries for similar questions, one rendered item each, fitted whole after the metrics. */
+  trusted?: readonly string[];
 }
 
 /** Something the block shows in less detail than it has, in words for people. */
@@ -56,6 +60,20 @@ export interface WorkspaceContext {
   leftOut: LeftOut[];
   /** How many of the rules (from the first) the block carries. */
   rulesShown: number;
+  /** How many of the metrics and trusted queries (from the first) it carries. */
+  metricsShown: number;
+  trustedShown: number;
+}
+
+export const METRICS_HEADING = '## Metrics the user defined (use them by these names and definitions, and name the metric you used in your answer)';
+export const TRUSTED_HEADING =
+  '## Trusted queries for similar questions (the user marked each as answering its question correctly: when the question matches, reuse or adapt the query, and say in your answer that you used a trusted query)';
+
+/** A list section of whole items, with a count of the ones left out for lack of room. */
+function listSection(heading: string, items: readonly string[], leftOut: number, what: string): string {
+  if (items.length === 0 && leftOut === 0) return '';
+  const omitted = leftOut > 0 ? `\n(${leftOut} more ${what} left out here for lack of room.)` : '';
+  return `${heading}\n${items.join('\n')}${omitted}`;
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -159,7 +177,7 @@ export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceCo
     while (shown > 0 && compose().length > budgetChars) shown--;
     const text = compose();
     const leftOut = shown < rules.length ? [{ what: 'rules', detail: `${rules.length - shown} of ${rules.length} rules left out` }] : [];
-    return { text, tokens: estimateTokens(text), levels: {}, parts: [{ label: 'rules', tokens: estimateTokens(buildRulesContext(rules.slice(0, shown))) }], named: [], leftOut, rulesShown: shown };
+    return { text, tokens: estimateTokens(text), levels: {}, parts: [{ label: 'rules', tokens: estimateTokens(buildRulesContext(rules.slice(0, shown))) }], named: [], leftOut, rulesShown: shown, metricsShown: 0, trustedShown: 0 };
   }
 
   const cache = new Map<string, string>();
@@ -175,6 +193,10 @@ export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceCo
   };
   const levels: DetailLevel[] = datasets.map(() => 'table');
   let rulesShown = 0;
+  const metrics = input.metrics ?? [];
+  const trusted = input.trusted ?? [];
+  let metricsShown = 0;
+  let trustedShown = 0;
 
   const compose = (): string => {
     const shownDicts = datasets.some((d, i) => dicts.has(d.name) && rank(levels[i] ?? 'table') <= rank('index'));
@@ -188,7 +210,9 @@ export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceCo
     const notes = [shownDicts ? KNOWLEDGE_NOTE : '', alsoText ? `${ALSO_HEAD} ${alsoText}.` : ''].filter(Boolean).join('\n');
     const blocks = datasets.map((_, i) => block(i, levels[i] ?? 'table')).filter((b) => b !== '');
     const rulesText = buildRulesContext(rules.slice(0, rulesShown), rules.length - rulesShown);
-    return [rulesText, `${HEADER}${notes ? `\n${notes}` : ''}${blocks.length ? `\n${blocks.join('\n\n')}` : ''}`].filter(Boolean).join('\n\n');
+    const metricsText = listSection(METRICS_HEADING, metrics.slice(0, metricsShown), metrics.length - metricsShown, 'metrics');
+    const trustedText = listSection(TRUSTED_HEADING, trusted.slice(0, trustedShown), trusted.length - trustedShown, 'trusted queries');
+    return [rulesText, metricsText, trustedText, `${HEADER}${notes ? `\n${notes}` : ''}${blocks.length ? `\n${blocks.join('\n\n')}` : ''}`].filter(Boolean).join('\n\n');
   };
   const fits = () => compose().length <= budgetChars;
 
@@ -238,11 +262,23 @@ export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceCo
     if (fits()) break;
     rulesShown = 0;
   }
+  for (let k = metrics.length; k > 0; k--) {
+    metricsShown = k;
+    if (fits()) break;
+    metricsShown = 0;
+  }
+  for (let k = trusted.length; k > 0; k--) {
+    trustedShown = k;
+    if (fits()) break;
+    trustedShown = 0;
+  }
   priority.slice(namedCount).forEach(raise);
 
   const text = compose();
   const leftOut: LeftOut[] = [];
   if (rulesShown < rules.length) leftOut.push({ what: 'rules', detail: `${rules.length - rulesShown} of ${rules.length} rules left out (rules ${rulesShown + 1}–${rules.length})` });
+  if (metricsShown < metrics.length) leftOut.push({ what: 'metrics', detail: `${metrics.length - metricsShown} of ${metrics.length} metrics left out` });
+  if (trustedShown < trusted.length) leftOut.push({ what: 'trusted queries', detail: `${trusted.length - trustedShown} of ${trusted.length} trusted queries left out` });
   datasets.forEach((d, i) => {
     const why = lacks(d, dicts.get(d.name), levels[i] ?? 'table');
     if (why) leftOut.push({ what: d.name, detail: why });
@@ -251,5 +287,5 @@ export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceCo
     { label: 'rules', tokens: estimateTokens(buildRulesContext(rules.slice(0, rulesShown), rules.length - rulesShown)) },
     ...datasets.map((d, i) => ({ label: d.name, tokens: estimateTokens(block(i, levels[i] ?? 'table')) })),
   ];
-  return { text, tokens: estimateTokens(text), levels: Object.fromEntries(datasets.map((d, i) => [d.name, levels[i] ?? 'table'])), parts, named, leftOut, rulesShown };
+  return { text, tokens: estimateTokens(text), levels: Object.fromEntries(datasets.map((d, i) => [d.name, levels[i] ?? 'table'])), parts, named, leftOut, rulesShown, metricsShown, trustedShown };
 }

@@ -2,7 +2,8 @@
  * What a run takes from the workspace's knowledge: read once at the run's start (so an edit made
  * while a run is under way applies from the next question) and turned into the datasets block.
  */
-import type { DataDictionary, WorkspaceRule } from '../../../protocol/agent/knowledge';
+import type { DataDictionary, Metric, TrustedQuery, WorkspaceRule } from '../../../protocol/agent/knowledge';
+import { metricItem, relevantTrusted, trustedItem } from './trusted';
 import type { DatasetContext } from '../prompts';
 import { buildWorkspaceContext, type DetailLevel, type LeftOut } from './prompt';
 import { MAX_RULES } from '../../../shared/knowledge/store';
@@ -11,6 +12,9 @@ import { bindDictionaries } from '../../../shared/knowledge/identity';
 export interface KnowledgeSource {
   dictionaries(): Promise<DataDictionary[]>;
   rules(): Promise<WorkspaceRule[]>;
+  /** (issue 32) Absent on older sources: no trusted queries or metrics. */
+  trusted?(): Promise<TrustedQuery[]>;
+  metrics?(): Promise<Metric[]>;
 }
 
 export interface KnowledgeContext {
@@ -21,6 +25,9 @@ export interface KnowledgeContext {
   knowledgeLevels?: Record<string, DetailLevel>;
   /** The rules exactly as the block carries them (the final output records them for exports). */
   rulesGiven?: string[];
+  /** The trusted queries and metrics the block carries (the final output cites those it used). */
+  trustedGiven?: TrustedQuery[];
+  metricsGiven?: Metric[];
 }
 
 /**
@@ -47,10 +54,29 @@ export async function knowledgeContext(src: KnowledgeSource | undefined, dataset
   );
   const dictionaries = new Map<string, DataDictionary>();
   for (const [name, b] of bound) if (b.own?.status === 'accepted') dictionaries.set(name, b.own);
-  const texts = rulesForRun(rules, datasets.map((d) => d.name));
-  const ctx = buildWorkspaceContext({ datasets, dictionaries, rules: texts, question, ...(budgetTokens !== undefined ? { budgetTokens } : {}) });
+  const loaded = datasets.map((d) => d.name);
+  const texts = rulesForRun(rules, loaded);
+  const [allTrusted, allMetrics] = src ? await Promise.all([src.trusted?.().catch(() => []) ?? [], src.metrics?.().catch(() => []) ?? []]) : [[], []];
+  const trusted = relevantTrusted(question, allTrusted, loaded);
+  const metrics = allMetrics.filter((m) => loaded.includes(m.dataset));
+  const ctx = buildWorkspaceContext({
+    datasets,
+    dictionaries,
+    rules: texts,
+    question,
+    metrics: metrics.map(metricItem),
+    trusted: trusted.map(trustedItem),
+    ...(budgetTokens !== undefined ? { budgetTokens } : {}),
+  });
   const given = texts.map((r) => r.trim()).filter((r) => r !== '').slice(0, ctx.rulesShown);
-  return { datasetsText: ctx.text, knowledgeLeftOut: ctx.leftOut, knowledgeLevels: ctx.levels, rulesGiven: given };
+  return {
+    datasetsText: ctx.text,
+    knowledgeLeftOut: ctx.leftOut,
+    knowledgeLevels: ctx.levels,
+    rulesGiven: given,
+    trustedGiven: trusted.slice(0, ctx.trustedShown),
+    metricsGiven: metrics.slice(0, ctx.metricsShown),
+  };
 }
 
 /** Share of the run's token budget the datasets block may take before it is made compact. */
