@@ -5,11 +5,12 @@
  * `data_dictionary` call through the agent worker); the draft waits for the user to accept it.
  */
 import { getContext, setContext } from 'svelte';
-import type { DataDictionary, WorkspaceKnowledge, WorkspaceRule } from '../../protocol/agent/knowledge';
+import type { DataDictionary, Metric, TrustedQuery, WorkspaceKnowledge, WorkspaceRule } from '../../protocol/agent/knowledge';
 import type { DatasetInfo } from '../../protocol/data';
 import type { ModelContextView } from '../../protocol/agent/wire';
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
+import { escapeRegExp } from '../../shared/text';
 import { conflictText, ruleConflicts } from '../../shared/knowledge/ruleConflicts';
 import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding } from '../../shared/knowledge/identity';
 
@@ -25,6 +26,9 @@ export interface KnowledgeClientOptions {
 export class KnowledgeClient {
   dictionaries = $state<Record<string, DataDictionary>>({});
   rules = $state<WorkspaceRule[]>([]);
+  /** (issue 32) Queries the user marked as answering a question, and named metrics. */
+  trusted = $state<TrustedQuery[]>([]);
+  metrics = $state<Metric[]>([]);
   /** Datasets whose draft is being written. */
   drafting = $state<Record<string, boolean>>({});
   /** Why the last draft, import or save of a dataset's dictionary failed. */
@@ -58,9 +62,11 @@ export class KnowledgeClient {
   load(): Promise<void> {
     this.#loading ??= (async () => {
       try {
-        const [dicts, rules] = await Promise.all([this.#store.dictionaries(), this.#store.rules()]);
+        const [dicts, rules, trusted, metrics] = await Promise.all([this.#store.dictionaries(), this.#store.rules(), this.#store.trusted(), this.#store.metrics()]);
         this.dictionaries = Object.fromEntries(dicts.map((d) => [d.dataset, d]));
         this.rules = rules;
+        this.trusted = trusted;
+        this.metrics = metrics;
       } catch (e) {
         this.rulesError = `The saved knowledge could not be read: ${messageOf(e)}`;
       } finally {
@@ -257,6 +263,49 @@ export class KnowledgeClient {
     } catch (e) {
       this.rulesError = `The rule could not be deleted: ${messageOf(e)}`;
     }
+  }
+
+  /**
+   * Marks a query as answering `question` (the agent is shown it for similar questions). The
+   * tables it reads are the loaded ones it names: it is offered only while they are all loaded.
+   */
+  async addTrusted(question: string, sql: string): Promise<string | null> {
+    const q = question.trim();
+    const s = sql.trim();
+    if (!q || !s) return 'Write the question this query answers.';
+    const datasets = this.datasets.map((d) => d.name).filter((n) => new RegExp(`(^|[^A-Za-z0-9_])"?${escapeRegExp(n)}"?($|[^A-Za-z0-9_])`, 'i').test(s));
+    const item: TrustedQuery = { id: this.#newId(), question: q.slice(0, 500), sql: s.slice(0, 20_000), datasets, created_at: nowIso() };
+    try {
+      await this.#store.putTrusted(item);
+      this.trusted = [...this.trusted, item];
+      return null;
+    } catch (e) {
+      return `The trusted query could not be saved: ${messageOf(e)}`;
+    }
+  }
+
+  async deleteTrusted(id: string): Promise<void> {
+    await this.#store.deleteTrusted(id).catch(() => undefined);
+    this.trusted = this.trusted.filter((t) => t.id !== id);
+  }
+
+  async addMetric(m: { name: string; dataset: string; expression: string; description: string }): Promise<string | null> {
+    const name = m.name.trim();
+    if (!name || !m.expression.trim() || !m.dataset) return 'A metric needs a name, a table and a definition.';
+    if (this.metrics.some((x) => x.name.toLowerCase() === name.toLowerCase() && x.dataset === m.dataset)) return `There is already a metric named ${name} for ${m.dataset}.`;
+    const item: Metric = { id: this.#newId(), name: name.slice(0, 80), dataset: m.dataset, expression: m.expression.trim().slice(0, 2000), description: m.description.trim().slice(0, 500), created_at: nowIso() };
+    try {
+      await this.#store.putMetric(item);
+      this.metrics = [...this.metrics, item].sort((a, b) => a.name.localeCompare(b.name));
+      return null;
+    } catch (e) {
+      return `The metric could not be saved: ${messageOf(e)}`;
+    }
+  }
+
+  async deleteMetric(id: string): Promise<void> {
+    await this.#store.deleteMetric(id).catch(() => undefined);
+    this.metrics = this.metrics.filter((m) => m.id !== id);
   }
 
   /** What exports carry: every accepted dictionary (the export keeps the used ones) and the rules. */
