@@ -223,3 +223,43 @@ test('a tight budget keeps the accepted dictionary and names what it left out, i
   expect(first?.raw_body).toContain('C = completed; R = refund');
   expect(app.pageErrors).toEqual([]);
 });
+
+test('a query marked as trusted and a metric reach the model for a similar question, and the answer cites them', async ({ app, page }) => {
+  test.setTimeout(180_000);
+  await configureEndpoint(page, mock, { key: 'sk-e2e-knowledge-trusted' });
+  await mock.script([{ type: 'error', status: 400, message: 'no draft', when: 'data_dictionary' }]);
+  await app.fileInput.setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(ORDERS) });
+  await app.expectDataset('orders');
+
+  const sql = "SELECT status, sum(amount_cents) AS total FROM orders WHERE status <> 'R' GROUP BY status";
+  await app.runSql(sql);
+  await page.getByRole('button', { name: 'Mark as trusted' }).click();
+  await page.getByRole('textbox', { name: 'Question this query answers' }).fill('What is the total amount by status without refunds?');
+  await page.getByRole('button', { name: 'Save trusted query' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Trusted for' })).toBeVisible();
+
+  await app.openView('Data');
+  await app.selectDataset('orders');
+  await page.getByRole('textbox', { name: 'Metric name' }).fill('net_amount');
+  await page.getByRole('textbox', { name: 'Metric definition' }).fill("sum(amount_cents) filter (where status <> 'R')");
+  await page.getByRole('button', { name: 'Add metric' }).click();
+  await expect(page.getByRole('list', { name: 'Metrics of orders' })).toContainText('net_amount');
+  await expect(page.getByRole('list', { name: 'Trusted queries of orders' })).toContainText('What is the total amount by status without refunds?');
+
+  await mock.reset();
+  await mock.script([
+    { type: 'tool_calls', calls: [{ id: 't1', name: 'run_sql', arguments: { sql } }] },
+    { type: 'text', content: 'Using the trusted query: completed orders total 3750 cents (net_amount).' },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
+  await ask(page, 'Total amount by status, without refunds?');
+  const c = chat(page);
+  await expect(c.answers.last()).toContainText('completed orders total 3750 cents', { timeout: 60_000 });
+  const used = c.answers.last().getByRole('list', { name: 'Knowledge used' });
+  await expect(used).toContainText('Reused the trusted query for “What is the total amount by status without refunds?”');
+  await expect(used).toContainText('Metric net_amount (orders)');
+  const [first] = await mock.chatRequests();
+  expect(first?.raw_body).toContain('Trusted queries for similar questions');
+  expect(first?.raw_body).toContain('- net_amount (table orders) = sum(amount_cents) filter (where status <>');
+  expect(app.pageErrors).toEqual([]);
+});
