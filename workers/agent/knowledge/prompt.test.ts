@@ -108,6 +108,28 @@ describe('the knowledge block under a tight budget', () => {
     expect(Object.values(ctx.levels)).toContain('omitted');
   });
 
+  it('never exceeds a budget it can meet, whatever the budget', () => {
+    const many: DatasetContext[] = Array.from({ length: 30 }, (_, t) => ({ name: `t_${t}`, rowCount: t, columns: Array.from({ length: 3 + (t % 7) * 5 }, (_, i) => ({ name: `c${i}`, type: 'BIGINT', samples: [i] })) }));
+    const all = [survey, wide, ...many];
+    const args = { datasets: all, dictionaries: dicts(), rules: longRules, metrics: ['- m (table survey) = sum(income)'], trusted: ['- Question: "q"\n  SQL: SELECT 1'], question: 'income by region' };
+    const floor = buildWorkspaceContext({ ...args, budgetTokens: 1 }).tokens;
+    for (let budget = floor; budget < 12_000; budget += 337) {
+      const ctx = buildWorkspaceContext({ ...args, budgetTokens: budget });
+      expect(ctx.tokens).toBeLessThanOrEqual(budget);
+      // Room left over means nothing more could have been added whole.
+      for (const name of ctx.named) expect(ctx.levels[name]).toBeDefined();
+    }
+  });
+
+  it('fits 500 tables without composing the text per try', () => {
+    const many: DatasetContext[] = Array.from({ length: 500 }, (_, t) => ({ name: `table_${t}`, rowCount: 10, columns: Array.from({ length: 12 }, (_, i) => ({ name: `c${i}`, type: 'BIGINT', samples: [1, 2] })) }));
+    const ctx = buildWorkspaceContext({ datasets: many, budgetTokens: 3200, question: 'what about table_7 c3?' });
+    expect(ctx.tokens).toBeLessThanOrEqual(3200);
+    expect(ctx.named[0]).toBe('table_7');
+    expect(ctx.levels.table_7).toBe('full');
+    for (const d of many) expect(ctx.text).toContain(d.name);
+  });
+
   it('says which codes have no meaning instead of sending "1 = ; 2 = ;"', () => {
     const d = surveyDict();
     d.columns[0] = { ...d.columns[0]!, codes: [{ code: '1', meaning: 'North' }, { code: '7', meaning: '' }, { code: '8', meaning: ' ' }] };

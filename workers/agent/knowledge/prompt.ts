@@ -214,7 +214,64 @@ export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceCo
     const trustedText = listSection(TRUSTED_HEADING, trusted.slice(0, trustedShown), trusted.length - trustedShown, 'trusted queries');
     return [rulesText, metricsText, trustedText, `${HEADER}${notes ? `\n${notes}` : ''}${blocks.length ? `\n${blocks.join('\n\n')}` : ''}`].filter(Boolean).join('\n\n');
   };
-  const fits = () => compose().length <= budgetChars;
+  // The length `compose()` would give, kept from running totals so each try costs O(1) in the
+  // number of tables (composing the text per try took 3 s for 500 tables).
+  const whyOf = (i: number, l: DetailLevel) => {
+    const d = datasets[i] as DatasetContext;
+    return lacks(d, dicts.get(d.name), l);
+  };
+  const dictShown = (i: number, l: DetailLevel) => dicts.has((datasets[i] as DatasetContext).name) && rank(l) <= rank('index');
+  let sumBlocks = 0;
+  let nBlocks = 0;
+  let nDictShown = 0;
+  const groups = new Map<string, { count: number; names: number }>();
+  const account = (i: number, l: DetailLevel, sign: 1 | -1) => {
+    const b = block(i, l);
+    if (b !== '') {
+      sumBlocks += sign * b.length;
+      nBlocks += sign;
+    }
+    if (dictShown(i, l)) nDictShown += sign;
+    const why = whyOf(i, l);
+    if (why) {
+      const g = groups.get(why) ?? { count: 0, names: 0 };
+      g.count += sign;
+      g.names += sign * (datasets[i] as DatasetContext).name.length;
+      if (g.count === 0) groups.delete(why);
+      else groups.set(why, g);
+    }
+  };
+  levels.forEach((l, i) => account(i, l, 1));
+  const setLevel = (i: number, l: DetailLevel) => {
+    account(i, levels[i] ?? 'table', -1);
+    levels[i] = l;
+    account(i, l, 1);
+  };
+  const sectionCache = new Map<string, number[]>();
+  const sectionLengths = (): number[] => {
+    const key = `${rulesShown}|${metricsShown}|${trustedShown}`;
+    let v = sectionCache.get(key);
+    if (!v) {
+      v = [
+        buildRulesContext(rules.slice(0, rulesShown), rules.length - rulesShown).length,
+        listSection(METRICS_HEADING, metrics.slice(0, metricsShown), metrics.length - metricsShown, 'metrics').length,
+        listSection(TRUSTED_HEADING, trusted.slice(0, trustedShown), trusted.length - trustedShown, 'trusted queries').length,
+      ];
+      sectionCache.set(key, v);
+    }
+    return v;
+  };
+  const measure = (): number => {
+    let alsoText = 0;
+    for (const [why, g] of groups) alsoText += g.names + 2 * (g.count - 1) + 2 + why.length + 1;
+    if (groups.size > 1) alsoText += 2 * (groups.size - 1);
+    const noteParts = [nDictShown > 0 ? KNOWLEDGE_NOTE.length : 0, groups.size > 0 ? ALSO_HEAD.length + 1 + alsoText + 1 : 0].filter((n) => n > 0);
+    const notes = noteParts.length ? noteParts.reduce((a, b) => a + b, 0) + (noteParts.length - 1) : 0;
+    const datasetsPart = HEADER.length + (notes ? 1 + notes : 0) + (nBlocks ? 1 + sumBlocks + 2 * (nBlocks - 1) : 0);
+    const sections = sectionLengths().filter((n) => n > 0);
+    return sections.reduce((a, b) => a + b + 2, 0) + datasetsPart;
+  };
+  const fits = () => measure() <= budgetChars;
 
   // The floor: every table one line; the least wanted are only named when even that is too much.
   const priority = [
@@ -227,22 +284,21 @@ export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceCo
   ];
   for (let k = priority.length - 1; k >= 0 && !fits(); k--) {
     const i = priority[k] as number;
-    const before = compose().length;
-    levels[i] = 'omitted';
-    if (compose().length >= before) levels[i] = 'table';
+    const before = measure();
+    setLevel(i, 'omitted');
+    if (measure() >= before) setLevel(i, 'table');
   }
   // A budget too small for any floor: each table at whatever level is shortest, and nothing more.
   if (!fits()) {
     for (const i of priority) {
-      let best = compose().length;
-      const start = levels[i] ?? 'table';
-      let chosen = start;
+      let best = measure();
+      let chosen = levels[i] ?? 'table';
       for (const level of LEVELS) {
-        levels[i] = level;
-        const n = compose().length;
+        setLevel(i, level);
+        const n = measure();
         if (n < best) [best, chosen] = [n, level];
       }
-      levels[i] = chosen;
+      setLevel(i, chosen);
     }
   }
 
@@ -250,9 +306,9 @@ export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceCo
     const floor = rank(levels[i] ?? 'table');
     for (const level of LEVELS.slice(0, floor)) {
       const was = levels[i] ?? 'table';
-      levels[i] = level;
+      setLevel(i, level);
       if (fits()) return;
-      levels[i] = was;
+      setLevel(i, was);
     }
   };
   const namedCount = named.length;
