@@ -119,4 +119,7 @@ export function emptyDictionary(dataset: string, columns: readonly string[], sou
 export interface WorkspaceKnowledge {
   dictionaries: DataDictionary[];
   rules: string[];
+  /** (issue 32) Metrics and trusted queries; an export keeps those of the datasets it uses. */
+  metrics?: Metric[];
+  trusted?: TrustedQuery[];
 }

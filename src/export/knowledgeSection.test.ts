@@ -49,6 +49,17 @@ describe('knowledge in exports', () => {
     expect(one).not.toContain('Round to whole grams');
   });
 
+  it('carries the used tables\' metrics and trusted queries', () => {
+    const base = input();
+    const metric = { id: 'm', name: 'heavy', dataset: 'penguins', expression: 'avg("Body Mass (g)")', description: 'Mean mass', created_at: '' };
+    const elsewhere = { ...metric, id: 'm2', name: 'other', dataset: 'unused' };
+    const trusted = { id: 't', question: 'How heavy are they?', sql: 'SELECT avg("Body Mass (g)")\nFROM penguins', datasets: ['penguins'], created_at: '' };
+    const text = buildMarkdownReport(buildExportThread({ ...base, knowledge: { ...base.knowledge, metrics: [metric, elsewhere], trusted: [trusted] } }));
+    expect(text).toContain('## Metrics\n\n| metric | table | definition | description |\n| --- | --- | --- | --- |\n| heavy | penguins | avg("Body Mass (g)") | Mean mass |');
+    expect(text).not.toContain('| other |');
+    expect(text).toContain('## Trusted queries\n\n- How heavy are they?\n\n  ```sql\n  SELECT avg("Body Mass (g)")\n  FROM penguins\n  ```');
+  });
+
   it('puts them in the notebook as a cell and as metadata that imports back', () => {
     const nb = buildNotebook(buildExportThread(input()));
     expect(nb.cells[1]?.cell_type).toBe('markdown');

@@ -59,6 +59,12 @@ export function knowledgeMarkdown(k: ExportKnowledge | undefined): string {
     const line = (r: string) => `- ${cell(r)}${same || !by ? '' : ` [answer${(by[r]?.length ?? 0) === 1 ? '' : 's'} ${(by[r] ?? []).join(', ')}]`}`;
     parts.push(`## Workspace rules\n\n${head}\n\n${rules.map(line).join('\n')}`);
   }
+  if (k.metrics?.length) {
+    parts.push(`## Metrics\n\n| metric | table | definition | description |\n| --- | --- | --- | --- |\n${k.metrics.map((m) => `| ${cell(m.name)} | ${cell(m.dataset)} | ${cell(m.expression)} | ${cell(m.description)} |`).join('\n')}`);
+  }
+  if (k.trusted?.length) {
+    parts.push(`## Trusted queries\n\n${k.trusted.map((q) => `- ${cell(q.question)}\n\n  \`\`\`sql\n  ${q.sql.trim().replace(/\n/g, '\n  ')}\n  \`\`\``).join('\n\n')}`);
+  }
   const dicts = k.dictionaries.filter((d) => d.status === 'accepted');
   if (dicts.length) parts.push(`## Data dictionaries\n\n${dicts.map(dictionaryMarkdown).join('\n\n')}`);
   return parts.join('\n\n');

@@ -163,7 +163,12 @@ export function buildExportThread(input: ExportInput): ExportThread {
   const given = rulesGiven(input.turns);
   const rules = given ? given.rules : (input.knowledge?.rules ?? []);
   // Nothing known: the export is exactly what it was before there was knowledge.
-  const knowledge = dictionaries.length > 0 || rules.length > 0 ? { rules, dictionaries, ...(given ? { rulesByAnswer: given.byAnswer } : { rulesFromWorkspace: true }) } : undefined;
+  const metrics = (input.knowledge?.metrics ?? []).filter((m) => names.has(m.dataset));
+  const trusted = (input.knowledge?.trusted ?? []).filter((q) => q.datasets.length > 0 && q.datasets.every((d) => names.has(d)));
+  const knowledge =
+    dictionaries.length > 0 || rules.length > 0 || metrics.length > 0 || trusted.length > 0
+      ? { rules, dictionaries, ...(metrics.length ? { metrics } : {}), ...(trusted.length ? { trusted } : {}), ...(given ? { rulesByAnswer: given.byAnswer } : { rulesFromWorkspace: true }) }
+      : undefined;
   const body = redact({ title, model: input.settings.model, datasets: used, turns: input.turns, ...(knowledge ? { knowledge } : {}) }, secrets);
   return { ...body, exportedAt: input.now ?? new Date() };
 }

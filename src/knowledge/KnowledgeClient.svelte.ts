@@ -313,6 +313,8 @@ export class KnowledgeClient {
     return {
       dictionaries: Object.values($state.snapshot(this.dictionaries) as Record<string, DataDictionary>).filter((d) => d.status === 'accepted'),
       rules: this.rules.map((r) => r.text),
+      metrics: $state.snapshot(this.metrics) as Metric[],
+      trusted: $state.snapshot(this.trusted) as TrustedQuery[],
     };
   }
 }
