@@ -26,5 +26,9 @@ export const FinalOutputSchema = z.object({
   partial: z.boolean().optional(),
   /** Additive (issue 24): the run asked the user instead of answering; `answer` is the question. */
   clarification: z.object({ question: z.string(), choices: z.array(z.string()) }).optional(),
+  /** Additive (issue 32): the user's rules exactly as this run's prompt carried them (an export lists these, not rules added later). */
+  rules_given: z.array(z.string()).optional(),
+  /** Additive (issue 32): the trusted queries this answer reused and the metrics it used, in words. */
+  knowledge_cited: z.array(z.string()).optional(),
 });
 export type FinalOutput = z.infer<typeof FinalOutputSchema>;

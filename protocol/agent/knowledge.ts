@@ -51,6 +51,12 @@ export const DataDictionarySchema = DictionaryDraftSchema.extend({
   /** Where it came from: the model's draft, an import (file name), or typed by the user. */
   source: z.string(),
   updated_at: z.string(),
+  /**
+   * The content it was written for (`shared/knowledge/identity.ts`: source file, size, column
+   * names). It follows that content through renames; another file under the same name is only
+   * offered it. Absent on dictionaries stored before issue 32 (bound by name, as then).
+   */
+  fingerprint: z.string().optional(),
 });
 export type DataDictionary = z.infer<typeof DataDictionarySchema>;
 
@@ -60,8 +66,39 @@ export const WorkspaceRuleSchema = z.object({
   created_at: z.string(),
   /** Where it came from: typed, an answer's "Remember this", or a clarifying question's choice. */
   source: z.enum(['typed', 'answer', 'clarification']).optional(),
+  /** (issue 32) Absent: the whole workspace; else the table it applies to (sent only while that table is loaded). */
+  dataset: z.string().min(1).optional(),
+  /** (issue 32) The user's order, lowest first: it is also the order rules get room in a tight prompt. Absent: by creation. */
+  order: z.number().optional(),
+  updated_at: z.string().optional(),
 });
 export type WorkspaceRule = z.infer<typeof WorkspaceRuleSchema>;
+
+/**
+ * (issue 32) A query the user marked as answering a question correctly: the agent is shown the
+ * closest ones for a similar question, reuses them and says so.
+ */
+export const TrustedQuerySchema = z.object({
+  id: z.string().min(1),
+  question: z.string().min(1).max(500),
+  sql: z.string().min(1).max(20_000),
+  /** The tables it reads (offered only while they are loaded). */
+  datasets: z.array(z.string()),
+  created_at: z.string(),
+});
+export type TrustedQuery = z.infer<typeof TrustedQuerySchema>;
+
+/** (issue 32) A named definition (`revenue = sum(amount) filter (where not refund)`) the agent uses by name and cites. */
+export const MetricSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1).max(80),
+  dataset: z.string().min(1),
+  /** A SQL aggregate expression over the dataset's columns. */
+  expression: z.string().min(1).max(2000),
+  description: z.string().max(500),
+  created_at: z.string(),
+});
+export type Metric = z.infer<typeof MetricSchema>;
 
 /** An empty dictionary for a dataset's columns (what the editor starts from without a draft). */
 export function emptyDictionary(dataset: string, columns: readonly string[], source = 'typed'): DataDictionary {
@@ -82,4 +119,7 @@ export function emptyDictionary(dataset: string, columns: readonly string[], sou
 export interface WorkspaceKnowledge {
   dictionaries: DataDictionary[];
   rules: string[];
+  /** (issue 32) Metrics and trusted queries; an export keeps those of the datasets it uses. */
+  metrics?: Metric[];
+  trusted?: TrustedQuery[];
 }

@@ -130,6 +130,10 @@ export interface ModelContextView {
   budget: number;
   /** Tokens the datasets block may take before it is made compact. */
   share: number;
+  /** Each dataset's detail level in the block (`full` … `table`, `omitted`: only named). */
+  levels?: Record<string, string>;
+  /** What the block shows in less detail than the workspace has, in words (issue 32). */
+  left_out?: { what: string; detail: string }[];
 }
 
 /** The privacy log's thread for a dataset's dictionary drafts (they belong to no conversation). */
@@ -217,7 +221,7 @@ export const ERROR_KINDS = ['auth', 'rate_limit', 'server', 'timeout', 'network'
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 
-export const STATUS_KINDS = ['validating', 'retrying', 'loop_detected', 'budget_exhausted', 'summarizing', 'provider_adjusted'] as const;
+export const STATUS_KINDS = ['validating', 'retrying', 'loop_detected', 'budget_exhausted', 'summarizing', 'provider_adjusted', 'context_fitted'] as const;
 export type StatusKind = (typeof STATUS_KINDS)[number];
 
 /**

@@ -12,6 +12,21 @@ export interface ImportResult {
   dictionary: DataDictionary;
   /** What could not be used (columns the dataset does not have, a model for another table). */
   warnings: string[];
+  /**
+   * Per column of the dataset the file describes, the fields it gave a value for (issue 32: an
+   * import merges these into what is there and leaves every other field and column as it was).
+   */
+  given: Record<string, ColumnField[]>;
+  /** The dataset-level fields the file gave a value for. */
+  givenTable: TableField[];
+}
+
+export type ColumnField = 'description' | 'unit' | 'role' | 'codes' | 'missing';
+export type TableField = 'row_meaning' | 'grain' | 'caveats' | 'joins';
+
+export interface ImportOptions {
+  /** dbt doc blocks by name (`{% docs name %}…{% enddocs %}` from the project's .md files). */
+  docs?: Readonly<Record<string, string>>;
 }
 
 type Rec = Record<string, unknown>;
@@ -44,12 +59,27 @@ function roleOf(v: unknown): ColumnRole {
   return (COLUMN_ROLES as readonly string[]).includes(s) ? (s as ColumnRole) : 'other';
 }
 
+/**
+ * The values of a dbt `accepted_values` test in any of its spellings: the test's own keys
+ * (`accepted_values: { values: […] }`), dbt ≥ 1.10's `arguments` property
+ * (`accepted_values: { arguments: { values: […] } }`), and the named form
+ * (`- name: …, test_name: accepted_values, arguments: { values: […] }`) —
+ * https://docs.getdbt.com/reference/global-configs/behavior-flags/require_generic_test_arguments_property
+ */
+export function acceptedValues(test: unknown): string[] {
+  if (!isRec(test)) return [];
+  const body = isRec(test.accepted_values) ? test.accepted_values : str(test.test_name) === 'accepted_values' ? test : undefined;
+  if (!body) return [];
+  const args = isRec(body.arguments) ? body.arguments : {};
+  return strList(args.values ?? body.values);
+}
+
 function entryOf(name: string, v: unknown): ColumnEntry {
   if (!isRec(v)) return { name, description: str(v), unit: '', role: 'other', codes: [], missing: [] };
   const meta = isRec(v.meta) ? v.meta : {};
   // dbt: `accepted_values` tests list the codes a column may take (meanings unknown).
   const tests = [...(Array.isArray(v.tests) ? v.tests : []), ...(Array.isArray(v.data_tests) ? v.data_tests : [])];
-  const accepted = tests.flatMap((t) => (isRec(t) && isRec(t.accepted_values) ? strList(t.accepted_values.values) : []));
+  const accepted = tests.flatMap(acceptedValues);
   const codes = codesOf(v.codes ?? meta.codes);
   return {
     name,
@@ -204,11 +234,11 @@ function parseJsonOrYaml(text: string): unknown {
       // YAML's flow style also starts with { or [: the YAML parser decides.
     }
   }
-  return parseYaml(t);
+  return parseYaml(t, { merge: true });
 }
 
 /** Reads `text` (named `fileName`) as `dataset`'s dictionary, fitted to `columns`. */
-export function importDictionary(text: string, fileName: string, dataset: string, columns: readonly string[]): ImportResult {
+export function importDictionary(text: string, fileName: string, dataset: string, columns: readonly string[], options: ImportOptions = {}): ImportResult {
   const warnings: string[] = [];
   const lower = fileName.toLowerCase();
   let read: Read;
@@ -217,13 +247,15 @@ export function importDictionary(text: string, fileName: string, dataset: string
     let doc: unknown;
     try {
       // JSON is YAML too, but the YAML parser took 29 s over a 5 MB JSON file (issue 37):
-      // JSON.parse reads it first, and YAML what JSON cannot.
+      // JSON.parse reads it first, and YAML what JSON cannot — with `merge`, which reads YAML 1.1
+      // merge keys (`<<: *defaults`) that dbt projects use.
       doc = parseJsonOrYaml(text);
     } catch (e) {
       throw new Error(`${fileName} could not be read as ${lower.endsWith('.json') ? 'JSON' : 'YAML'}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
     read = fromDocument(doc, dataset, warnings);
   }
+  read = resolveDocs(read, options.docs ?? {}, warnings);
   const byName = new Map(read.columns.map((c) => [c.name, c]));
   // A column named with other case still matches (dbt lower-cases; files keep their headers).
   const byLower = new Map(read.columns.map((c) => [c.name.toLowerCase(), c]));
@@ -234,7 +266,26 @@ export function importDictionary(text: string, fileName: string, dataset: string
   if (unknown.length) warnings.push(`Not in ${dataset}: ${unknown.map((c) => c.name).slice(0, 20).join(', ')}${unknown.length > 20 ? ` and ${unknown.length - 20} more` : ''}.`);
   const matched = columns.filter((n) => byName.has(n) || byLower.has(n.toLowerCase())).length;
   if (matched === 0) throw new Error(`${fileName} describes none of ${dataset}'s columns.${warnings.length ? ` ${warnings.join(' ')}` : ''}`);
+  const given: Record<string, ColumnField[]> = {};
+  for (const n of columns) {
+    const e = byName.get(n) ?? byLower.get(n.toLowerCase());
+    if (!e) continue;
+    const fields: ColumnField[] = [];
+    if (e.description) fields.push('description');
+    if (e.unit) fields.push('unit');
+    if (e.role !== 'other') fields.push('role');
+    if (e.codes.length) fields.push('codes');
+    if (e.missing.length) fields.push('missing');
+    given[n] = fields;
+  }
+  const givenTable: TableField[] = [];
+  if (read.row_meaning) givenTable.push('row_meaning');
+  if (read.grain) givenTable.push('grain');
+  if (read.caveats.length) givenTable.push('caveats');
+  if (read.joins.length) givenTable.push('joins');
   return {
+    given,
+    givenTable,
     dictionary: {
       dataset,
       status: 'draft',
@@ -257,4 +308,90 @@ export function importDictionary(text: string, fileName: string, dataset: string
 export function dictionaryToJson(d: DataDictionary): string {
   const { status: _s, source: _src, updated_at: _u, ...rest } = d;
   return JSON.stringify(rest, null, 2);
+}
+
+/**
+ * dbt doc blocks in a project's Markdown: `{% docs name %}…{% enddocs %}` (with `{%-`/`-%}` trim
+ * markers). Read by their delimiters, the only syntax a doc block has.
+ */
+export function readDocBlocks(markdown: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const open = /\{%-?\s*docs\s+([A-Za-z_][\w]*)\s*-?%\}/g;
+  for (let m = open.exec(markdown); m; m = open.exec(markdown)) {
+    const start = m.index + m[0].length;
+    const close = /\{%-?\s*enddocs\s*-?%\}/g;
+    close.lastIndex = start;
+    const end = close.exec(markdown);
+    if (!end || !m[1]) break;
+    out[m[1]] = markdown.slice(start, end.index).trim();
+    open.lastIndex = end.index + end[0].length;
+  }
+  return out;
+}
+
+/** `{{ doc('name') }}` (or `doc("pkg", "name")`) in a description. */
+const DOC_CALL = /\{\{\s*doc\(\s*(?:["']([\w]+)["']\s*,\s*)?["']([\w]+)["']\s*\)\s*\}\}/g;
+
+/** Descriptions with their dbt doc references replaced by the blocks' text; missing ones named, never sent literally. */
+function resolveDocs(read: Read, docs: Readonly<Record<string, string>>, warnings: string[]): Read {
+  const missing = new Set<string>();
+  const fill = (s: string) =>
+    s
+      .replace(DOC_CALL, (_all, _pkg: string | undefined, name: string) => {
+        const text = docs[name];
+        if (text === undefined) missing.add(name);
+        return text ?? '';
+      })
+      .trim();
+  const out = { ...read, row_meaning: fill(read.row_meaning), columns: read.columns.map((c) => ({ ...c, description: fill(c.description) })) };
+  if (missing.size) {
+    warnings.push(`Doc blocks not found: ${[...missing].join(', ')}. Import the .md files that define them together with the YAML; until then those descriptions are left empty.`);
+  }
+  return out;
+}
+
+/** What applying an import would do, column by column (shown before it is applied). */
+export interface ImportPreview {
+  /** Columns that had a meaning and would get a different one: which fields. */
+  changed: { column: string; fields: ColumnField[] }[];
+  /** Columns with nothing yet that the file describes. */
+  added: string[];
+  /** Columns the file leaves as they are (not in the file, or the same). */
+  untouched: string[];
+  /** Dataset-level fields the file would set or change. */
+  table: TableField[];
+}
+
+const isBlank = (c: ColumnEntry) => !c.description && !c.unit && c.role === 'other' && c.codes.length === 0 && c.missing.length === 0;
+const sameField = (a: ColumnEntry, b: ColumnEntry, f: ColumnField) => JSON.stringify(a[f]) === JSON.stringify(b[f]);
+
+/**
+ * The import merged into `base` (issue 32): only the fields the file gave a value for change; a
+ * one-column CSV leaves every other column's description and role as it was.
+ */
+export function mergeImport(base: DataDictionary, imported: ImportResult): { dictionary: DataDictionary; preview: ImportPreview } {
+  const incoming = new Map(imported.dictionary.columns.map((c) => [c.name, c]));
+  const preview: ImportPreview = { changed: [], added: [], untouched: [], table: [] };
+  const columns = base.columns.map((old) => {
+    const fields = imported.given[old.name] ?? [];
+    const from = incoming.get(old.name);
+    if (!from || fields.length === 0) {
+      preview.untouched.push(old.name);
+      return old;
+    }
+    const next: ColumnEntry = { ...old };
+    for (const f of fields) (next as Record<ColumnField, unknown>)[f] = from[f];
+    const differs = fields.filter((f) => !sameField(old, next, f));
+    if (differs.length === 0) preview.untouched.push(old.name);
+    else if (isBlank(old)) preview.added.push(old.name);
+    else preview.changed.push({ column: old.name, fields: differs });
+    return next;
+  });
+  const d = imported.dictionary;
+  const dictionary: DataDictionary = { ...base, columns, source: d.source, status: 'draft', updated_at: d.updated_at };
+  for (const f of imported.givenTable) {
+    if (JSON.stringify(base[f]) !== JSON.stringify(d[f])) preview.table.push(f);
+    (dictionary as Record<TableField, unknown>)[f] = d[f];
+  }
+  return { dictionary, preview };
 }

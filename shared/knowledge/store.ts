@@ -6,17 +6,26 @@
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
 import { IdbStore } from '../idbStore';
-import { DataDictionarySchema, WorkspaceRuleSchema, type DataDictionary, type WorkspaceRule } from '../../protocol/agent/knowledge';
+import { DataDictionarySchema, MetricSchema, TrustedQuerySchema, WorkspaceRuleSchema, type DataDictionary, type Metric, type TrustedQuery, type WorkspaceRule } from '../../protocol/agent/knowledge';
 
 interface KnowledgeDb extends DBSchema {
   dictionaries: { key: string; value: DataDictionary };
   rules: { key: string; value: WorkspaceRule };
+  trusted: { key: string; value: TrustedQuery };
+  metrics: { key: string; value: Metric };
 }
 
 export const KNOWLEDGE_DB = 'dataseer-knowledge';
 
 /** At most this many rules reach a prompt; the page says so when there are more. */
 export const MAX_RULES = 50;
+
+/** The user's order first (a rule never moved has none and keeps its place by age). */
+export function sortRules(rules: readonly WorkspaceRule[]): WorkspaceRule[] {
+  const key = (r: WorkspaceRule, i: number) => r.order ?? i;
+  const byAge = [...rules].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  return byAge.map((r, i) => ({ r, k: key(r, i) })).sort((a, b) => a.k - b.k || a.r.created_at.localeCompare(b.r.created_at)).map(({ r }) => r);
+}
 
 export class KnowledgeStore {
   #db: IdbStore<KnowledgeDb> | undefined;
@@ -29,10 +38,17 @@ export class KnowledgeStore {
   #open(): Promise<IDBPDatabase<KnowledgeDb>> {
     this.#db ??= new IdbStore<KnowledgeDb>({
       name: this.dbName,
-      version: 1,
-      upgrade(db) {
-        db.createObjectStore('dictionaries', { keyPath: 'dataset' });
-        db.createObjectStore('rules', { keyPath: 'id' });
+      version: 2,
+      upgrade(db, oldVersion) {
+        if (oldVersion < 1) {
+          db.createObjectStore('dictionaries', { keyPath: 'dataset' });
+          db.createObjectStore('rules', { keyPath: 'id' });
+        }
+        // Issue 32: trusted queries and metrics.
+        if (oldVersion < 2) {
+          db.createObjectStore('trusted', { keyPath: 'id' });
+          db.createObjectStore('metrics', { keyPath: 'id' });
+        }
       },
     });
     return this.#db.open();
@@ -61,15 +77,15 @@ export class KnowledgeStore {
     await (await this.#open()).delete('dictionaries', dataset);
   }
 
-  /** Rules, oldest first. */
+  /** Rules in the user's order (then oldest first). */
   async rules(): Promise<WorkspaceRule[]> {
     const rows = await (await this.#open()).getAll('rules');
-    return rows
-      .flatMap((r) => {
+    return sortRules(
+      rows.flatMap((r) => {
         const p = WorkspaceRuleSchema.safeParse(r);
         return p.success ? [p.data] : [];
-      })
-      .sort((a, b) => a.created_at.localeCompare(b.created_at));
+      }),
+    );
   }
 
   async putRule(rule: WorkspaceRule): Promise<void> {
@@ -78,6 +94,39 @@ export class KnowledgeStore {
 
   async deleteRule(id: string): Promise<void> {
     await (await this.#open()).delete('rules', id);
+  }
+
+  /** Trusted queries, oldest first; a record that no longer fits the schema is skipped. */
+  async trusted(): Promise<TrustedQuery[]> {
+    const rows = await (await this.#open()).getAll('trusted');
+    return rows.flatMap((r) => {
+      const p = TrustedQuerySchema.safeParse(r);
+      return p.success ? [p.data] : [];
+    }).sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+
+  async putTrusted(q: TrustedQuery): Promise<void> {
+    await (await this.#open()).put('trusted', TrustedQuerySchema.parse(q));
+  }
+
+  async deleteTrusted(id: string): Promise<void> {
+    await (await this.#open()).delete('trusted', id);
+  }
+
+  async metrics(): Promise<Metric[]> {
+    const rows = await (await this.#open()).getAll('metrics');
+    return rows.flatMap((r) => {
+      const p = MetricSchema.safeParse(r);
+      return p.success ? [p.data] : [];
+    }).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async putMetric(m: Metric): Promise<void> {
+    await (await this.#open()).put('metrics', MetricSchema.parse(m));
+  }
+
+  async deleteMetric(id: string): Promise<void> {
+    await (await this.#open()).delete('metrics', id);
   }
 
   async close(): Promise<void> {

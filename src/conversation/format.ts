@@ -153,6 +153,7 @@ const STATUS_LABELS: Record<string, string> = {
   budget_exhausted: 'Step budget used up',
   summarizing: 'Summarising earlier turns',
   provider_adjusted: 'Adjusted to the endpoint',
+  context_fitted: 'Knowledge fitted to the context',
 };
 
 /** A status step's name for people (the trace and the exported reports); unknown ones as sent. */

@@ -22,13 +22,42 @@ describe('knowledge in exports', () => {
 
   it("puts the rules and the used datasets' accepted dictionaries in the Markdown report", () => {
     const text = buildMarkdownReport(buildExportThread(input()));
-    expect(text).toContain('## Workspace rules\n\nEvery answer was given these rules:\n\n- Answer in grams');
+    // These answers predate recorded rules: the workspace's rules, said to be the workspace's.
+    expect(text).toContain("## Workspace rules\n\nThe workspace's rules when this was exported (these answers did not record the rules they were given):\n\n- Answer in grams");
     expect(text).toContain('### Data dictionary: penguins');
     expect(text).toContain('- One row: one penguin');
     expect(text).toContain('| Body Mass (g) | Body mass \\| weighed at capture | g | measure |  | NA |');
     expect(text).not.toContain('Data dictionary: unused');
     const drafts = buildMarkdownReport(buildExportThread({ ...input(), knowledge: { rules: [], dictionaries: [penguinsDictionary('draft')] } }));
     expect(drafts).not.toContain('Data dictionar');
+  });
+
+  it('lists the rules each answer was actually given, not rules added later', () => {
+    const base = input();
+    const first = base.turns.find((t) => t.final)!;
+    // Two answers: the first was given one rule, the second (after the user added one) two.
+    const turns = [
+      { ...first, final: { ...first.final!, rules_given: ['Answer in grams'] } },
+      { ...first, id: `${first.id}-2`, final: { ...first.final!, rules_given: ['Answer in grams', 'Round to whole grams'] } },
+    ];
+    const knowledge = { ...base.knowledge, rules: ['Answer in grams', 'Round to whole grams', 'Added after the conversation'] };
+    const text = buildMarkdownReport(buildExportThread({ ...base, turns, knowledge }));
+    expect(text).not.toContain('Added after the conversation');
+    expect(text).toContain('The answers were given these rules (which answers in brackets):\n\n- Answer in grams [answers 1, 2]\n- Round to whole grams [answer 2]');
+    const one = buildMarkdownReport(buildExportThread({ ...base, turns: turns.slice(0, 1), knowledge }));
+    expect(one).toContain('Every answer was given these rules:\n\n- Answer in grams\n');
+    expect(one).not.toContain('Round to whole grams');
+  });
+
+  it('carries the used tables\' metrics and trusted queries', () => {
+    const base = input();
+    const metric = { id: 'm', name: 'heavy', dataset: 'penguins', expression: 'avg("Body Mass (g)")', description: 'Mean mass', created_at: '' };
+    const elsewhere = { ...metric, id: 'm2', name: 'other', dataset: 'unused' };
+    const trusted = { id: 't', question: 'How heavy are they?', sql: 'SELECT avg("Body Mass (g)")\nFROM penguins', datasets: ['penguins'], created_at: '' };
+    const text = buildMarkdownReport(buildExportThread({ ...base, knowledge: { ...base.knowledge, metrics: [metric, elsewhere], trusted: [trusted] } }));
+    expect(text).toContain('## Metrics\n\n| metric | table | definition | description |\n| --- | --- | --- | --- |\n| heavy | penguins | avg("Body Mass (g)") | Mean mass |');
+    expect(text).not.toContain('| other |');
+    expect(text).toContain('## Trusted queries\n\n- How heavy are they?\n\n  ```sql\n  SELECT avg("Body Mass (g)")\n  FROM penguins\n  ```');
   });
 
   it('puts them in the notebook as a cell and as metadata that imports back', () => {

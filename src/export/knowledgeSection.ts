@@ -6,8 +6,14 @@
  */
 import type { DataDictionary, WorkspaceKnowledge } from '../../protocol/agent/knowledge';
 import { escapeMarkdownCell } from './tables';
+import { describeCodes } from '../../shared/knowledge/codesText';
 
-export type ExportKnowledge = WorkspaceKnowledge;
+export type ExportKnowledge = WorkspaceKnowledge & {
+  /** Per rule, the answers (1-based) that were given it, when the answers recorded their rules. */
+  rulesByAnswer?: Record<string, number[]>;
+  /** The rules are the workspace's at export time (the answers did not record theirs). */
+  rulesFromWorkspace?: boolean;
+};
 
 const cell = (s: string) => escapeMarkdownCell(s.replace(/\s*\n\s*/g, ' '));
 
@@ -28,7 +34,7 @@ function dictionaryMarkdown(d: DataDictionary): string {
         '| --- | --- | --- | --- | --- | --- |',
         ...described.map(
           (c) =>
-            `| ${cell(c.name)} | ${cell(c.description)} | ${cell(c.unit)} | ${c.role} | ${cell(c.codes.map((x) => `${x.code} = ${x.meaning}`).join('; '))} | ${cell(c.missing.join(', '))} |`,
+            `| ${cell(c.name)} | ${cell(c.description)} | ${cell(c.unit)} | ${c.role} | ${cell(describeCodes(c.codes).replace(/^codes: /, ''))} | ${cell(c.missing.join(', '))} |`,
         ),
       ].join('\n'),
     );
@@ -41,7 +47,24 @@ export function knowledgeMarkdown(k: ExportKnowledge | undefined): string {
   if (!k) return '';
   const parts: string[] = [];
   const rules = k.rules.map((r) => r.trim()).filter(Boolean);
-  if (rules.length) parts.push(`## Workspace rules\n\nEvery answer was given these rules:\n\n${rules.map((r) => `- ${cell(r)}`).join('\n')}`);
+  if (rules.length) {
+    const by = k.rulesByAnswer;
+    const counts = by ? new Set(rules.map((r) => (by[r] ?? []).join(','))) : new Set<string>();
+    const same = !by || counts.size === 1;
+    const head = k.rulesFromWorkspace
+      ? "The workspace's rules when this was exported (these answers did not record the rules they were given):"
+      : same
+        ? 'Every answer was given these rules:'
+        : 'The answers were given these rules (which answers in brackets):';
+    const line = (r: string) => `- ${cell(r)}${same || !by ? '' : ` [answer${(by[r]?.length ?? 0) === 1 ? '' : 's'} ${(by[r] ?? []).join(', ')}]`}`;
+    parts.push(`## Workspace rules\n\n${head}\n\n${rules.map(line).join('\n')}`);
+  }
+  if (k.metrics?.length) {
+    parts.push(`## Metrics\n\n| metric | table | definition | description |\n| --- | --- | --- | --- |\n${k.metrics.map((m) => `| ${cell(m.name)} | ${cell(m.dataset)} | ${cell(m.expression)} | ${cell(m.description)} |`).join('\n')}`);
+  }
+  if (k.trusted?.length) {
+    parts.push(`## Trusted queries\n\n${k.trusted.map((q) => `- ${cell(q.question)}\n\n  \`\`\`sql\n  ${q.sql.trim().replace(/\n/g, '\n  ')}\n  \`\`\``).join('\n\n')}`);
+  }
   const dicts = k.dictionaries.filter((d) => d.status === 'accepted');
   if (dicts.length) parts.push(`## Data dictionaries\n\n${dicts.map(dictionaryMarkdown).join('\n\n')}`);
   return parts.join('\n\n');

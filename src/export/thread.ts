@@ -131,15 +131,45 @@ export function exportDataset(d: DatasetInfo): ExportDataset {
   };
 }
 
+/**
+ * The rules the answers were given, in order of first use, and for each rule the answers (1-based,
+ * counting answered turns) that got it; undefined when no answer recorded its rules.
+ */
+export function rulesGiven(turns: readonly ChatTurn[]): { rules: string[]; byAnswer: Record<string, number[]> } | undefined {
+  const answered = turns.filter((t) => t.final !== null);
+  if (!answered.some((t) => t.final?.rules_given !== undefined)) return undefined;
+  const rules: string[] = [];
+  const byAnswer: Record<string, number[]> = {};
+  answered.forEach((t, i) => {
+    for (const r of t.final?.rules_given ?? []) {
+      if (!(r in byAnswer)) {
+        rules.push(r);
+        byAnswer[r] = [];
+      }
+      byAnswer[r]?.push(i + 1);
+    }
+  });
+  return { rules, byAnswer };
+}
+
 export function buildExportThread(input: ExportInput): ExportThread {
   const secrets = secretsOf(input.settings);
   const used = datasetsUsed(input.turns, input.datasets).map(exportDataset);
   const title = input.title?.trim() || defaultTitle(input.turns);
   const names = new Set(used.map((d) => d.name));
   const dictionaries = (input.knowledge?.dictionaries ?? []).filter((d) => names.has(d.dataset) && d.status === 'accepted');
-  const rules = input.knowledge?.rules ?? [];
+  // The rules each answer was actually given (recorded in its final output), not the rules of
+  // today: a rule added after the conversation ran was never part of it. Answers from before
+  // that record existed fall back to the workspace's rules, said as such.
+  const given = rulesGiven(input.turns);
+  const rules = given ? given.rules : (input.knowledge?.rules ?? []);
   // Nothing known: the export is exactly what it was before there was knowledge.
-  const knowledge = dictionaries.length > 0 || rules.length > 0 ? { rules, dictionaries } : undefined;
+  const metrics = (input.knowledge?.metrics ?? []).filter((m) => names.has(m.dataset));
+  const trusted = (input.knowledge?.trusted ?? []).filter((q) => q.datasets.length > 0 && q.datasets.every((d) => names.has(d)));
+  const knowledge =
+    dictionaries.length > 0 || rules.length > 0 || metrics.length > 0 || trusted.length > 0
+      ? { rules, dictionaries, ...(metrics.length ? { metrics } : {}), ...(trusted.length ? { trusted } : {}), ...(given ? { rulesByAnswer: given.byAnswer } : { rulesFromWorkspace: true }) }
+      : undefined;
   const body = redact({ title, model: input.settings.model, datasets: used, turns: input.turns, ...(knowledge ? { knowledge } : {}) }, secrets);
   return { ...body, exportedAt: input.now ?? new Date() };
 }

@@ -5,7 +5,7 @@
  * `data_dictionary` call through the agent worker); the draft waits for the user to accept it.
  */
 import { getContext, setContext } from 'svelte';
-import type { DataDictionary, WorkspaceKnowledge, WorkspaceRule } from '../../protocol/agent/knowledge';
+import type { DataDictionary, Metric, TrustedQuery, WorkspaceKnowledge, WorkspaceRule } from '../../protocol/agent/knowledge';
 import type { DatasetInfo } from '../../protocol/data';
 import type { ModelContextView } from '../../protocol/agent/wire';
 import { KnowledgeStore } from '../../shared/knowledge/store';
@@ -14,6 +14,9 @@ import { autoDraftSetting } from './autoDraft.svelte';
 
 /** Datasets added together that are drafted without asking (one file, or an Excel file's few sheets). */
 export const AUTO_DRAFT_AT_ONCE = 3;
+import { escapeRegExp } from '../../shared/text';
+import { conflictText, ruleConflicts } from '../../shared/knowledge/ruleConflicts';
+import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding } from '../../shared/knowledge/identity';
 
 export interface KnowledgeClientOptions {
   store?: KnowledgeStore;
@@ -27,11 +30,16 @@ export interface KnowledgeClientOptions {
 export class KnowledgeClient {
   dictionaries = $state<Record<string, DataDictionary>>({});
   rules = $state<WorkspaceRule[]>([]);
+  /** (issue 32) Queries the user marked as answering a question, and named metrics. */
+  trusted = $state<TrustedQuery[]>([]);
+  metrics = $state<Metric[]>([]);
   /** Datasets whose draft is being written. */
   drafting = $state<Record<string, boolean>>({});
   /** Why the last draft, import or save of a dataset's dictionary failed. */
   errors = $state<Record<string, string>>({});
   rulesError = $state<string | null>(null);
+  /** Per rule id: where it contradicts an accepted dictionary (said when it is added or edited). */
+  ruleWarnings = $state<Record<string, string[]>>({});
   loaded = $state(false);
   /** Sends a clarifying question's chosen answer as the next question (set by App); false when it could not. */
   answerClarification: ((text: string) => boolean) | null = null;
@@ -42,6 +50,10 @@ export class KnowledgeClient {
    * once fired 50 draft calls, ~69k tokens, without asking). See PendingDrafts.svelte.
    */
   pendingDrafts = $state<string[]>([]);
+  /** The loaded datasets (from `watch`): what binds each dictionary to its content. */
+  datasets = $state<DatasetInfo[]>([]);
+  /** Each loaded dataset's own dictionary and what is offered to it (issue 32: by content, not name). */
+  bindings = $derived<Map<string, Binding>>(bindDictionaries(Object.values(this.dictionaries), this.datasets));
 
   #store: KnowledgeStore;
   #options: KnowledgeClientOptions;
@@ -59,9 +71,11 @@ export class KnowledgeClient {
   load(): Promise<void> {
     this.#loading ??= (async () => {
       try {
-        const [dicts, rules] = await Promise.all([this.#store.dictionaries(), this.#store.rules()]);
+        const [dicts, rules, trusted, metrics] = await Promise.all([this.#store.dictionaries(), this.#store.rules(), this.#store.trusted(), this.#store.metrics()]);
         this.dictionaries = Object.fromEntries(dicts.map((d) => [d.dataset, d]));
         this.rules = rules;
+        this.trusted = trusted;
+        this.metrics = metrics;
       } catch (e) {
         this.rulesError = `The saved knowledge could not be read: ${messageOf(e)}`;
       } finally {
@@ -71,8 +85,29 @@ export class KnowledgeClient {
     return this.#loading;
   }
 
+  /** A dataset's own dictionary (draft or accepted), bound by content. */
+  own(dataset: string): DataDictionary | undefined {
+    return this.bindings.get(dataset)?.own;
+  }
+
+  /** A dictionary written for other content that the user may adopt for this dataset. */
+  offered(dataset: string): Binding['offered'] {
+    return this.bindings.get(dataset)?.offered;
+  }
+
+  /** Takes an offered dictionary as this dataset's (fitted to its columns), as a draft to review. */
+  async adopt(dataset: string): Promise<boolean> {
+    const offer = this.offered(dataset);
+    const ds = this.datasets.find((d) => d.name === dataset);
+    if (!offer || !ds) return false;
+    const taken = adoptDictionary($state.snapshot(offer.dictionary) as DataDictionary, ds);
+    return this.save({ ...taken, status: 'draft', source: `${offer.dictionary.source} (adopted from ${offer.dictionary.dataset})` });
+  }
+
   async save(d: DataDictionary): Promise<boolean> {
-    const next: DataDictionary = { ...$state.snapshot(d), updated_at: nowIso() } as DataDictionary;
+    const ds = this.datasets.find((x) => x.name === d.dataset);
+    // Stamped with the content it describes, so it follows a rename and no other file inherits it.
+    const next: DataDictionary = { ...$state.snapshot(d), updated_at: nowIso(), ...(ds ? { fingerprint: datasetFingerprint(ds) } : {}) } as DataDictionary;
     try {
       await this.#store.putDictionary(next);
       this.dictionaries[next.dataset] = next;
@@ -101,7 +136,7 @@ export class KnowledgeClient {
     try {
       const draft = await this.#options.draft(dataset);
       await this.load();
-      if (!replace && this.dictionaries[dataset]?.status === 'accepted') return;
+      if (!replace && this.own(dataset)?.status === 'accepted') return;
       await this.save(draft);
     } catch (e) {
       this.errors[dataset] = `The draft could not be written: ${messageOf(e)}`;
@@ -117,7 +152,9 @@ export class KnowledgeClient {
    */
   watch(datasets: readonly DatasetInfo[], restored: boolean, settled = true): void {
     if (!restored || !this.loaded) return;
+    this.datasets = [...datasets];
     const names = datasets.map((d) => d.name);
+    queueMicrotask(() => void this.#followRenames());
     if (this.#known === null) {
       // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
       this.#known = new Set(names);
@@ -128,7 +165,9 @@ export class KnowledgeClient {
     for (const name of names) {
       if (this.#known.has(name)) continue;
       this.#known.add(name);
-      if (!this.dictionaries[name]) fresh.push(name);
+      // Nothing is drafted over a dictionary that is its own (a rename) or offered to it (the user chooses).
+      const b = this.bindings.get(name);
+      if (!this.dictionaries[name] && !b?.own && !b?.offered) fresh.push(name);
     }
     if (fresh.length === 0 || !this.canDraft || !autoDraftSetting.on) return;
     // A few datasets are drafted at once; more (or more while some wait) are asked about first.
@@ -158,6 +197,28 @@ export class KnowledgeClient {
     }
   }
 
+  /**
+   * A dictionary bound by content to a dataset under another name (the table was renamed) is
+   * stored again under the new name, and the old key removed once nothing loaded has that name.
+   */
+  async #followRenames(): Promise<void> {
+    const loaded = this.datasets.map((d) => d.name);
+    for (const [name, b] of this.bindings) {
+      const own = b.own;
+      if (!own || this.dictionaries[name]?.fingerprint === own.fingerprint) continue;
+      const old = Object.values(this.dictionaries).find((d) => d.fingerprint === own.fingerprint && d.dataset !== name);
+      if (!old || loaded.includes(old.dataset) || this.dictionaries[name]) continue;
+      try {
+        await this.#store.putDictionary({ ...(own as DataDictionary) });
+        await this.#store.deleteDictionary(old.dataset);
+        this.dictionaries[name] = own;
+        delete this.dictionaries[old.dataset];
+      } catch (e) {
+        this.errors[name] = `The dictionary could not follow the rename: ${messageOf(e)}`;
+      }
+    }
+  }
+
   /** What the model sees of the workspace, or why it could not be read. */
   async preview(): Promise<ModelContextView | string> {
     if (!this.#options.preview) return 'Not available here.';
@@ -168,18 +229,70 @@ export class KnowledgeClient {
     }
   }
 
-  async addRule(text: string, source: WorkspaceRule['source'] = 'typed'): Promise<boolean> {
+  /** Where a rule's text contradicts an accepted dictionary, in words (empty when it does not). */
+  conflictsOf(text: string, dataset?: string): string[] {
+    const dicts = Object.values($state.snapshot(this.dictionaries) as Record<string, DataDictionary>).filter((d) => dataset === undefined || d.dataset === dataset);
+    return ruleConflicts(text, dicts).map(conflictText);
+  }
+
+  async addRule(text: string, source: WorkspaceRule['source'] = 'typed', dataset?: string): Promise<boolean> {
     const t = text.trim();
     if (!t) return false;
-    const rule: WorkspaceRule = { id: this.#newId(), text: t.slice(0, 2000), created_at: nowIso(), source };
+    const rule: WorkspaceRule = { id: this.#newId(), text: t.slice(0, 2000), created_at: nowIso(), source, ...(dataset ? { dataset } : {}) };
+    // A rule added after others were moved goes last in the user's order.
+    if (this.rules.some((r) => r.order !== undefined)) rule.order = this.rules.length;
     try {
       await this.#store.putRule(rule);
       this.rules = [...this.rules, rule];
       this.rulesError = null;
+      this.#warn(rule);
       return true;
     } catch (e) {
       this.rulesError = `The rule could not be saved: ${messageOf(e)}`;
       return false;
+    }
+  }
+
+  #warn(rule: WorkspaceRule): void {
+    const found = this.conflictsOf(rule.text, rule.dataset);
+    if (found.length) this.ruleWarnings[rule.id] = found;
+    else delete this.ruleWarnings[rule.id];
+  }
+
+  /** Changes a rule's text and/or scope (absent `dataset`: the whole workspace). */
+  async updateRule(id: string, change: { text?: string; dataset?: string | null }): Promise<boolean> {
+    const old = this.rules.find((r) => r.id === id);
+    if (!old) return false;
+    const text = (change.text ?? old.text).trim().slice(0, 2000);
+    if (!text) return false;
+    const next: WorkspaceRule = { ...($state.snapshot(old) as WorkspaceRule), text, updated_at: nowIso() };
+    if (change.dataset === null) delete next.dataset;
+    else if (change.dataset !== undefined) next.dataset = change.dataset;
+    try {
+      await this.#store.putRule(next);
+      this.rules = this.rules.map((r) => (r.id === id ? next : r));
+      this.rulesError = null;
+      this.#warn(next);
+      return true;
+    } catch (e) {
+      this.rulesError = `The rule could not be saved: ${messageOf(e)}`;
+      return false;
+    }
+  }
+
+  /** Moves a rule up (-1) or down (+1): the order is also the order rules get room in a tight prompt. */
+  async moveRule(id: string, by: -1 | 1): Promise<void> {
+    const i = this.rules.findIndex((r) => r.id === id);
+    const j = i + by;
+    if (i < 0 || j < 0 || j >= this.rules.length) return;
+    const list = [...this.rules];
+    [list[i], list[j]] = [list[j] as WorkspaceRule, list[i] as WorkspaceRule];
+    const renumbered = list.map((r, k) => ({ ...($state.snapshot(r) as WorkspaceRule), order: k }));
+    try {
+      for (const r of renumbered) await this.#store.putRule(r);
+      this.rules = renumbered;
+    } catch (e) {
+      this.rulesError = `The rules could not be reordered: ${messageOf(e)}`;
     }
   }
 
@@ -192,11 +305,56 @@ export class KnowledgeClient {
     }
   }
 
+  /**
+   * Marks a query as answering `question` (the agent is shown it for similar questions). The
+   * tables it reads are the loaded ones it names: it is offered only while they are all loaded.
+   */
+  async addTrusted(question: string, sql: string): Promise<string | null> {
+    const q = question.trim();
+    const s = sql.trim();
+    if (!q || !s) return 'Write the question this query answers.';
+    const datasets = this.datasets.map((d) => d.name).filter((n) => new RegExp(`(^|[^A-Za-z0-9_])"?${escapeRegExp(n)}"?($|[^A-Za-z0-9_])`, 'i').test(s));
+    const item: TrustedQuery = { id: this.#newId(), question: q.slice(0, 500), sql: s.slice(0, 20_000), datasets, created_at: nowIso() };
+    try {
+      await this.#store.putTrusted(item);
+      this.trusted = [...this.trusted, item];
+      return null;
+    } catch (e) {
+      return `The trusted query could not be saved: ${messageOf(e)}`;
+    }
+  }
+
+  async deleteTrusted(id: string): Promise<void> {
+    await this.#store.deleteTrusted(id).catch(() => undefined);
+    this.trusted = this.trusted.filter((t) => t.id !== id);
+  }
+
+  async addMetric(m: { name: string; dataset: string; expression: string; description: string }): Promise<string | null> {
+    const name = m.name.trim();
+    if (!name || !m.expression.trim() || !m.dataset) return 'A metric needs a name, a table and a definition.';
+    if (this.metrics.some((x) => x.name.toLowerCase() === name.toLowerCase() && x.dataset === m.dataset)) return `There is already a metric named ${name} for ${m.dataset}.`;
+    const item: Metric = { id: this.#newId(), name: name.slice(0, 80), dataset: m.dataset, expression: m.expression.trim().slice(0, 2000), description: m.description.trim().slice(0, 500), created_at: nowIso() };
+    try {
+      await this.#store.putMetric(item);
+      this.metrics = [...this.metrics, item].sort((a, b) => a.name.localeCompare(b.name));
+      return null;
+    } catch (e) {
+      return `The metric could not be saved: ${messageOf(e)}`;
+    }
+  }
+
+  async deleteMetric(id: string): Promise<void> {
+    await this.#store.deleteMetric(id).catch(() => undefined);
+    this.metrics = this.metrics.filter((m) => m.id !== id);
+  }
+
   /** What exports carry: every accepted dictionary (the export keeps the used ones) and the rules. */
   forExport(): WorkspaceKnowledge {
     return {
       dictionaries: Object.values($state.snapshot(this.dictionaries) as Record<string, DataDictionary>).filter((d) => d.status === 'accepted'),
       rules: this.rules.map((r) => r.text),
+      metrics: $state.snapshot(this.metrics) as Metric[],
+      trusted: $state.snapshot(this.trusted) as TrustedQuery[],
     };
   }
 }

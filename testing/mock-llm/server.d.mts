@@ -17,6 +17,8 @@ export type ScriptedReply = (
   | { type: 'structured'; value: unknown }
   | { type: 'error'; status: number; message?: string; code?: string; retry_after?: number }
   | { type: 'cut'; content: string; after_chunks?: number }
+  /** OpenAI's Structured Outputs refusal: `message.refusal` (streamed as `delta.refusal`), content null. */
+  | { type: 'refusal'; refusal: string }
 ) & {
   delay_ms?: number;
   chunk_delay_ms?: number;

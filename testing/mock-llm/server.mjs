@@ -29,6 +29,7 @@
  *                                           a call of the forced tool
  *   { type: 'error', status, message?, code?, retry_after? }  e.g. 401, 429 (+ Retry-After), 500
  *   { type: 'cut', content, after_chunks? }  streams part of the text then drops the connection
+ *   { type: 'refusal', refusal }  OpenAI's Structured Outputs refusal: message.refusal (delta.refusal when streamed), content null
  * Routes (`POST /__script { routes: [{ match, replies }] }`, replacing earlier routes): a request
  * whose user messages contain `match` takes its reply from that route's own queue first (same
  * `when` rules), so a script can say how each question is answered whatever order they come in
@@ -169,6 +170,9 @@ function materialiseParts(reply, body, state) {
     case 'text':
     case 'cut':
       return { content: String(reply.content ?? ''), toolCalls: [] };
+    // OpenAI's Structured Outputs refusal: `message.refusal` (or `delta.refusal` pieces) and no content.
+    case 'refusal':
+      return { content: '', toolCalls: [], modelRefusal: String(reply.refusal ?? '') };
     case 'tool_calls':
       return {
         content: reply.content ?? '',
@@ -225,8 +229,9 @@ async function streamReply(req, res, state, body, reply, out) {
     data: { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }], ...extra },
   });
 
-  const events = [chunk({ role: 'assistant', content: '' })];
+  const events = [chunk({ role: 'assistant', content: out.modelRefusal !== undefined ? null : '' })];
   for (const p of pieces(out.content, size)) events.push(chunk({ content: p }));
+  if (out.modelRefusal !== undefined) for (const p of pieces(out.modelRefusal, size)) events.push(chunk({ refusal: p }));
   out.toolCalls.forEach((tc, index) => {
     events.push(chunk({ tool_calls: [{ index, id: tc.id, type: 'function', function: { name: tc.name, arguments: '' } }] }));
     // Arguments split across several chunks, as real providers do.
@@ -278,7 +283,7 @@ function wholeReply(req, res, state, body, reply, out) {
     res.socket?.destroy();
     return;
   }
-  const message = { role: 'assistant', content: out.content || (out.toolCalls.length ? null : ''), refusal: null };
+  const message = { role: 'assistant', content: out.modelRefusal !== undefined ? null : out.content || (out.toolCalls.length ? null : ''), refusal: out.modelRefusal ?? null };
   if (out.toolCalls.length) {
     message.tool_calls = out.toolCalls.map((tc) => ({ id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.argsText } }));
   }

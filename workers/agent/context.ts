@@ -60,11 +60,11 @@ export async function gatherRunContext(src: ContextSources, question: string): P
       const names = d.columns.map((c) => c.name);
       const samples = src.samples === false ? [] : await samplesOf(src.data, d.name, names);
       const notes = datasetNotes(d.report);
-      return { name: d.name, rowCount: d.rowCount, columns: d.columns.map((c, i) => ({ name: c.name, type: c.type, samples: samples[i] ?? [] })), ...(notes.length > 0 ? { notes } : {}) };
+      return { name: d.name, fileName: d.fileName, sizeBytes: d.sizeBytes, rowCount: d.rowCount, columns: d.columns.map((c, i) => ({ name: c.name, type: c.type, samples: samples[i] ?? [] })), ...(notes.length > 0 ? { notes } : {}) };
     }),
   );
   const pythonPackages = src.pythonPackages ? await src.pythonPackages().catch(() => [] as string[]) : null;
   const found = src.library.search(question, src.topExamples ?? 3);
-  const knowledge = await knowledgeContext(src.knowledge, datasets, src.datasetsBudget);
+  const knowledge = await knowledgeContext(src.knowledge, datasets, src.datasetsBudget, question);
   return { datasets, pythonPackages, examples: found.map((h) => h.example), ...(src.timeZone ? { timeZone: src.timeZone } : {}), ...knowledge };
 }

@@ -20,8 +20,10 @@ import { buildAgentSystemPrompt, buildDatasetsContext, buildExamplesContext, bui
 import type { AgentStateType, Reset, RunContext, Update } from './state';
 import { createSummarizer, defaultContextBudget, visibleMessages, withSummary } from './summarize';
 import { INTERNAL_FLAG } from './threadView';
-import { toJsonText } from './toolOutput';
-import { executeTool, resultForModel, type ToolDeps } from './tools/execute';
+import { toJsonText, toolErrorText } from './toolOutput';
+import { executeTool, resultForModel, type ToolDeps, type ToolRun } from './tools/execute';
+import { ASSUMED_CAVEAT, clarificationRefused, clarifiedNote } from './knowledge/clarifyCap';
+import { citations } from './knowledge/trusted';
 
 export interface AgentGraphDeps {
   model: ChatOpenAICompletions;
@@ -57,6 +59,8 @@ export function createShared(deps: AgentGraphDeps) {
     const question = human?.text ?? '';
     const ctx = await deps.context(question, config.signal ?? new AbortController().signal);
     datasetsText = ctx.datasetsText ?? buildDatasetsContext(ctx.datasets);
+    // Knowledge shown in less detail to fit is said where the user reads the run (issue 32).
+    if (ctx.knowledgeLeftOut?.length) emit(config, { type: 'status', kind: 'context_fitted', detail: `Shown in less detail to fit the context: ${ctx.knowledgeLeftOut.map((l) => `${l.what} (${l.detail})`).join('; ')}.` });
     const pythonText = buildPythonContext(ctx.pythonPackages);
     const systemPrompt = buildAgentSystemPrompt({
       systemContext: buildSystemContext((deps.now ?? (() => new Date()))(), ctx.timeZone),
@@ -66,9 +70,15 @@ export function createShared(deps: AgentGraphDeps) {
       iterationBudget: iterationBudget(question, ctx.datasets.length),
     });
     const reset: Reset = { reset: true };
+    // The previous run asked; this message is the user's answer, so this question has had its one.
+    const clarifiedBy = state.clarification ? { question: state.clarification.question, answer: question } : undefined;
     return {
       question,
-      systemPrompt,
+      clarifiedBy,
+      rulesGiven: ctx.rulesGiven,
+      trustedGiven: ctx.trustedGiven,
+      metricsGiven: ctx.metricsGiven,
+      systemPrompt: clarifiedBy ? `${systemPrompt}\n\n${clarifiedNote(clarifiedBy)}` : systemPrompt,
       datasetsText,
       pythonText,
       budget: iterationBudget(question, ctx.datasets.length),
@@ -96,10 +106,26 @@ export function createShared(deps: AgentGraphDeps) {
     // One Python namespace per conversation: a variable one run_python call defines, the next can use.
     const threadId: unknown = config.configurable?.thread_id;
     const session = typeof threadId === 'string' && threadId ? conversationSession(threadId) : undefined;
+    // At most one clarifying question per question: one already answered, or a first one in this
+    // same turn, and the call is refused so the model goes on with an assumption.
+    let mayAsk = !state.clarifiedBy && !state.outcomes.some((o) => o.tool === 'ask_clarification' && o.ok);
+    const refuseAsking = calls.map((c) => {
+      if (c.name !== 'ask_clarification') return false;
+      if (mayAsk) {
+        mayAsk = false;
+        return false;
+      }
+      return true;
+    });
     const runs = await Promise.all(
       calls.map(async (c, i) => {
         const id = c.id ?? `call_${state.iterations}_${i}`;
         emit(config, { type: 'tool_start', call_id: id, tool: c.name, args: c.args });
+        if (refuseAsking[i]) {
+          const error = toolErrorText(clarificationRefused(state.clarifiedBy));
+          emit(config, { type: 'tool_error', call_id: id, tool: c.name, error });
+          return { id, name: c.name, run: { outcome: { callId: id, tool: c.name, args: c.args, ok: false, error }, modelText: error, elapsedMs: 0 } as ToolRun };
+        }
         const run = await executeTool({ id, name: c.name, args: c.args, ...(session ? { session } : {}) }, toolDeps, signal);
         if (run.outcome.ok && run.result) {
           emit(config, { type: 'tool_end', call_id: id, ...run.result, elapsed_ms: run.elapsedMs });
@@ -110,7 +136,9 @@ export function createShared(deps: AgentGraphDeps) {
       }),
     );
     const okCode = runs.filter((r) => r.run.outcome.ok && CODE_TOOLS.has(r.name));
+    const refused = refuseAsking.some(Boolean);
     const update: Update = {
+      ...(refused && state.clarifiedBy ? { caveats: [ASSUMED_CAVEAT] } : {}),
       messages: [...runs.map((r) => new ToolMessage({ content: r.run.modelText, tool_call_id: r.id, name: r.name, status: r.run.outcome.ok ? 'success' : 'error' })), ...after],
       outcomes: runs.map((r) => r.run.outcome),
       toolOutputs: runs.flatMap((r) => (r.run.result ? [r.run.result.output] : [])),
@@ -158,6 +186,12 @@ export function createShared(deps: AgentGraphDeps) {
       caveats: state.caveats,
       failed: state.failed,
     });
+    if (state.rulesGiven?.length) output.rules_given = state.rulesGiven;
+    if (state.trustedGiven?.length || state.metricsGiven?.length) {
+      const sqls = state.outcomes.flatMap((o) => (o.ok && (o.tool === 'run_sql' || o.tool === 'create_chart') && typeof (o.args as { sql?: unknown } | null)?.sql === 'string' ? [(o.args as { sql: string }).sql] : []));
+      const cited = citations(sqls, output.answer, state.trustedGiven ?? [], state.metricsGiven ?? []);
+      if (cited.length) output.knowledge_cited = cited;
+    }
     if (state.clarification) {
       output.clarification = state.clarification;
       output.output_type = 'explanation';

@@ -14,6 +14,9 @@ export interface DatasetContext {
   columns: { name: string; type: string; samples?: readonly unknown[] }[];
   /** How it was read (time zones stored as UTC, the load report's findings): said under its columns. */
   notes?: readonly string[];
+  /** Its source file and size: with the column names, what binds its dictionary (shared/knowledge/identity.ts). */
+  fileName?: string;
+  sizeBytes?: number;
 }
 
 export interface ContextLimits {

@@ -11,6 +11,7 @@ import { gatherRunContext } from './context';
 import { createAgentGraph } from './graph';
 import { describeColumns } from './knowledge/describe';
 import { DATASETS_SHARE } from './knowledge/runContext';
+import { bindDictionaries } from '../../shared/knowledge/identity';
 import { profileAdaptMemory } from './llm/adaptFetch';
 import { endpointModel } from './llm/endpointModel';
 import { createPipelineGraph } from './pipeline';
@@ -74,8 +75,8 @@ export async function buildRunGraph(parts: AgentParts, o: RunGraphOptions) {
         describeColumns(
           {
             data: deps.data,
-            dictionary: async (name) => {
-              const d = await knowledge.dictionary(name);
+            dictionary: async (ds, all) => {
+              const d = bindDictionaries(await knowledge.dictionaries(), all).get(ds.name)?.own;
               return d?.status === 'accepted' ? d : undefined;
             },
             rawValues: !settings.noRawRows,

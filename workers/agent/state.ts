@@ -10,6 +10,7 @@ import type { AgentMode, FinalOutput } from '../../protocol/agent/final';
 import type { PlotlyFigure } from '../../protocol/figure';
 import type { ToolOutcome } from './guard';
 import type { DatasetContext } from './prompts';
+import type { Metric, TrustedQuery } from '../../protocol/agent/knowledge';
 
 /** What the run knows about the workspace, gathered once in `ingress`. */
 export interface RunContext {
@@ -22,6 +23,15 @@ export interface RunContext {
   timeZone?: string;
   /** The datasets block with the workspace's knowledge, fitted to the window (knowledge/prompt.ts). */
   datasetsText?: string;
+  /** What that block shows in less detail than the workspace has, to fit (said as a step). */
+  knowledgeLeftOut?: { what: string; detail: string }[];
+  /** Each dataset's detail level in that block. */
+  knowledgeLevels?: Record<string, string>;
+  /** The user's rules as that block carries them. */
+  rulesGiven?: string[];
+  /** The trusted queries and metrics that block carries. */
+  trustedGiven?: TrustedQuery[];
+  metricsGiven?: Metric[];
 }
 
 /** Clears a per-run list (an `ingress` update); anything else is appended. */
@@ -65,6 +75,16 @@ export const AgentState = Annotation.Root({
   summarizedThrough: Annotation<number | undefined>,
   /** The clarifying question this run ends with, if the model asked one (ask_clarification). */
   clarification: Annotation<{ question: string; choices: string[] } | undefined>,
+  /**
+   * Set when this run's question answers the previous run's clarifying question (issue 32: at most
+   * one per question — the agent then assumes, and says what it assumed).
+   */
+  clarifiedBy: Annotation<{ question: string; answer: string } | undefined>,
+  /** The user's rules this run's prompt carried (recorded in its final output for exports). */
+  rulesGiven: Annotation<string[] | undefined>,
+  /** The trusted queries and metrics this run's prompt carried (the answer cites those it used). */
+  trustedGiven: Annotation<TrustedQuery[] | undefined>,
+  metricsGiven: Annotation<Metric[] | undefined>,
 });
 export type AgentStateType = typeof AgentState.State;
 export type Update = typeof AgentState.Update;

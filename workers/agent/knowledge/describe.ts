@@ -6,6 +6,7 @@
  */
 import type { DescribeColumnsArgs, DescribeColumnsResult, DescribedColumn } from '../../../protocol/agent/tools';
 import type { DataDictionary } from '../../../protocol/agent/knowledge';
+import type { DatasetInfo } from '../../../protocol/data';
 import type { DataClient } from '../tools/workerHost';
 import type { HostResult } from '../tools/execute';
 import { messageOf } from '../../../shared/errors';
@@ -18,7 +19,8 @@ export const LIST_LIMIT = 150;
 
 export interface DescribeSources {
   data: DataClient;
-  dictionary(dataset: string): Promise<DataDictionary | undefined>;
+  /** The dataset's own accepted dictionary (bound by content: `shared/knowledge/identity.ts`). */
+  dictionary(dataset: DatasetInfo, all: readonly DatasetInfo[]): Promise<DataDictionary | undefined>;
   /** False under "No raw rows": no top values (they are rows' values). */
   rawValues?: boolean;
 }
@@ -89,7 +91,7 @@ export async function describeColumns(src: DescribeSources, args: DescribeColumn
     const list = await src.data.call('list', {});
     const ds = list.find((d) => d.name === args.dataset);
     if (!ds) return { ok: false, message: `there is no dataset named ${args.dataset}; the datasets are: ${list.map((d) => d.name).join(', ') || '(none loaded)'}` };
-    const dict = await src.dictionary(ds.name).catch(() => undefined);
+    const dict = await src.dictionary(ds, list).catch(() => undefined);
     const entries = new Map((dict?.columns ?? []).map((c) => [c.name, c]));
     const notes: string[] = [];
     if (dict?.row_meaning.trim()) notes.push(`One row: ${dict.row_meaning.trim()}`);

@@ -8,9 +8,10 @@ import { HumanMessage } from '@langchain/core/messages';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import { DictionaryDraftSchema, type DataDictionary, type DictionaryDraft } from '../../../protocol/agent/knowledge';
 import type { DatasetInfo, DatasetProfile } from '../../../protocol/data';
-import { structuredOutput, type LadderMemory } from '../llm/structured';
+import { RUNG_LABELS, StructuredOutputError, StructuredRefusalError, structuredOutput, type LadderMemory } from '../llm/structured';
 import type { DataClient } from '../tools/workerHost';
 import { DRAFT_COLUMNS, DRAFT_LINES_CHARS, DRAFT_OTHERS_CHARS } from '../../../shared/knowledge/draftBudget';
+import { datasetFingerprint } from '../../../shared/knowledge/identity';
 
 export { DRAFT_COLUMNS } from '../../../shared/knowledge/draftBudget';
 
@@ -68,6 +69,7 @@ export function fitDraft(ds: DatasetInfo, draft: DictionaryDraft, others: readon
   const own = new Set(ds.columns.map((c) => c.name));
   return {
     dataset: ds.name,
+    fingerprint: datasetFingerprint(ds),
     status: 'draft',
     source: 'model',
     updated_at: new Date().toISOString(),
@@ -85,6 +87,8 @@ export interface DraftDeps {
   ladder: LadderMemory;
   onAdapt?: (detail: string) => void;
   rawValues: boolean;
+  /** The last answer's refusal, when the endpoint said one (llm/refusalWatch.ts). */
+  refusal?: () => Promise<string | undefined>;
 }
 
 export async function draftDictionary(deps: DraftDeps, dataset: string, signal?: AbortSignal): Promise<DataDictionary> {
@@ -93,7 +97,21 @@ export async function draftDictionary(deps: DraftDeps, dataset: string, signal?:
   if (!ds) throw new Error(`There is no dataset named ${dataset}.`);
   const profile = await deps.data.call('profile', { name: dataset });
   const others = list.filter((d) => d.name !== dataset);
-  const caller = structuredOutput(deps.model, DictionaryDraftSchema, 'data_dictionary', deps.ladder, deps.onAdapt);
-  const draft = await caller.invoke([new HumanMessage(buildDraftPrompt(ds, profile, others, deps.rawValues))], signal ? { signal } : {});
-  return fitDraft(ds, draft, others);
+  const caller = structuredOutput(deps.model, DictionaryDraftSchema, 'data_dictionary', deps.ladder, deps.onAdapt, deps.refusal);
+  try {
+    const draft = await caller.invoke([new HumanMessage(buildDraftPrompt(ds, profile, others, deps.rawValues))], signal ? { signal } : {});
+    return fitDraft(ds, draft, others);
+  } catch (e) {
+    throw draftFailure(e);
+  }
+}
+
+/** What the editor says when no draft came: the refusal in the model's words, or which ways of asking failed — never a parser dump. */
+export function draftFailure(e: unknown): Error {
+  if (e instanceof StructuredRefusalError) return new Error(`the model declined: “${e.refusal.trim().slice(0, 300)}”. Start the dictionary yourself or import one.`);
+  if (e instanceof StructuredOutputError) {
+    const tried = e.failures.map((f) => `${RUNG_LABELS[f.rung]}: ${f.reason}`).join('; ');
+    return new Error(`the model's answers could not be read as a data dictionary (asked ${e.failures.length} ways — ${tried}). Try again, or a model that follows JSON instructions better; or start the dictionary yourself.`);
+  }
+  return e instanceof Error ? e : new Error(String(e));
 }

@@ -14,6 +14,7 @@ import type { AgentParts } from '../serviceParts';
 import { contextBudget } from '../summarize';
 import { draftDictionary } from './draft';
 import { DATASETS_SHARE } from './runContext';
+import { watchRefusals } from '../llm/refusalWatch';
 
 export function createKnowledgeHandlers(parts: AgentParts): Pick<Handlers<AgentRequests>, 'modelContext' | 'draftDictionary'> {
   const { deps, knowledge, privacyLog, profiles, secrets, examplesReady } = parts;
@@ -24,19 +25,18 @@ export function createKnowledgeHandlers(parts: AgentParts): Pick<Handlers<AgentR
       const share = Math.floor(budget * DATASETS_SHARE);
       const ctx = await gatherRunContext({ data: deps.data, library: deps.library, samples: !settings.noRawRows, knowledge, datasetsBudget: share, topExamples: 0 }, '');
       const text = ctx.datasetsText ?? '';
-      return { result: { text, tokens: estimateTokens(text), budget, share } };
+      return { result: { text, tokens: estimateTokens(text), budget, share, levels: ctx.knowledgeLevels ?? {}, left_out: ctx.knowledgeLeftOut ?? [] } };
     },
     draftDictionary: async ({ settings, dataset }) => {
       checkSettings(settings);
       secrets.addEndpoint(settings);
-      const { model, profile } = await endpointModel(settings, profiles, () => ({
-        maxRetries: deps.maxRetries ?? 2,
-        // Sent like everything else: logged exactly as sent, under the dataset's draft thread.
-        fetch: createRecordingFetch(parts.fetch, privacyLog.sink(dictionaryDraftThread(dataset))),
-      }));
+      // Sent like everything else: logged exactly as sent, under the dataset's draft thread; a
+      // refusal (OpenAI's `refusal` field) is read off the same responses.
+      const watch = watchRefusals(createRecordingFetch(parts.fetch, privacyLog.sink(dictionaryDraftThread(dataset))));
+      const { model, profile } = await endpointModel(settings, profiles, () => ({ maxRetries: deps.maxRetries ?? 2, fetch: watch.fetch }));
       const ladder = transientLadder();
       if (profile?.structuredRung) ladder.remember(profile.structuredRung);
-      return { result: await draftDictionary({ data: deps.data, model, ladder, rawValues: !settings.noRawRows }, dataset) };
+      return { result: await draftDictionary({ data: deps.data, model, ladder, rawValues: !settings.noRawRows, refusal: watch.last }, dataset) };
     },
   };
 }

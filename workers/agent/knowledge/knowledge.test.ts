@@ -7,6 +7,7 @@ import { buildWorkspaceContext } from './prompt';
 import { dictionaryToJson, importDictionary, parseCsv } from '../../../shared/knowledge/dictionaryImport';
 import { KnowledgeStore } from '../../../shared/knowledge/store';
 import { knowledgeContext } from './runContext';
+import { datasetFingerprint } from '../../../shared/knowledge/identity';
 
 const survey: DatasetContext = {
   name: 'survey',
@@ -143,5 +144,37 @@ describe('importing a dictionary', () => {
     expect({ ...again, updated_at: '', status: 'accepted', source: '' }).toEqual({ ...d, updated_at: '', source: '' });
     expect(importDictionary('{"income": "Net income"}', 'm.json', 'survey', cols).dictionary.columns[1]?.description).toBe('Net income');
     expect(() => importDictionary('{"income": [', 'm.json', 'survey', cols)).toThrow(/could not be read as JSON/);
+  });
+});
+
+describe('knowledge bound by content (issue 32)', () => {
+  const file = { fileName: 'survey.csv', sizeBytes: 2048 };
+  it('follows a rename into the prompt, and keeps another survey.csv from inheriting the codes', async () => {
+    const store = new KnowledgeStore({ dbName: `k-id-${Date.now()}` });
+    await store.putDictionary({ ...dict(), fingerprint: datasetFingerprint({ name: 'survey', ...file, columns: survey.columns }) });
+    const renamed = { ...survey, ...file, name: 'survey_w3' };
+    const { datasetsText } = await knowledgeContext(store, [renamed]);
+    expect(datasetsText).toContain('### survey_w3 (');
+    expect(datasetsText).toContain('codes: 1 = North; 2 = South');
+    const different = { ...survey, fileName: 'survey.csv', sizeBytes: 999 };
+    const other = await knowledgeContext(store, [different]);
+    expect(other.datasetsText).not.toContain('North');
+    expect(other.datasetsText).not.toContain('Yearly net income');
+    await store.close();
+  });
+});
+
+describe('rules for a run (issue 32)', () => {
+  it("keeps the user's order, sends a table's rules only while it is loaded, and records what was sent", async () => {
+    const store = new KnowledgeStore({ dbName: `k-rules-${Date.now()}` });
+    await store.putRule({ id: 'a', text: 'Older rule', created_at: '2026-01-01T00:00:00Z', order: 1 });
+    await store.putRule({ id: 'b', text: 'Moved first', created_at: '2026-01-02T00:00:00Z', order: 0 });
+    await store.putRule({ id: 'c', text: 'Weights apply', created_at: '2026-01-03T00:00:00Z', order: 2, dataset: 'survey' });
+    await store.putRule({ id: 'd', text: 'Only for sales', created_at: '2026-01-04T00:00:00Z', order: 3, dataset: 'sales' });
+    const ctx = await knowledgeContext(store, [survey]);
+    expect(ctx.rulesGiven).toEqual(['Moved first', 'Older rule', '(for survey) Weights apply']);
+    expect(ctx.datasetsText).toContain("- Moved first\n- Older rule\n- (for survey) Weights apply\n");
+    expect(ctx.datasetsText).not.toContain('Only for sales');
+    await store.close();
   });
 });

@@ -43,6 +43,14 @@ export class StructuredOutputError extends Error {
   }
 }
 
+/** The model declined to answer (OpenAI's `refusal`): no other way of asking changes its mind. */
+export class StructuredRefusalError extends Error {
+  constructor(readonly name_: string, readonly refusal: string) {
+    super(`The model declined to write the ${name_}: ${refusal}`);
+    this.name = 'StructuredRefusalError';
+  }
+}
+
 /** Failures another rung cannot fix. */
 const FATAL = new Set(['auth', 'rate_limit', 'network', 'timeout', 'aborted', 'not_found', 'server']);
 
@@ -69,9 +77,22 @@ function schemaPrompt(name: string, schema: z.ZodType): string {
   return `Answer with one JSON object (the "${name}") and nothing else, matching this JSON Schema:\n${JSON.stringify(toJsonSchema(schema))}`;
 }
 
-function short(e: unknown): string {
-  const m = messageOf(e);
-  return m.replace(/\s+/g, ' ').slice(0, 200);
+/**
+ * A rung's failure in a few words: LangChain's parser errors carry the whole answer and a
+ * "Troubleshooting URL" to its docs, and zod's a JSON dump of every issue — neither helps a user.
+ */
+export function short(e: unknown): string {
+  if (e instanceof Error && Array.isArray((e as { issues?: unknown }).issues)) {
+    const issues = (e as unknown as { issues: { path: PropertyKey[]; message: string }[] }).issues;
+    const first = issues[0];
+    if (issues.length === 1 && first?.path.length === 0 && /received undefined/.test(first.message)) return 'no answer came in that form';
+    const at = first?.path.length ? ` at ${first.path.map(String).join('.')}` : '';
+    return `the answer did not fit the form (${issues.length} problem${issues.length === 1 ? '' : 's'}; first${at}: ${first?.message ?? 'invalid'})`;
+  }
+  if (e instanceof SyntaxError) return 'the answer was not a readable JSON object';
+  const m = messageOf(e).replace(/\s*Troubleshooting URL: \S+/g, '');
+  if ((e as { lc_error_code?: unknown } | null)?.lc_error_code === 'OUTPUT_PARSING_FAILURE' || /^Failed to parse\b/.test(m)) return 'the answer was not a readable JSON object';
+  return m.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
 export interface StructuredCaller<T> {
@@ -84,6 +105,8 @@ export function structuredOutput<T>(
   name: string,
   memory: LadderMemory,
   onAdapt?: (detail: string) => void,
+  /** The last answer's refusal, when the endpoint said one (llm/refusalWatch.ts). */
+  refusal?: () => Promise<string | undefined>,
 ): StructuredCaller<T> {
   // Each rung is built when it is first tried, inside the ladder's `try`: a library that refuses a
   // method at construction ("JSON Schema is not supported for model \"gpt-3.5-turbo\"",
@@ -148,6 +171,8 @@ export function structuredOutput<T>(
           if (options.signal?.aborted) throw e;
           const kind = classifyLlmError(e).kind;
           if (FATAL.has(kind)) throw e;
+          const declined = await refusal?.();
+          if (declined) throw new StructuredRefusalError(name, declined);
           failures.push({ rung, reason: short(e) });
         }
       }
