@@ -99,9 +99,9 @@ describe('applyEvent', () => {
   it("counts the model's tool calls, not the guard's own check, so the count is the same after a reload", () => {
     const turn = play([
       { type: 'tool_start', call_id: 's', tool: 'run_sql', args: {} },
-      { type: 'tool_end', call_id: 's', tool: 'run_sql', output: {}, elapsed_ms: 1 },
+      { type: 'tool_end', call_id: 's', tool: 'run_sql', output: { columns: [], rows: [], row_count: 0, truncated: false, elapsed_ms: 1 }, elapsed_ms: 1 },
       { type: 'tool_start', call_id: 'm', tool: 'validate_results', args: {} },
-      { type: 'tool_end', call_id: 'm', tool: 'validate_results', output: {}, elapsed_ms: 1 },
+      { type: 'tool_end', call_id: 'm', tool: 'validate_results', output: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 }, elapsed_ms: 1 },
       { type: 'token', text: 'Draft' },
       { type: 'status', kind: 'validating', detail: 'checking' },
       { type: 'tool_start', call_id: 'g', tool: 'validate_results', args: {} },

@@ -125,7 +125,7 @@ export function applyEvent(turn: ChatTurn, event: RunEvent): void {
       setAside(turn);
       const before = turn.steps.at(-1);
       const step = toolStep(turn, event.call_id, event.tool);
-      if (before?.kind === 'status' && before.status === 'validating' && before !== step) step.check = true;
+      if (before?.kind === 'status' && before.status === 'validating') step.check = true;
       step.args = event.args;
       step.state = 'running';
       break;
