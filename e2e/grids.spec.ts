@@ -77,3 +77,46 @@ test('on a phone, grid cells and Markdown table cells keep numbers whole: the ta
   expect(await table.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
   expect(app.pageErrors).toEqual([]);
 });
+
+test("a preview column's menu shows its distribution and filters by values, range and missing values in DuckDB (issue 34)", async ({ app }) => {
+  await app.loadSample('penguins');
+  const total = Number(await app.scalar('SELECT count(*) FROM penguins'));
+  const gentoo = Number(await app.scalar(`SELECT count(*) FROM penguins WHERE "Species" = 'Gentoo'`));
+  const heavyGentoo = Number(await app.scalar(`SELECT count(*) FROM penguins WHERE "Species" = 'Gentoo' AND "Body Mass (g)" >= 5000`));
+  const noMass = Number(await app.scalar('SELECT count(*) FROM penguins WHERE "Body Mass (g)" IS NULL'));
+  await app.selectDataset('penguins');
+  const panel = await app.openTab('Preview');
+  const grid = panel.getByRole('grid', { name: 'Preview of penguins', exact: true });
+  const status = panel.getByRole('status').filter({ hasText: 'rows match' });
+  // The header's stats are whole: two lines, not cut at the type.
+  const species = grid.getByRole('columnheader', { name: /^Species\s*VARCHAR · .*top Adelie/ });
+  await expect(species).toBeVisible({ timeout: 60_000 });
+  const stats = species.getByRole('button', { name: /VARCHAR/ });
+  expect(await stats.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+
+  await stats.click();
+  const menu = app.page.getByRole('dialog', { name: 'Column Species', exact: true });
+  await expect(menu.getByRole('checkbox', { name: /^Gentoo/ })).toBeVisible();
+  await menu.getByRole('checkbox', { name: /^Gentoo/ }).check();
+  await menu.getByRole('button', { name: 'Apply filter', exact: true }).click();
+  await expect(status).toHaveText(`${gentoo} of ${total} rows match. Column filters: Species.`, { timeout: 30_000 });
+  await expect(grid.getByRole('gridcell', { name: 'Adelie', exact: true })).toHaveCount(0);
+
+  // A range on a number column holds together with the values filter.
+  await grid.getByRole('columnheader', { name: /^Body Mass \(g\)/ }).getByRole('button', { name: /missing/ }).click();
+  const mass = app.page.getByRole('dialog', { name: 'Column Body Mass (g)', exact: true });
+  await expect(mass.getByRole('img', { name: /^Histogram of Body Mass/ })).toBeVisible();
+  await mass.getByRole('textbox', { name: 'From' }).fill('5000');
+  await mass.getByRole('button', { name: 'Apply filter', exact: true }).click();
+  await expect(status).toHaveText(`${heavyGentoo} of ${total} rows match. Column filters: Species, Body Mass (g).`, { timeout: 30_000 });
+
+  // Only missing values, once the other filters are cleared.
+  await species.getByRole('button', { name: /VARCHAR/ }).click();
+  await menu.getByRole('button', { name: 'Clear filter', exact: true }).click();
+  await grid.getByRole('columnheader', { name: /^Body Mass \(g\)/ }).getByRole('button', { name: /missing/ }).click();
+  await mass.getByRole('textbox', { name: 'From' }).fill('');
+  await mass.getByRole('combobox', { name: 'Missing values' }).selectOption('only');
+  await mass.getByRole('button', { name: 'Apply filter', exact: true }).click();
+  await expect(status).toHaveText(`${noMass} of ${total} rows match. Column filters: Body Mass (g).`, { timeout: 30_000 });
+  expect(app.pageErrors).toEqual([]);
+});

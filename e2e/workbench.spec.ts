@@ -3,10 +3,14 @@
  * the rail, the conversation and the work pane sit side by side with the question box in reach;
  * at 375 px one column with a bottom tab bar whose tabs never land under a header; a reload,
  * back/forward and a copied link return to the conversation and view the user was in.
+ * Issue 34: an ended run's answer starts at the top of the log with nothing over it, a chart
+ * answer gets the room (≥ 640×440 at 1280×800), Settings keeps Save in view, a load's findings
+ * are what the Data view shows first, and a reload shows one state.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
 import { expect, test } from './support/fixtures';
-import { askAndWait, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
+import { ask, askAndWait, chat, configureEndpoint, expectIdle, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();
 
@@ -157,5 +161,174 @@ test('grids format numbers by type, show a full value on click, sort by a header
   await expect.poll(cellsOf).toEqual(['3', '2', '1']);
   await page.getByRole('button', { name: 'Copy as TSV', exact: true }).first().click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('n\ts\n3\t\n2\ta\n1\tb');
+  expect(app.pageErrors).toEqual([]);
+});
+
+const VALID = { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } } as const;
+const SPECIES_SQL = 'SELECT "Species", count(*) AS n FROM penguins GROUP BY 1 ORDER BY 1';
+/** An answer longer than the log, so where the log is left when the run ends shows. */
+const LONG_ANSWER = [
+  'ANSWER-FIRST-LINE: Adelie is the most common species, with 152 penguins.',
+  ...Array.from({ length: 14 }, (_, i) => `Paragraph ${i + 2}: Gentoo has 124 penguins and Chinstrap 68, which the chart above shows per species.`),
+].join('\n\n');
+
+/** Where a locator's top lies relative to the log's visible top, in px. */
+async function offsetInLog(page: Page, target: Locator): Promise<number> {
+  const [t, l] = [await target.boundingBox(), await chat(page).log.boundingBox()];
+  if (!t || !l) throw new Error('no box for the answer or the log');
+  return t.y - l.y;
+}
+
+test('when a run with a chart ends, its answer starts at the top of the log, nothing covers it, and the chart is at least 640×440 at 1280×800', async ({ app, page }) => {
+  test.setTimeout(180_000);
+  await app.resize(1280, 800);
+  await app.loadSample('penguins');
+  await configureEndpoint(page, mock, { key: 'sk-e2e-answer-top' });
+  await mock.script([
+    { type: 'tool_calls', calls: [{ id: 'c1', name: 'create_chart', arguments: { sql: SPECIES_SQL, chart: { type: 'bar', x: 'Species', y: 'n', title: 'Penguins per species' } } }] },
+    { type: 'text', content: LONG_ANSWER },
+    VALID,
+  ]);
+  await ask(page, 'Which species is most common?');
+  await expectIdle(page);
+  const answer = chat(page).answers.last();
+  await expect(answer.getByText('Loading chart…')).toHaveCount(0, { timeout: 60_000 });
+  // The answer's first line is at the top of the log's view (not left part-way down it).
+  await expect.poll(() => offsetInLog(page, answer)).toBeGreaterThanOrEqual(0);
+  expect(await offsetInLog(page, answer)).toBeLessThanOrEqual(12);
+  await expect(answer.getByText('ANSWER-FIRST-LINE', { exact: false })).toBeInViewport();
+  // Nothing lies over the answer: what is at its first line and at its chart is the answer's own.
+  const first = await answer.getByText('ANSWER-FIRST-LINE', { exact: false }).boundingBox();
+  const plot = answer.locator('figure .plot').first();
+  const [chartBox, logBox] = [await plot.boundingBox(), await chat(page).log.boundingBox()];
+  if (!first || !chartBox || !logBox) throw new Error('no first line, chart or log');
+  // Points of the chart within the log's view (the chart may run below it).
+  const chartY = Math.min(chartBox.y + 40, logBox.y + logBox.height - 4);
+  for (const [x, y] of [
+    [first.x + 10, first.y + first.height / 2],
+    [chartBox.x + chartBox.width / 2, chartY],
+    [chartBox.x + chartBox.width / 2, logBox.y + logBox.height - 4],
+  ] as const) {
+    const inside = await answer.evaluate((el, [px, py]) => el.contains(document.elementFromPoint(px, py)), [x, y] as const);
+    expect(inside, `something covers the answer at ${Math.round(x)},${Math.round(y)}`).toBe(true);
+  }
+  await expect(page.getByRole('button', { name: 'Jump to latest ↓' })).toHaveCount(0);
+  // The work pane stepped aside for the chart: drawn at least 640×440 without a click.
+  expect(chartBox.width).toBeGreaterThanOrEqual(640);
+  expect(chartBox.height).toBeGreaterThanOrEqual(440);
+  // A work view brings the pane back.
+  await app.openView('SQL');
+  await expect(app.sqlEditor).toBeVisible();
+  expect(app.pageErrors).toEqual([]);
+});
+
+test('the step count and the steps are the same after a reload, and no "Validating" line stays once the check has run', async ({ app, page }) => {
+  test.setTimeout(180_000);
+  await app.loadSample('penguins');
+  await configureEndpoint(page, mock, { key: 'sk-e2e-steps' });
+  // run_sql, then an answer without validating: the guard checks it itself (validate_results).
+  await mock.script([{ type: 'tool_calls', calls: [{ id: 's1', name: 'run_sql', arguments: { sql: SPECIES_SQL } }] }, { type: 'text', content: 'STEPS-ANSWER: Adelie.' }, VALID]);
+  await ask(page, 'Count the species.');
+  await expectIdle(page);
+  const summary = chat(page).log.locator('details.how > summary').last();
+  await expect(summary).toContainText('1 step');
+  await expect(chat(page).log).not.toContainText('Validating:');
+  const live = (await summary.innerText()).trim();
+  await app.reload();
+  await expect(chat(page).log).toContainText('STEPS-ANSWER', { timeout: 60_000 });
+  await expect(chat(page).log.locator('details.how > summary').last()).toHaveText(live);
+});
+
+test('Settings keeps Save and Cancel in view and jumps between its sections, at 1280×800 and on a phone', async ({ app, page }) => {
+  for (const [w, h] of [
+    [1280, 800],
+    [375, 812],
+  ] as const) {
+    await app.resize(w, h);
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    const save = dialog.getByRole('button', { name: 'Save', exact: true });
+    await expect(save).toBeInViewport({ ratio: 1 });
+    await expect(dialog.getByRole('button', { name: 'Cancel', exact: true })).toBeInViewport({ ratio: 1 });
+    const sections = dialog.getByRole('navigation', { name: 'Settings sections' });
+    for (const name of ['Model', 'Privacy', 'Budget', 'Prices', 'Time zone']) await expect(sections.getByRole('button', { name, exact: true })).toBeVisible();
+    const zone = dialog.getByRole('combobox', { name: 'Time zone' });
+    await sections.getByRole('button', { name: 'Time zone', exact: true }).click();
+    await expect(zone).toBeInViewport();
+    await expect(save).toBeInViewport({ ratio: 1 });
+    await sections.getByRole('button', { name: 'Model', exact: true }).click();
+    await expect(dialog.getByRole('textbox', { name: 'Base URL' })).toBeInViewport();
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(dialog).toBeHidden();
+  }
+  expect(app.pageErrors).toEqual([]);
+});
+
+test("a messy CSV's load report is what the Data view shows first, even after another dataset was scrolled down", async ({ app, page }, testInfo) => {
+  const path = testInfo.outputPath('sales_report.csv');
+  const rows = Array.from({ length: 40 }, (_, i) => `${['North', 'South'][i % 2]},${i + 1},${(i * 37) % 500}`);
+  writeFileSync(path, ['Sales report 2024 (source: finance)', 'Region,Month,Units', ...rows].join('\n') + '\n');
+  for (const [w, h] of [
+    [1280, 800],
+    [375, 812],
+  ] as const) {
+    await app.resize(w, h);
+    await app.loadSample('penguins');
+    // The reader had scrolled the Data view to its end (the dictionary).
+    await page.evaluate(() => {
+      for (const el of [document.getElementById('bench'), document.querySelector('.shell')]) if (el) el.scrollTop = el.scrollHeight;
+    });
+    await app.addFiles(path);
+    expect(await app.waitForLoad('sales_report.csv', 'sales_report')).toEqual({ kind: 'loaded', name: 'sales_report' });
+    const findings = page.getByRole('region', { name: 'Load report' }).getByRole('list', { name: 'Findings' });
+    await expect(findings).toContainText('title', { timeout: 60_000 });
+    await expect(findings).toBeInViewport();
+    await expect(findings.getByRole('button').first()).toBeInViewport();
+    await app.remove('sales_report');
+    await app.remove('penguins');
+  }
+  expect(app.pageErrors).toEqual([]);
+});
+
+test('a reload shows one state: saved datasets and conversations are never said to be missing while they come back, and a maximised pane leaves the question box in view', async ({ app, page }) => {
+  test.setTimeout(180_000);
+  await app.resize(1280, 800);
+  await app.loadSample('penguins');
+  await configureEndpoint(page, mock, { key: 'sk-e2e-restore' });
+  await askAndWait(page, 'Kept question?', 'KEPT-ANSWER', mock);
+  await page.getByRole('button', { name: 'Maximise work pane', exact: true }).click();
+  await expect(chat(page).question).toBeHidden();
+  // Watches every change of the page from its first paint: a contradicting line is recorded.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __contradictions: string[] }).__contradictions = seen;
+    const check = () => {
+      const text = document.body?.innerText ?? '';
+      if (text.includes('No datasets yet.')) seen.push('No datasets yet.');
+      if (text.includes('No conversations yet.')) seen.push('No conversations yet.');
+    };
+    new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await app.reload();
+  await app.expectDataset('penguins');
+  await expect(chat(page).threads.getByRole('button', { name: 'Kept question?', exact: true })).toBeVisible({ timeout: 60_000 });
+  expect(await page.evaluate(() => [...new Set((window as unknown as { __contradictions: string[] }).__contradictions)])).toEqual([]);
+  await expect(chat(page).question).toBeInViewport();
+  expect(app.pageErrors).toEqual([]);
+});
+
+test('on a phone, Ask reaches Add data and the conversations, every tab is whole, and the engine status shows', async ({ app, page }) => {
+  await app.resize(375, 812);
+  await app.openView('Ask');
+  await expect(page.getByRole('button', { name: 'Add data', exact: true })).toBeInViewport();
+  await expect(page.getByRole('status').filter({ hasText: /DuckDB|Starting/ }).first()).toBeVisible();
+  const bar = views(page);
+  for (const tab of await bar.getByRole('tab').all()) {
+    const clipped = await tab.evaluate((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > window.innerWidth);
+    expect(clipped, `the ${await tab.innerText()} tab is clipped`).toBe(false);
+  }
+  await page.getByRole('button', { name: 'Conversations', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Conversations', exact: true })).toBeInViewport();
+  await expect(chat(page).threads).toBeAttached();
   expect(app.pageErrors).toEqual([]);
 });

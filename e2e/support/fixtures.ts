@@ -119,9 +119,11 @@ export class DataApp {
 
   /** The rail (Add data, Datasets, Conversations): beside every view, or in the Data view on a phone. */
   async showRail(): Promise<void> {
-    const add = this.page.getByRole('button', { name: 'Add data', exact: true });
-    if (!(await add.isVisible())) await this.openView('Data');
-    await expect(add).toBeVisible();
+    // The datasets' heading, not Add data: on a phone Ask keeps Add data but not the lists.
+    const datasets = this.page.getByRole('heading', { name: 'Datasets', exact: true });
+    if (!(await datasets.isVisible())) await this.openView('Data');
+    await expect(datasets).toBeVisible();
+    await expect(this.page.getByRole('button', { name: 'Add data', exact: true })).toBeVisible();
   }
 
   /** Opens the Add data menu (files, paste, URL, samples). */

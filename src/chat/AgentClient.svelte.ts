@@ -53,6 +53,8 @@ export class AgentClient {
   status = $state<AgentStatus>('idle');
   startError = $state<string | null>(null);
   threads = $state<AgentThreadSummary[]>([]);
+  /** The stored list has been read (or could not be): before that, an empty list says nothing. */
+  threadsLoaded = $state(false);
   /** The open conversation; null until the first question of a new one. */
   threadId = $state<string | null>(null);
   mode = $state<AgentMode>('agent');
@@ -131,6 +133,8 @@ export class AgentClient {
       if (this.searchQuery.trim()) await this.search(this.searchQuery);
     } catch {
       // The start error is already shown; the list stays as it was.
+    } finally {
+      this.threadsLoaded = true;
     }
   }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../protocol/agent/wire';
 import type { FinalOutput } from '../../protocol/agent/final';
 import type { ThreadView } from '../../protocol/agent/threadView';
-import { applyEvent, newTurn, turnsFromThread, type ToolStep } from './turns';
+import { applyEvent, countedSteps, newTurn, turnsFromThread, type ToolStep } from './turns';
 
 const final = (answer: string): FinalOutput => ({
   answer,
@@ -91,8 +91,29 @@ describe('applyEvent', () => {
       { type: 'tool_end', call_id: 'v', tool: 'validate_results', output: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 }, elapsed_ms: 3 },
       { type: 'final', output: final('Draft answer') },
     ]);
-    expect(turn.steps.map((s) => s.kind)).toEqual(['status', 'tool']);
+    // Once the check has run, its "Validating" line is stale: the check's own step remains.
+    expect(turn.steps.map((s) => s.kind)).toEqual(['tool']);
     expect(turn.final?.answer).toBe('Draft answer');
+  });
+
+  it("counts the model's tool calls, not the guard's own check, so the count is the same after a reload", () => {
+    const turn = play([
+      { type: 'tool_start', call_id: 's', tool: 'run_sql', args: {} },
+      { type: 'tool_end', call_id: 's', tool: 'run_sql', output: { columns: [], rows: [], row_count: 0, truncated: false, elapsed_ms: 1 }, elapsed_ms: 1 },
+      { type: 'tool_start', call_id: 'm', tool: 'validate_results', args: {} },
+      { type: 'tool_end', call_id: 'm', tool: 'validate_results', output: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 }, elapsed_ms: 1 },
+      { type: 'token', text: 'Draft' },
+      { type: 'status', kind: 'validating', detail: 'checking' },
+      { type: 'tool_start', call_id: 'g', tool: 'validate_results', args: {} },
+      { type: 'tool_error', call_id: 'g', tool: 'validate_results', error: 'Error: no critic' },
+    ]);
+    expect(turn.steps.filter((s) => s.kind === 'tool').map((s) => [s.call_id, s.check ?? false])).toEqual([
+      ['s', false],
+      ['m', false],
+      ['g', true],
+    ]);
+    expect(turn.steps.some((s) => s.kind === 'status')).toBe(false);
+    expect(countedSteps(turn.steps)).toBe(2);
   });
 
   it('keeps a note that differs from the final answer', () => {

@@ -17,6 +17,11 @@ export interface ToolStep {
   output?: unknown;
   error?: string;
   elapsed_ms?: number;
+  /**
+   * The guard's own check of the answer (announced by a `validating` status), not a step the model
+   * chose: stored threads do not keep it, so it is left out of the step count that both show.
+   */
+  check?: true;
 }
 
 export interface StatusStep {
@@ -87,6 +92,16 @@ function toolStep(turn: ChatTurn, callId: string, tool: string): ToolStep {
   return step;
 }
 
+/** A finished check makes its "Validating: …" line stale: the check's own step says how it went. */
+function dropValidating(turn: ChatTurn): void {
+  turn.steps = turn.steps.filter((s) => !(s.kind === 'status' && s.status === 'validating'));
+}
+
+/** The steps a turn's "N steps" counts: the tools the model called (the same live and after a reload). */
+export function countedSteps(steps: readonly Step[]): number {
+  return steps.filter((s) => s.kind === 'tool' && !s.check).length;
+}
+
 /** Applies one event of the running turn's stream, in place. */
 export function applyEvent(turn: ChatTurn, event: RunEvent): void {
   switch (event.type) {
@@ -108,7 +123,9 @@ export function applyEvent(turn: ChatTurn, event: RunEvent): void {
     }
     case 'tool_start': {
       setAside(turn);
+      const before = turn.steps.at(-1);
       const step = toolStep(turn, event.call_id, event.tool);
+      if (before?.kind === 'status' && before.status === 'validating') step.check = true;
       step.args = event.args;
       step.state = 'running';
       break;
@@ -118,12 +135,14 @@ export function applyEvent(turn: ChatTurn, event: RunEvent): void {
       step.output = event.output;
       step.elapsed_ms = event.elapsed_ms;
       step.state = 'done';
+      if (step.check) dropValidating(turn);
       break;
     }
     case 'tool_error': {
       const step = toolStep(turn, event.call_id, event.tool);
       step.error = event.error;
       step.state = 'failed';
+      if (step.check) dropValidating(turn);
       break;
     }
     case 'status':

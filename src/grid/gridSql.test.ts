@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../workers/data/duckdbEngine';
 import { NodeEngine } from '../../workers/data/testing/nodeEngine';
-import { cappedSortSql, filterWhere, filteredCountSql, filteredPageSql } from './gridSql';
+import { cappedSortSql, columnFilterWhere, combinedWhere, filterWhere, filteredCountSql, filteredPageSql } from './gridSql';
 
 let engine: NodeEngine;
 beforeAll(async () => {
@@ -54,5 +54,30 @@ describe('capped sort SQL on DuckDB', { timeout: 60_000 }, () => {
     await expect(engine.query(cappedSortSql('SELECT 1; DROP TABLE "odd ""t"""', 0, false, 5))).rejects.toThrow();
     await expect(engine.query(cappedSortSql('CREATE TABLE z AS SELECT 1', 0, false, 5))).rejects.toThrow();
     expect(await count('adel')).toBe(1);
+  });
+});
+
+describe('column filters on DuckDB', { timeout: 60_000 }, () => {
+  const countWhere = async (where: string | null) => Number(rowsOf(await engine.query(filteredCountSql(table, where ?? 'true')))[0]?.n);
+  it('keeps chosen values as DuckDB prints them, quotes and all', async () => {
+    expect(await countWhere(columnFilterWhere("it's", { values: ["o'brien_x", 'Adelie'] }))).toBe(2);
+    expect(await countWhere(columnFilterWhere('d', { values: ['2024-01-05'] }))).toBe(1);
+  });
+  it('keeps a numeric range, either end open', async () => {
+    expect(await countWhere(columnFilterWhere('n', { min: 2 }))).toBe(2);
+    expect(await countWhere(columnFilterWhere('n', { min: 2, max: 5 }))).toBe(1);
+    expect(await countWhere(columnFilterWhere('n', { max: 1 }))).toBe(1);
+  });
+  it('shows only missing values, or hides them', async () => {
+    expect(await countWhere(columnFilterWhere('n', { missing: 'only' }))).toBe(1);
+    expect(await countWhere(columnFilterWhere('n', { missing: 'hide' }))).toBe(3);
+    expect(await countWhere(columnFilterWhere('n', { missing: 'hide', min: 3 }))).toBe(2);
+  });
+  it('restricts nothing when empty or not a number, and joins with the text box by AND', async () => {
+    expect(columnFilterWhere('n', {})).toBeNull();
+    expect(columnFilterWhere('n', { min: Number.NaN, values: [] })).toBeNull();
+    expect(combinedWhere(null, [{ column: 'n', filter: undefined }])).toBeNull();
+    const both = combinedWhere(filterWhere(cols, '2024'), [{ column: 'n', filter: { min: 2 } }]);
+    expect(await countWhere(both)).toBe(1); // 2024-02-01 with n = 3
   });
 });

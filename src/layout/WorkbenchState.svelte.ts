@@ -6,7 +6,7 @@
 import { MediaQuery } from 'svelte/reactivity';
 import type { PlaceHistory } from './PlaceHistory.svelte';
 import { VIEWS, type View } from './place';
-import { WORK_VIEWS, isWorkView, readPaneSize, shownWork, sizeAfterPick, type PaneSize, type WorkView } from './workbench';
+import { WORK_VIEWS, isWorkView, restoredPaneSize, shownWork, sizeAfterPick, type PaneSize, type WorkView } from './workbench';
 
 const SPLIT_KEY = 'dataseer:conversation-width';
 const SIZE_KEY = 'dataseer:work-pane';
@@ -40,7 +40,14 @@ export class WorkbenchState {
   readonly narrow = new MediaQuery('max-width: 899px');
   /** The conversation's share of the width beside the work pane, in percent. */
   split = $state(readSplit(stored(SPLIT_KEY)));
-  paneSize = $state<PaneSize>(readPaneSize(stored(SIZE_KEY)));
+  paneSize = $state<PaneSize>(restoredPaneSize(stored(SIZE_KEY)));
+  /**
+   * The pane has stepped aside for a chart in the conversation (issue 34): shown collapsed, not
+   * stored, and back at its size as soon as the user asks for a work view or the pane.
+   */
+  yielded = $state(false);
+  /** The size on screen: the stored one, or collapsed while the pane yields to a chart. */
+  readonly shownSize = $derived<PaneSize>(this.yielded && this.paneSize === 'normal' ? 'collapsed' : this.paneSize);
   #lastWork = $state<WorkView>('data');
   readonly #places: PlaceHistory;
 
@@ -71,12 +78,14 @@ export class WorkbenchState {
   }
 
   setPaneSize(size: PaneSize): void {
+    this.yielded = false;
     this.paneSize = size;
     store(SIZE_KEY, size);
   }
 
   /** Goes to a view; on a wide screen the pane makes room for it. */
   goView(view: View, mode: 'push' | 'replace' = 'push'): void {
+    if (isWorkView(view)) this.yielded = false;
     if (this.wide.current) {
       const size = sizeAfterPick(this.paneSize, view);
       if (size !== this.paneSize) this.setPaneSize(size);
@@ -86,6 +95,17 @@ export class WorkbenchState {
 
   /** A work view reached from outside (back/forward, a link) while the pane is collapsed opens it. */
   arrived(view: View): void {
-    if (this.paneSize === 'collapsed' && isWorkView(view)) this.setPaneSize('normal');
+    if (!isWorkView(view)) return;
+    this.yielded = false;
+    if (this.paneSize === 'collapsed') this.setPaneSize('normal');
+  }
+
+  /**
+   * An answer with a chart landed: on a wide screen the work pane at its normal size steps aside,
+   * so the chart is drawn at the conversation's full width (at 1280 px, ~870 px instead of ~420).
+   * A maximised or collapsed pane is the user's explicit choice and stays.
+   */
+  yieldToChart(): void {
+    if (this.wide.current && this.paneSize === 'normal') this.yielded = true;
   }
 }

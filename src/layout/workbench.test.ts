@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWorkView, readPaneSize, shownWork, sizeAfterPick } from './workbench';
+import { isWorkView, readPaneSize, restoredPaneSize, shownWork, sizeAfterPick } from './workbench';
 
 describe('the work pane', () => {
   it('keeps its last work view while the place is the conversation', () => {
@@ -20,5 +20,13 @@ describe('the work pane', () => {
     expect(readPaneSize('collapsed')).toBe('collapsed');
     expect(readPaneSize('huge')).toBe('normal');
     expect(readPaneSize(null)).toBe('normal');
+  });
+});
+
+describe('a new visit', () => {
+  it('starts with a maximised pane at its normal size, so the question box is on screen; a collapsed pane stays collapsed', () => {
+    expect(restoredPaneSize('maximised')).toBe('normal');
+    expect(restoredPaneSize('collapsed')).toBe('collapsed');
+    expect(restoredPaneSize(null)).toBe('normal');
   });
 });

@@ -32,3 +32,12 @@ export function sizeAfterPick(size: PaneSize, view: View): PaneSize {
 export function readPaneSize(raw: string | null | undefined): PaneSize {
   return raw === 'maximised' || raw === 'collapsed' ? raw : 'normal';
 }
+
+/**
+ * The size a new visit starts with: a maximised pane is for the visit it was chosen in. Restored
+ * after a reload it hid the conversation and its question box, with nothing saying where they went.
+ */
+export function restoredPaneSize(raw: string | null | undefined): PaneSize {
+  const size = readPaneSize(raw);
+  return size === 'maximised' ? 'normal' : size;
+}
