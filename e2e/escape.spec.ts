@@ -556,7 +556,11 @@ fig = {
     const svgs: string[] = [];
     for (const chart of await charts.all()) {
       if (await chart.locator('.maplibregl-canvas').count()) continue;
-      svgs.push((await download(page, () => chart.getByRole('button', { name: 'Download SVG' }).click())).text);
+      // A Python figure carries its own downloads; a chart card's sit in its actions row above the figure.
+      const own = chart.getByRole('button', { name: 'Download SVG' });
+      const card = chart.locator("xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' card ')][1]");
+      const button = (await own.count()) > 0 ? own : card.getByRole('group', { name: 'Chart actions' }).getByRole('button', { name: 'Download SVG' });
+      svgs.push((await download(page, () => button.click())).text);
     }
     expect(svgs.length).toBeGreaterThanOrEqual(2);
 
