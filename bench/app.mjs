@@ -13,6 +13,34 @@ import { median } from './workload.mjs';
 
 const COLD_RUNS = 3;
 const STREAM_TOKENS = 10_000;
+/**
+ * A fresh context on the app, its long tasks collected from the first script, with Settings
+ * pointed at a scripted endpoint of its own. The caller closes the context and the mock.
+ * @param {import('@playwright/test').Browser} browser
+ * @param {string} baseURL
+ */
+export async function openWithMockModel(browser, baseURL) {
+  const mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
+  const context = await browser.newContext();
+  try {
+    await context.addInitScript(collectLongTasks);
+    const page = await context.newPage();
+    await page.goto(baseURL);
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
+    await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-bench');
+    await dialog.getByRole('textbox', { name: 'Model' }).fill('mock-model');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    return { mock, context, page };
+  } catch (e) {
+    await context.close();
+    await mock.close();
+    throw e;
+  }
+}
+
 /** Mock chunks carry ~4 characters, about one token each, like a real provider's deltas. */
 const CHARS_PER_TOKEN = 4;
 
@@ -213,19 +241,8 @@ export function longAnswer(tokens) {
  * @param {{ tracePath?: string }} [options]
  */
 export async function streamingCost(browser, baseURL, { tracePath } = {}) {
-  const mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
-  const context = await browser.newContext();
+  const { mock, context, page } = await openWithMockModel(browser, baseURL);
   try {
-    await context.addInitScript(collectLongTasks);
-    const page = await context.newPage();
-    await page.goto(baseURL);
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
-    await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-bench');
-    await dialog.getByRole('textbox', { name: 'Model' }).fill('mock-model');
-    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
 
     const content = longAnswer(STREAM_TOKENS);
     const replies = [

@@ -5,8 +5,7 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMockLlm } from '../testing/mock-llm/server.mjs';
-import { collectLongTasks } from './app.mjs';
+import { collectLongTasks, openWithMockModel } from './app.mjs';
 import { longestTaskCpu } from './render.mjs';
 
 const FIG_POINTS = 1_250_000;
@@ -60,19 +59,8 @@ async function pythonFigureCost(browser, baseURL, tracePath) {
 }
 
 async function createChartCost(browser, baseURL, tracePath) {
-  const mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
-  const context = await browser.newContext();
+  const { mock, context, page } = await openWithMockModel(browser, baseURL);
   try {
-    await context.addInitScript(collectLongTasks);
-    const page = await context.newPage();
-    await page.goto(baseURL);
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
-    await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-bench');
-    await dialog.getByRole('textbox', { name: 'Model' }).fill('mock-model');
-    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
     // A first, small chart loads plotly.js, so the row measures the big one.
     const warm = [
       { type: 'tool_calls', calls: [{ name: 'create_chart', arguments: { sql: 'SELECT 1 AS x, 2 AS y', chart: { type: 'scatter', x: 'x', y: 'y' } } }] },

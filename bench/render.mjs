@@ -5,8 +5,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMockLlm } from '../testing/mock-llm/server.mjs';
-import { collectLongTasks, longAnswer, streamingCost } from './app.mjs';
+import { longAnswer, openWithMockModel, streamingCost } from './app.mjs';
 
 /**
  * The longest main-thread task by CPU time, from a Chromium trace: the renderer's main thread's
@@ -25,19 +24,8 @@ const BIG_ANSWER_BYTES = 2 * 1024 * 1024;
 
 /** A ~2 MB answer sent as the model's final text in large chunks, then shown and reopened. */
 async function bigAnswerCost(browser, baseURL, tracePath) {
-  const mock = await startMockLlm({ port: 0, host: '127.0.0.1' });
-  const context = await browser.newContext();
+  const { mock, context, page } = await openWithMockModel(browser, baseURL);
   try {
-    await context.addInitScript(collectLongTasks);
-    const page = await context.newPage();
-    await page.goto(baseURL);
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${mock.url}/v1`);
-    await dialog.getByRole('textbox', { name: 'API key' }).fill('sk-bench');
-    await dialog.getByRole('textbox', { name: 'Model' }).fill('mock-model');
-    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
 
     let content = '';
     const unit = longAnswer(2_000);
