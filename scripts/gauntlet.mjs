@@ -88,6 +88,28 @@ export function suiteFiles(path) {
   return out;
 }
 
+/**
+ * Echoes a run's status line until it ends in "· done"; an alert, or "· stopped", fails the command.
+ * @param {import('@playwright/test').Page} page
+ * @param {import('@playwright/test').Locator} status
+ * @param {import('@playwright/test').Locator} alert
+ */
+async function followRun(page, status, alert) {
+  let last = '';
+  for (;;) {
+    if (await alert.count()) fail(`the app says: ${await alert.first().innerText()}`, 1);
+    const text = (await status.count()) ? await status.innerText() : '';
+    if (text !== last) {
+      last = text;
+      if (text) process.stderr.write(`\r${text}   `);
+    }
+    if (/· done$/.test(text)) break;
+    if (/· stopped$/.test(text)) fail(`the run stopped: ${text}`, 1);
+    await page.waitForTimeout(1000);
+  }
+  process.stderr.write('\n');
+}
+
 /** Runs the brought suite in Evaluate and writes its score file; returns the one-line summary. */
 async function runSuite(page, region, opts, started) {
   // A folder is picked as a folder (the suite is named after it), anything else as files.
@@ -103,19 +125,7 @@ async function runSuite(page, region, opts, started) {
   await region.getByRole('spinbutton', { name: 'Questions to run' }).fill(String(opts.limit ?? 0));
   await region.getByRole('button', { name: 'Run benchmark' }).click();
   const status = region.getByRole('status', { name: 'Benchmark status' });
-  let last = '';
-  for (;;) {
-    if (await alert.count()) fail(`the app says: ${await alert.first().innerText()}`, 1);
-    const text = (await status.count()) ? await status.innerText() : '';
-    if (text !== last) {
-      last = text;
-      if (text) process.stderr.write(`\r${text}   `);
-    }
-    if (/· done$/.test(text)) break;
-    if (/· stopped$/.test(text)) fail(`the run stopped: ${text}`, 1);
-    await page.waitForTimeout(1000);
-  }
-  process.stderr.write('\n');
+  await followRun(page, status, alert);
   // The newest run is the last row of its suite in "Runs side by side".
   const rows = region.getByRole('table', { name: 'Runs side by side' }).getByRole('row').filter({ has: page.getByRole('button', { name: /^Export score file/ }) });
   const row = rows.last();
@@ -189,19 +199,7 @@ async function main() {
 
     const status = region.getByRole('status').filter({ hasText: 'items scored' });
     const alert = region.getByRole('alert');
-    let last = '';
-    for (;;) {
-      if (await alert.count()) fail(`the app says: ${await alert.first().innerText()}`, 1);
-      const text = (await status.count()) ? await status.innerText() : '';
-      if (text !== last) {
-        last = text;
-        if (text) process.stderr.write(`\r${text}   `);
-      }
-      if (/· done$/.test(text)) break;
-      if (/· stopped$/.test(text)) fail(`the run stopped: ${text}`, 1);
-      await page.waitForTimeout(1000);
-    }
-    process.stderr.write('\n');
+    await followRun(page, status, alert);
 
     const [download] = await Promise.all([page.waitForEvent('download'), region.getByRole('button', { name: 'Export JSON' }).click()]);
     const run = JSON.parse(readFileSync(await download.path(), 'utf8'));
