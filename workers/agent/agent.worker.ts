@@ -5,7 +5,7 @@
  */
 import type { AgentEvent, AgentRequests } from '../../protocol/agent/wire';
 import type { DataEvent, DataPeerRequests } from '../../protocol/data';
-import { PushedDatasets } from './pushedDatasets';
+import { PushedDatasets } from './tools/pushedDatasets';
 import type { AgentPythonEvent, AgentPythonRequests } from '../../protocol/python';
 import type { Endpoint } from '../../protocol/rpc';
 import { SwappableClient } from '../../protocol/swappableClient';
@@ -15,7 +15,7 @@ import { ScrubbingSerde } from './checkpoint/scrubbingSerde';
 import { PrivacyLogStore } from './privacy/PrivacyLogStore';
 import { SecretScrubber } from '../../shared/secrets';
 import { ExampleLibrary } from './examples/retrieval';
-import { createAgentService, type AgentService } from './service';
+import { createAgentService, type AgentService } from './service/service';
 import { PythonOutput } from './tools/workerHost';
 import { PythonPackages } from './tools/pythonPackages';
 

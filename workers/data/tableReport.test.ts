@@ -14,7 +14,7 @@ import { convertExcel, listExcelSheets } from './loaders/excel';
 import { DatasetStorage } from './storage';
 import { TABLE_REPORT_CASES } from '../../scripts/loadReportCases.mjs';
 import { quoteIdent } from '../../shared/sql';
-import { datasetNotes } from '../agent/context';
+import { datasetNotes } from '../agent/graph/context';
 
 /** The fixture script's workbook writer and fixture data (a script without type declarations: imported by URL). */
 interface FixtureScript {

@@ -12,7 +12,7 @@ import type { AgentEvent } from '../../../protocol/agent/wire';
 import { dictionaryDraftThread } from '../../../protocol/agent/wire';
 import { IdbSaver } from '../../../workers/agent/checkpoint/IdbSaver';
 import { ExampleLibrary } from '../../../workers/agent/examples/retrieval';
-import { createAgentService } from '../../../workers/agent/service';
+import { createAgentService } from '../../../workers/agent/service/service';
 import { KnowledgeStore } from '../../../shared/knowledge/store';
 import { PrivacyLogStore } from '../../../workers/agent/privacy/PrivacyLogStore';
 import { useDataWorker } from '../../../workers/agent/testing/dataWorker';

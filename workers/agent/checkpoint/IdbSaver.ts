@@ -29,8 +29,8 @@ import {
   type PendingWrite,
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
-import { compareVersions, optionalString, prefixRange, requireThreadId, type ChannelRow, type CheckpointKey, type CheckpointRow, type ThreadSummary, type WriteRow } from './checkpointRows';
-import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from '../threads/conversationDb';
+import { compareVersions, optionalString, prefixRange, requireThreadId, type ChannelRow, type CheckpointKey, type CheckpointRow, type ThreadSummary, type WriteRow } from '../store/checkpointRows';
+import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from '../store/conversationDb';
 
 export interface IdbSaverOptions {
   /** The conversation database's name; one per app (tests use a unique name per instance). */

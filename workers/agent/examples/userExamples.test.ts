@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { FinalOutput } from '../../../protocol/agent/final';
 import { IdbSaver } from '../checkpoint/IdbSaver';
-import { createAgentService } from '../service';
+import { createAgentService } from '../service/service';
 import type { DataClient } from '../tools/workerHost';
 import { EXAMPLES } from './library';
 import { ExampleLibrary } from './retrieval';

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm, type RecordedRequest } from '../../../testing/mock-llm/server.mjs';
 import type { AgentEvent } from '../../../protocol/agent/wire';
 import { IdbSaver } from '../checkpoint/IdbSaver';
-import { createAgentGraph } from '../graph';
+import { createAgentGraph } from '../graph/graph';
 import { createChatModel } from '../llm/chatModel';
-import { runTurn } from '../run';
+import { runTurn } from '../service/run';
 import { ASSUMED_CAVEAT } from './clarifyCap';
 
 let mock: MockLlm;

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { emptyDictionary, type DataDictionary } from '../../../protocol/agent/knowledge';
-import { estimateTokens, type DatasetContext } from '../prompts';
+import { estimateTokens, type DatasetContext } from '../core/prompts';
 import { buildWorkspaceContext } from './prompt';
 import { dictionaryToJson, importDictionary, parseCsv } from '../../../shared/knowledge/dictionaryImport';
 import { KnowledgeStore } from '../../../shared/knowledge/store';

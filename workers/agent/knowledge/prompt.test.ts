@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emptyDictionary, type DataDictionary } from '../../../protocol/agent/knowledge';
-import { type DatasetContext } from '../prompts';
+import { type DatasetContext } from '../core/prompts';
 import { buildWorkspaceContext } from './prompt';
 
 const REGIONS = ['North', 'South', 'East', 'West'];

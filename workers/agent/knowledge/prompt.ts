@@ -16,7 +16,7 @@
  * steps back up as soon as room frees.
  */
 import type { DataDictionary, ColumnEntry } from '../../../protocol/agent/knowledge';
-import { estimateTokens, formatSample, type DatasetContext } from '../prompts';
+import { estimateTokens, formatSample, type DatasetContext } from '../core/prompts';
 import { relevance } from './relevance';
 import { describeCodes } from '../../../shared/knowledge/codesText';
 

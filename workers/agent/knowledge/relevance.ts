@@ -5,7 +5,7 @@
  * keeps the survey's codes even when a 500-column table is loaded beside it.
  */
 import type { DataDictionary } from '../../../protocol/agent/knowledge';
-import type { DatasetContext } from '../prompts';
+import type { DatasetContext } from '../core/prompts';
 
 const words = (s: string): string[] => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 

@@ -4,7 +4,7 @@
  */
 import type { DataDictionary, Metric, TrustedQuery, WorkspaceRule } from '../../../protocol/agent/knowledge';
 import { metricItem, relevantTrusted, trustedItem } from './trusted';
-import type { DatasetContext } from '../prompts';
+import type { DatasetContext } from '../core/prompts';
 import { buildWorkspaceContext, type DetailLevel, type LeftOut } from './prompt';
 import { MAX_RULES } from '../../../shared/knowledge/store';
 import { bindDictionaries } from '../../../shared/knowledge/identity';

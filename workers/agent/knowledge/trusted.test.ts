@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { KnowledgeStore } from '../../../shared/knowledge/store';
-import type { DatasetContext } from '../prompts';
+import type { DatasetContext } from '../core/prompts';
 import { knowledgeContext } from './runContext';
 import { citations, relevantTrusted, similarity } from './trusted';
 import { METRICS_HEADING, TRUSTED_HEADING } from './prompt';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../protocol/agent/wire';
 import { IdbSaver } from '../checkpoint/IdbSaver';
 import { ExampleLibrary } from '../examples/retrieval';
-import { createAgentService } from '../service';
+import { createAgentService } from '../service/service';
 import { useDataWorker } from '../testing/dataWorker';
 import { useMockEndpoint } from '../testing/mockEndpoint';
 import { KnowledgeStore } from '../../../shared/knowledge/store';

@@ -9,7 +9,7 @@ import { tool } from '@langchain/core/tools';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import { z } from 'zod';
 import type { CapabilityReport } from '../../../protocol/agent/wire';
-import { buildHumanMessage } from '../humanMessage';
+import { buildHumanMessage } from '../core/humanMessage';
 import { classifyLlmError } from './chatModel';
 import { RUNG_LABELS, structuredOutput, transientLadder } from './structured';
 import type { WireObservations } from './wire/normalise';

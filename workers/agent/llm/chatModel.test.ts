@@ -8,7 +8,7 @@ import { HumanMessage, type AIMessageChunk } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { RunSqlArgsSchema } from '../../../protocol/agent/tools';
 import { ValidationReportSchema } from '../../../protocol/agent/structured';
-import { buildHumanMessage } from '../humanMessage';
+import { buildHumanMessage } from '../core/humanMessage';
 import { useMockEndpoint } from '../testing/mockEndpoint';
 import { baseUrlProblem, classifyLlmError, createChatModel, type RetryInfo } from './chatModel';
 

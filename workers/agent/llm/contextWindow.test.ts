@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildAgentSystemPrompt, buildDatasetsContext, buildExamplesContext, EXAMPLES_HEADING } from '../prompts';
+import { buildAgentSystemPrompt, buildDatasetsContext, buildExamplesContext, EXAMPLES_HEADING } from '../core/prompts';
 import { TEXT_PROTOCOL_HEADING, toTextProtocol } from './textTools';
 import { estimateRequestTokens, fitToWindow, SUMMARY_HEADING, windowFromModelEntry, windowRefusal } from './contextWindow';
-import { withSummary } from '../summarize';
+import { withSummary } from '../graph/summarize';
 
 describe('refusals of an over-long prompt', () => {
   it("reads llama-server's exceed_context_size_error, as 400 and as the older 500 (https://github.com/oobabooga/textgen/issues/7257, https://github.com/ggml-org/llama.cpp/pull/15780)", () => {

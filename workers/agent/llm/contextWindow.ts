@@ -4,7 +4,7 @@
  * the prompt's examples and sample values left out, older turns dropped, the completion capped —
  * so a 4k llama-server answers instead of refusing.
  */
-import { EXAMPLES_HEADING } from '../prompts';
+import { EXAMPLES_HEADING } from '../core/prompts';
 import { TEXT_PROTOCOL_HEADING } from './textTools';
 import { plural } from '../../../shared/text';
 

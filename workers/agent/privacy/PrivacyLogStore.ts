@@ -7,7 +7,7 @@
 import type { IDBPDatabase } from 'idb';
 import type { PrivacyLogEntry } from '../../../protocol/agent/wire';
 import type { RequestOutcome, RequestSink, SentRequest } from './recordingFetch';
-import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from '../threads/conversationDb';
+import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from '../store/conversationDb';
 
 export type PrivacyRequestRow = Omit<PrivacyLogEntry, 'body' | 'id'> & { id?: number; bytes: number };
 export interface PrivacyBodyRow {

@@ -9,7 +9,7 @@ import type { ScriptedReply } from '../../../testing/mock-llm/server.mjs';
 import type { EndpointSettings } from '../../../protocol/agent/wire';
 import { IdbSaver } from '../checkpoint/IdbSaver';
 import { ExampleLibrary } from '../examples/retrieval';
-import { createAgentService } from '../service';
+import { createAgentService } from '../service/service';
 import { useDataWorker } from '../testing/dataWorker';
 import { useMockEndpoint } from '../testing/mockEndpoint';
 import { PrivacyLogStore } from './PrivacyLogStore';

@@ -5,7 +5,7 @@
  * Outputs already shaped come out the same, so applying it to every request is safe.
  */
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { toJsonText } from '../toolOutput';
+import { toJsonText } from '../core/toolOutput';
 import { limitLines, withholdRows, type RowPolicy } from '../tools/withholdRows';
 
 /** How execute.ts quotes a failed run's printed output in a tool error. */

@@ -11,7 +11,7 @@ import { chaosShape, statusOf, wordsOf } from '../../../testing/mock-llm/persona
 import { IdbSaver } from '../checkpoint/IdbSaver';
 import { ExampleLibrary } from '../examples/retrieval';
 import { MemoryEndpointProfileStore } from '../llm/endpointProfile';
-import { createAgentService } from '../service';
+import { createAgentService } from '../service/service';
 import type { DataClient } from '../tools/workerHost';
 
 export type ChaosOutcome = 'answered' | 'failed' | 'stopped';

@@ -9,7 +9,7 @@
 import type { IDBPDatabase } from 'idb';
 import type { AgentMode } from '../../../protocol/agent/final';
 import type { RunUsage } from '../../../protocol/agent/usage';
-import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from './conversationDb';
+import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from '../store/conversationDb';
 
 export type StoredRating = 'up' | 'down';
 

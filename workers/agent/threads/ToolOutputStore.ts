@@ -8,7 +8,7 @@
 import type { IDBPDatabase } from 'idb';
 import type { AgentEvent } from '../../../protocol/agent/wire';
 import type { StoredToolOutput } from '../../../protocol/agent/threadView';
-import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from './conversationDb';
+import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from '../store/conversationDb';
 
 export interface ToolOutputRow extends StoredToolOutput {
   key: string;

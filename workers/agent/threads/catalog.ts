@@ -8,7 +8,7 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { MAX_THREAD_NAME, type AgentThreadSummary } from '../../../protocol/agent/threadView';
 import type { AgentMode } from '../../../protocol/agent/final';
-import { threadTitle } from '../threadView';
+import { threadTitle } from '../core/threadView';
 import { fold, matchesAll, queryWords, searchText } from './search';
 import type { StoredRating, ThreadMetaStore } from './ThreadMetaStore';
 

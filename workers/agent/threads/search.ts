@@ -4,7 +4,7 @@
  * are left out: people look for what was asked and said, not for intermediate rows.
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import { INTERNAL_FLAG } from '../threadView';
+import { INTERNAL_FLAG } from '../core/threadView';
 
 /** Characters kept per thread: enough for long conversations, small enough for hundreds. */
 export const MAX_SEARCH_TEXT = 32_000;

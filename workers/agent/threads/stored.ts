@@ -2,7 +2,7 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { FinalOutput } from '../../../protocol/agent/final';
 import type { IdbSaver } from '../checkpoint/IdbSaver';
-import { INTERNAL_FLAG } from '../threadView';
+import { INTERNAL_FLAG } from '../core/threadView';
 
 export interface StoredThread {
   messages: BaseMessage[];

@@ -6,8 +6,8 @@
 import { parseToolArgs, type CreateChartResult, type DescribeColumnsArgs, type DescribeColumnsResult, type ExampleRecord, type ProfileDataArgs, type ProfileDataResult, type RunPythonResult, type RunSqlResult, type ToolName, type ToolOutput, type ValidateResultsArgs, isToolName } from '../../../protocol/agent/tools';
 import type { PlotlyFigure } from '../../../protocol/figure';
 import type { ValidationReport } from '../../../protocol/agent/structured';
-import type { ToolOutcome } from '../guard';
-import { formatToolOutputForModel, toJsonText, toolErrorText } from '../toolOutput';
+import type { ToolOutcome } from '../core/guard';
+import { formatToolOutputForModel, toJsonText, toolErrorText } from '../core/toolOutput';
 import { buildChartFigure } from '../../../shared/chartFigure';
 import { chartRows } from './chartRows';
 import { limitLines, withholdRows, type RowPolicy } from './withholdRows';

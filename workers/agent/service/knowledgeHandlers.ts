@@ -1,0 +1,42 @@
+/**
+ * The knowledge requests (issue 24): the datasets block as the next run's prompt would carry it
+ * (`modelContext`), and one model call drafting a dataset's dictionary (`draftDictionary`),
+ * logged in the privacy log under the dataset's draft thread.
+ */
+import { dictionaryDraftThread, type AgentRequests } from '../../../protocol/agent/wire';
+import type { Handlers } from '../../../protocol/rpcServer';
+import { gatherRunContext } from '../graph/context';
+import { checkSettings, endpointModel } from '../llm/endpointModel';
+import { transientLadder } from '../llm/structured';
+import { createRecordingFetch } from '../privacy/recordingFetch';
+import { estimateTokens } from '../core/prompts';
+import type { AgentParts } from './serviceParts';
+import { contextBudget } from '../graph/summarize';
+import { draftDictionary } from '../knowledge/draft';
+import { DATASETS_SHARE } from '../knowledge/runContext';
+import { watchRefusals } from '../llm/refusalWatch';
+
+export function createKnowledgeHandlers(parts: AgentParts): Pick<Handlers<AgentRequests>, 'modelContext' | 'draftDictionary'> {
+  const { deps, knowledge, privacyLog, profiles, secrets, examplesReady } = parts;
+  return {
+    modelContext: async ({ settings }) => {
+      await examplesReady;
+      const budget = contextBudget(settings.model, settings.contextTokens);
+      const share = Math.floor(budget * DATASETS_SHARE);
+      const ctx = await gatherRunContext({ data: deps.data, library: deps.library, samples: !settings.noRawRows, knowledge, datasetsBudget: share, topExamples: 0 }, '');
+      const text = ctx.datasetsText ?? '';
+      return { result: { text, tokens: estimateTokens(text), budget, share, levels: ctx.knowledgeLevels ?? {}, left_out: ctx.knowledgeLeftOut ?? [] } };
+    },
+    draftDictionary: async ({ settings, dataset }) => {
+      checkSettings(settings);
+      secrets.addEndpoint(settings);
+      // Sent like everything else: logged exactly as sent, under the dataset's draft thread; a
+      // refusal (OpenAI's `refusal` field) is read off the same responses.
+      const watch = watchRefusals(createRecordingFetch(parts.fetch, privacyLog.sink(dictionaryDraftThread(dataset))));
+      const { model, profile } = await endpointModel(settings, profiles, () => ({ maxRetries: deps.maxRetries ?? 2, fetch: watch.fetch }));
+      const ladder = transientLadder();
+      if (profile?.structuredRung) ladder.remember(profile.structuredRung);
+      return { result: await draftDictionary({ data: deps.data, model, ladder, rawValues: !settings.noRawRows, refusal: watch.last }, dataset) };
+    },
+  };
+}

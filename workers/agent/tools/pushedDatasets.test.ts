@@ -1,0 +1,54 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { DatasetInfo } from '../../../protocol/data';
+import { PushedDatasets } from './pushedDatasets';
+import type { DataClient } from './workerHost';
+
+const ds = (name: string, checking = false): DatasetInfo => ({
+  name,
+  fileName: `${name}.csv`,
+  format: 'csv',
+  rowCount: 1,
+  columns: [{ name: 'a', type: 'BIGINT' }],
+  sizeBytes: 2,
+  loadedAt: 1,
+  persisted: true,
+  ...(checking ? { report: { findings: [], checking: true } as unknown as DatasetInfo['report'] } : {}),
+});
+
+function fakeData() {
+  const call = vi.fn(async (type: string) => (type === 'list' ? [ds('asked')] : { ok: true }));
+  return { call, client: { call } as unknown as DataClient };
+}
+
+describe('PushedDatasets', () => {
+  it('answers list from the pushed copy, with no trip, and forwards every other request', async () => {
+    const pushed = new PushedDatasets();
+    const { call, client } = fakeData();
+    const data = pushed.over(client);
+    pushed.onEvent({ type: 'datasets', datasets: [ds('penguins')] });
+    expect((await data.call('list', {})).map((d) => d.name)).toEqual(['penguins']);
+    pushed.onEvent({ type: 'datasets', datasets: [ds('penguins'), ds('weather')] });
+    expect((await data.call('list', {})).map((d) => d.name)).toEqual(['penguins', 'weather']);
+    expect(call).not.toHaveBeenCalled();
+    await data.call('modelQuery', { sql: 'SELECT 1' });
+    expect(call).toHaveBeenCalledWith('modelQuery', { sql: 'SELECT 1' }, undefined, undefined);
+  });
+
+  it('asks the data worker before anything was pushed, and while a load report is still checking', async () => {
+    const pushed = new PushedDatasets();
+    const { call, client } = fakeData();
+    const data = pushed.over(client);
+    expect((await data.call('list', {})).map((d) => d.name)).toEqual(['asked']);
+    pushed.onEvent({ type: 'datasets', datasets: [ds('big', true)] });
+    expect((await data.call('list', {})).map((d) => d.name)).toEqual(['asked']);
+    expect(call).toHaveBeenCalledTimes(2);
+  });
+
+  it('hands out a copy: a caller changing it does not change the next run', async () => {
+    const pushed = new PushedDatasets();
+    const data = pushed.over(fakeData().client);
+    pushed.onEvent({ type: 'datasets', datasets: [ds('penguins')] });
+    (await data.call('list', {})).pop();
+    expect(await data.call('list', {})).toHaveLength(1);
+  });
+});
