@@ -8,12 +8,9 @@ import type { IDBPDatabase } from 'idb';
 import type { PrivacyLogEntry } from '../../../protocol/agent/wire';
 import type { RequestOutcome, RequestSink, SentRequest } from './recordingFetch';
 import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from '../store/conversationDb';
+import type { PrivacyRequestRow } from '../store/conversationRows';
 
-export type PrivacyRequestRow = Omit<PrivacyLogEntry, 'body' | 'id'> & { id?: number; bytes: number };
-export interface PrivacyBodyRow {
-  id: number;
-  body: string;
-}
+export type { PrivacyBodyRow, PrivacyRequestRow } from '../store/conversationRows';
 type RequestRow = PrivacyRequestRow;
 export const MAX_ENTRIES_PER_THREAD = 200;
 export const MAX_BYTES_PER_THREAD = 16 * 1024 * 1024;

@@ -10,9 +10,7 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import { IdbStore, deleteDatabase, openExisting } from '../../../shared/idbStore';
 import type { BlobRow, ChannelRow, CheckpointKey, CheckpointRow, ChannelKey, WriteKey, WriteRow } from './checkpointRows';
-import type { ThreadMeta } from '../threads/ThreadMetaStore';
-import type { ToolOutputRow } from '../threads/ToolOutputStore';
-import type { PrivacyBodyRow, PrivacyRequestRow } from '../privacy/PrivacyLogStore';
+import type { PrivacyBodyRow, PrivacyRequestRow, ThreadMeta, ToolOutputRow } from './conversationRows';
 
 export interface ConversationSchema extends DBSchema {
   checkpoints: { key: CheckpointKey; value: CheckpointRow };

@@ -8,24 +8,10 @@
  */
 import type { IDBPDatabase } from 'idb';
 import type { AgentMode } from '../../../protocol/agent/final';
-import type { RunUsage } from '../../../protocol/agent/usage';
 import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from '../store/conversationDb';
+import type { ThreadMeta } from '../store/conversationRows';
 
-export type StoredRating = 'up' | 'down';
-
-export interface ThreadMeta {
-  thread_id: string;
-  /** The user's name (Rename); the first question is the title without it. */
-  name?: string;
-  /** Ratings by the id of the question answered. */
-  ratings: Record<string, StoredRating>;
-  /** Tokens spent per question answered (additive, issue 26), by the question's id. */
-  usage?: Record<string, RunUsage>;
-  /** The index: title from the first question, mode, and the checkpoint time it was built for. */
-  title?: string;
-  mode?: AgentMode;
-  indexed_at?: string;
-}
+export type { StoredRating, ThreadMeta } from '../store/conversationRows';
 
 export class ThreadMetaStore implements ConversationPart {
   readonly dbName: string;

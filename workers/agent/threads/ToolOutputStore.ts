@@ -9,12 +9,9 @@ import type { IDBPDatabase } from 'idb';
 import type { AgentEvent } from '../../../protocol/agent/wire';
 import type { StoredToolOutput } from '../../../protocol/agent/threadView';
 import { CONVERSATION_DB, conversationDb, deleteConversation, type ConversationPart, type ConversationSchema, type ConversationTx } from '../store/conversationDb';
+import type { ToolOutputRow } from '../store/conversationRows';
 
-export interface ToolOutputRow extends StoredToolOutput {
-  key: string;
-  thread_id: string;
-  call_id: string;
-}
+export type { ToolOutputRow } from '../store/conversationRows';
 
 type Row = ToolOutputRow;
 
