@@ -3,6 +3,7 @@ import ts from 'typescript-eslint';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import svelteConfig from './svelte.config.js';
+import { AGENT_LAYERS } from './scripts/workerLayers.mjs';
 
 const TEST_CODE = ['**/testing/**', '**/*.test', '**/*.test.ts', '**/e2e/**', 'vitest', '@playwright/test'];
 
@@ -15,6 +16,17 @@ function layering(files, patterns) {
       rules: {
         'no-restricted-imports': ['error', { patterns: [{ group: TEST_CODE, message: 'production code must not import test code.' }, ...patterns] }],
       },
+    },
+  ];
+}
+
+/** What every file of workers/<w> is held to: itself, protocol/ and shared/ only. */
+function workerPatterns(w) {
+  return [
+    { regex: '^(\\.\\./)+(src|workers|e2e|bench|scripts)(/|$)', message: 'a worker imports only itself, protocol/ and shared/ (never the page).' },
+    {
+      regex: `^(\\.\\./)+(${['agent', 'data', 'python'].filter((o) => o !== w).join('|')})(/|$)`,
+      message: `workers/${w} must not import another worker's internals; put what both need in shared/.`,
     },
   ];
 }
@@ -41,14 +53,22 @@ export default ts.config(
   ...layering(['shared/**/*.ts'], [
     { regex: '^(\\.\\./)+(src|workers|e2e|bench|scripts)(/|$)', message: 'shared/ imports only protocol/ and shared/.' },
   ]),
-  ...['agent', 'data', 'python'].flatMap((w) =>
-    layering([`workers/${w}/**/*.ts`], [
-      { regex: '^(\\.\\./)+(src|workers|e2e|bench|scripts)(/|$)', message: 'a worker imports only itself, protocol/ and shared/ (never the page).' },
-      {
-        regex: `^(\\.\\./)+(${['agent', 'data', 'python'].filter((o) => o !== w).join('|')})(/|$)`,
-        message: `workers/${w} must not import another worker's internals; put what both need in shared/.`,
-      },
-    ]),
+  ...['agent', 'data', 'python'].flatMap((w) => layering([`workers/${w}/**/*.ts`], workerPatterns(w))),
+  // workers/agent's layers (AGENT_LAYERS): a folder imports only folders of lower layers, never one
+  // beside it, above it, or the worker's root (the entry). Written per depth, so `../` is exact.
+  ...AGENT_LAYERS.flatMap((group, i) =>
+    group.flatMap((folder) => {
+      const lower = AGENT_LAYERS.slice(0, i).flat();
+      const barred = AGENT_LAYERS.slice(i).flat().filter((f) => f !== folder);
+      const message = `workers/agent/${folder}/ imports only the agent folders of lower layers (${lower.join(', ') || 'none'}), never one beside or above it nor the entry: see AGENT_LAYERS in scripts/workerLayers.mjs.`;
+      return [1, 2, 3].flatMap((depth) =>
+        layering([`workers/agent/${folder}/${'*/'.repeat(depth - 1)}*.ts`], [
+          ...workerPatterns('agent'),
+          { regex: `^(\\.\\./){${depth}}(${barred.join('|')})(/|$)`, message },
+          { regex: `^(\\.\\./){${depth}}[^./][^/]*$`, message },
+        ]),
+      );
+    }),
   ),
   {
     files: ['src/**/*.ts', 'src/**/*.svelte'],

@@ -6,68 +6,32 @@
  * - the page (src/) reaches a worker only through the entry file Vite spawns, never its internals;
  * - a worker never imports the page or another worker (what two sides need lives in shared/);
  * - the top-level areas form no cycle, nor do src/ feature folders;
- * - production code never imports test code (testing/ folders, *.test, e2e/).
+ * - production code never imports test code (testing/ folders, *.test, e2e/);
+ * - a worker's subfolders import each other without cycles;
+ * - workers/agent keeps its entry alone at the root and its folders in the layers AGENT_LAYERS
+ *   declares (scripts/workerLayers.mjs: the same graph, drawn by `node scripts/workerLayers.mjs`).
  */
-import { readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { dirname, join, normalize, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import {
+  AGENT_LAYERS,
+  ROOT_NODE,
+  WORKERS,
+  cyclesOf,
+  folderGraph,
+  foldersOnly,
+  importsOf,
+  layerBreaks,
+  productionFiles,
+  type ImportEdge as Edge,
+} from '../scripts/workerLayers.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const files = execFileSync('git', ['ls-files', 'src', 'workers', 'shared', 'protocol'], { cwd: ROOT, encoding: 'utf8' })
-  .split('\n')
-  .filter((f) => /\.(ts|svelte)$/.test(f) && !/\.test\.ts$/.test(f) && !f.includes('/testing/'));
-
-interface Edge {
-  from: string;
-  /** Repo-relative path, without the query. */
-  to: string;
-  /** How it is reached: an import, or a worker Vite builds (`?worker`, `new Worker(new URL(…))`). */
-  spawn: boolean;
-}
-
-/** A file's relative imports (static, dynamic, side-effect, re-export) and worker URLs. */
-function importsOf(file: string): Edge[] {
-  let text: string;
-  try {
-    text = readFileSync(join(ROOT, file), 'utf8');
-  } catch {
-    return []; // listed by git but deleted in the working tree
-  }
-  const out: Edge[] = [];
-  for (const m of text.matchAll(/(from\s+|import\s*\(\s*|import\s+|new\s+URL\(\s*)['"](\.[^'"]+)['"]/g)) {
-    const [path = '', query = ''] = (m[2] ?? '').split('?');
-    const to = relative(ROOT, normalize(join(ROOT, dirname(file), path)));
-    out.push({ from: file, to, spawn: query === 'worker' || (m[1] ?? '').startsWith('new') });
-  }
-  return out;
-}
-
+const files = productionFiles();
 const edges = files.flatMap(importsOf);
 
 /** The top-level area a path belongs to: protocol, shared, src, workers/<name>, or another root. */
 function area(p: string): string {
   const [top = '', second = ''] = p.split('/');
   return top === 'workers' ? `workers/${second}` : top;
-}
-
-/** Every cycle in a directed graph, each written `a → b → a`. */
-function cyclesOf(graph: Map<string, Set<string>>): string[] {
-  const cycles: string[] = [];
-  const state = new Map<string, 'open' | 'done'>();
-  const visit = (node: string, path: string[]) => {
-    if (state.get(node) === 'done') return;
-    if (state.get(node) === 'open') {
-      cycles.push([...path.slice(path.indexOf(node)), node].join(' → '));
-      return;
-    }
-    state.set(node, 'open');
-    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
-    state.set(node, 'done');
-  };
-  for (const node of graph.keys()) visit(node, []);
-  return cycles;
 }
 
 const show = (list: Edge[]) => list.map((e) => `${e.from} → ${e.to}`);
@@ -131,5 +95,44 @@ describe('layering', () => {
       graph.set(a, (graph.get(a) ?? new Set()).add(b));
     }
     expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  it("a worker's subfolders import each other without cycles", () => {
+    const cycles = WORKERS.flatMap((w) => cyclesOf(foldersOnly(folderGraph(w, files, edges).graph)).map((c) => `workers/${w}: ${c}`));
+    expect(cycles).toEqual([]);
+    // The check sees a knot when there is one (the agent's threads ⇄ checkpoint before #36).
+    expect(cyclesOf(new Map([['checkpoint', new Set(['threads'])], ['threads', new Set(['checkpoint', 'store'])], ['store', new Set<string>()]]))).toEqual(['checkpoint → threads → checkpoint']);
+  });
+
+  describe('workers/agent layers', () => {
+    const { graph } = folderGraph('agent', files, edges);
+
+    it('keeps only its entry at the root', () => {
+      expect(files.filter((f) => /^workers\/agent\/[^/]+$/.test(f))).toEqual(['workers/agent/agent.worker.ts']);
+    });
+
+    it('places every folder in one declared layer, and declares only folders that exist', () => {
+      const declared = AGENT_LAYERS.flat();
+      const folders = [...graph.keys()].filter((f) => f !== ROOT_NODE).sort();
+      expect(folders.length).toBeGreaterThan(8);
+      expect([...declared].sort()).toEqual(folders);
+    });
+
+    it('imports only down the layers: never a folder beside it, above it, or the root', () => {
+      expect(layerBreaks(graph, AGENT_LAYERS)).toEqual([]);
+    });
+
+    it('catches a folder that imports up, sideways or the root (the rule is not vacuous)', () => {
+      const bad = new Map(graph);
+      bad.set('core', new Map([['graph', 1]]));
+      bad.set('llm', new Map([['tools', 1], [ROOT_NODE, 1]]));
+      expect(layerBreaks(bad, AGENT_LAYERS)).toEqual(
+        expect.arrayContaining([
+          { from: 'core', to: 'graph', imports: 1 },
+          { from: 'llm', to: 'tools', imports: 1 },
+          { from: 'llm', to: ROOT_NODE, imports: 1 },
+        ]),
+      );
+    });
   });
 });
