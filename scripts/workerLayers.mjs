@@ -163,6 +163,8 @@ export function layerBreaks(graph, layers) {
   return out;
 }
 
+const n = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 /**
  * The picture: one line per folder with the folders it imports (×n imports), top layer first
  * when the worker declares its layers (and `layers` is not false); then its knots and cycles.
@@ -180,8 +182,8 @@ export function draw(worker, files, edges, { layers: useLayers = true } = {}) {
   };
   const folders = [...graph.keys()].filter((f) => f !== ROOT_NODE).length;
   const lines = [
-    `workers/${worker}: ${counts.get(ROOT_NODE) ?? 0} production files at the root, ${folders} folders; ` +
-      `${cycles.length} cycles through the folders and root files (${between} between folders alone), ${knots.length} knots`,
+    `workers/${worker}: ${n(counts.get(ROOT_NODE) ?? 0, 'production file')} at the root, ${n(folders, 'folder')}; ` +
+      `${n(cycles.length, 'cycle')} through the folders and root files (${between} between folders alone), ${n(knots.length, 'knot')}`,
   ];
   if (layers) {
     const placed = new Set(layers.flat());
