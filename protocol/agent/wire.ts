@@ -278,7 +278,7 @@ export type AgentEvent = z.infer<typeof AgentEventSchema>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type Bounds = Extract<AgentEvent, { type: 'run_start' | 'run_end' }>;
 /**
- * An event as the graph emits it: the worker's run loop (workers/agent/run.ts) stamps `run_id`
+ * An event as the graph emits it: the worker's run loop (workers/agent/service/run.ts) stamps `run_id`
  * (run_start and run_end name their run themselves).
  */
 export type RunEvent = DistributiveOmit<Exclude<AgentEvent, Bounds>, 'run_id'> | Bounds;

@@ -1,7 +1,7 @@
 /**
  * The agent worker's request handlers (`AgentRequests`), independent of the worker global so
  * they run in Node tests. Each job lives in its own module — runs (runs.ts), conversations
- * (threads/handlers.ts), ratings (examples/rating.ts), knowledge (knowledge/handlers.ts), the
+ * (threadHandlers.ts), ratings (ratingHandler.ts), knowledge (knowledgeHandlers.ts), the
  * endpoint's model list and capability probe (llm/) — sharing the parts of serviceParts.ts.
  */
 import type { AgentRequests } from '../../../protocol/agent/wire';

@@ -2,7 +2,7 @@
  * What the agent worker's request handlers share: the dependencies a host passes in
  * (`AgentServiceDeps`), with IndexedDB stores standing in for those it leaves out, the one
  * run slot, and events out with the keys scrubbed. Each job's handlers (runs.ts,
- * threads/handlers.ts, examples/rating.ts, knowledge/handlers.ts, llm/) take these parts.
+ * threadHandlers.ts, ratingHandler.ts, knowledgeHandlers.ts, llm/) take these parts.
  */
 import type { AgentEvent } from '../../../protocol/agent/wire';
 import { SecretScrubber } from '../../../shared/secrets';

@@ -1,6 +1,6 @@
 /**
  * The checkpoint saver's rows and keys in the conversation database (IdbSaver.ts reads and writes
- * them; threads/conversationDb.ts declares the stores with these types).
+ * them; conversationDb.ts declares the stores with these types).
  *
  * Layout (four stores of the conversation database, conversationDb.ts, all keyed by compound
  * arrays so a thread or one checkpoint's writes are a single key range):
