@@ -5,7 +5,7 @@
 //   node scripts/followMoves.mjs <base> [<ref>…] [--dry]     (ref defaults to HEAD)
 // e.g. after `git merge k2` on a tree that has a1's moves: node scripts/followMoves.mjs 776df60 a1
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 
 const args = process.argv.slice(2);
@@ -30,6 +30,7 @@ for (const ref of refs.length ? refs : ['HEAD']) {
 }
 
 const EXTENSIONS = ['', '.ts', '.svelte', '.mjs', '.js', '/index.ts'];
+const isFile = (p) => statSync(p, { throwIfNoEntry: false })?.isFile() === true;
 /** The file a path names (with the extension it left out), or null. */
 const find = (path, exists) => {
   for (const e of EXTENSIONS) if (exists(path + e)) return { file: path + e, ext: e };
@@ -45,14 +46,15 @@ for (const file of files) {
   const text = readFileSync(file, 'utf8');
   const was = newToOld.get(file) ?? file;
   const out = text.replace(/((?:from\s+|import\s*\(\s*|import\s+|new\s+URL\(\s*)['"])(\.{1,2}\/[^'"?]*)/g, (whole, head, spec) => {
-    if (find(normalize(join(dirname(file), spec)), existsSync)) return whole;
+    if (find(normalize(join(dirname(file), spec)), isFile)) return whole;
+    if (statSync(normalize(join(dirname(file), spec)), { throwIfNoEntry: false })?.isDirectory()) return whole; // a folder URL
     // Written from the file's old place, or to a file's old place: find where that file is now.
     for (const from of new Set([file, was])) {
       const target = normalize(join(dirname(from), spec));
-      const hit = find(target, (p) => existsSync(p) || oldToNew.has(p));
+      const hit = find(target, (p) => isFile(p) || oldToNew.has(p));
       if (!hit) continue;
       const now = oldToNew.get(hit.file) ?? hit.file;
-      if (!existsSync(now)) continue;
+      if (!isFile(now)) continue;
       let rel = relative(dirname(file), hit.ext ? now.slice(0, now.length - hit.ext.length) : now);
       if (!rel.startsWith('.')) rel = `./${rel}`;
       console.log(`${file}: ${spec} → ${rel}`);
