@@ -6,6 +6,7 @@
 //   node scripts/workerLayers.mjs agent      one worker
 //   node scripts/workerLayers.mjs agent --json
 //   node scripts/workerLayers.mjs agent --no-layers   the graph alone, without the declared layers
+//   node scripts/workerLayers.mjs agent --no-layers --at 776df60   as it was at a commit (before #36)
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -34,24 +35,27 @@ export const AGENT_LAYERS = [
 /** Declared layers per worker (a worker without a list is held only to "no knots"). */
 export const LAYERS = { agent: AGENT_LAYERS };
 
+const isProduction = (f) => /\.(ts|svelte)$/.test(f) && !/\.test\.ts$/.test(f) && !f.includes('/testing/');
+
 /** Production files (no tests, no testing/ folders) of `dirs`, repo-relative. */
 export function productionFiles(dirs = ['src', 'workers', 'shared', 'protocol']) {
   return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...dirs], { cwd: ROOT, encoding: 'utf8' })
     .split('\n')
-    .filter((f) => /\.(ts|svelte)$/.test(f) && !/\.test\.ts$/.test(f) && !f.includes('/testing/'));
+    .filter(isProduction);
 }
 
 /**
  * A file's relative imports (static, dynamic, side-effect, re-export) and worker URLs, each
  * `{ from, to, spawn }`: `to` repo-relative without its query; `spawn` when Vite builds it as a
- * worker (`?worker`, `new Worker(new URL(…))`).
+ * worker (`?worker`, `new Worker(new URL(…))`). `text` is the file's text (default: read it).
  */
-export function importsOf(file) {
-  let text;
-  try {
-    text = readFileSync(join(ROOT, file), 'utf8');
-  } catch {
-    return []; // listed by git but deleted in the working tree
+export function importsOf(file, text) {
+  if (typeof text !== 'string') {
+    try {
+      text = readFileSync(join(ROOT, file), 'utf8');
+    } catch {
+      return []; // listed by git but deleted in the working tree
+    }
   }
   const out = [];
   for (const m of text.matchAll(/(from\s+|import\s*\(\s*|import\s+|new\s+URL\(\s*)['"](\.[^'"]+)['"]/g)) {
@@ -60,6 +64,21 @@ export function importsOf(file) {
     out.push({ from: file, to, spawn: query === 'worker' || (m[1] ?? '').startsWith('new') });
   }
   return out;
+}
+
+/** The production files of `dirs` and their imports as they were at commit `at` (one `git cat-file`). */
+export function graphAt(at, dirs = ['workers']) {
+  const files = execFileSync('git', ['ls-tree', '-r', '--name-only', at, '--', ...dirs], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(isProduction);
+  const blob = execFileSync('git', ['cat-file', '--batch'], { cwd: ROOT, input: files.map((f) => `${at}:${f}`).join('\n') + '\n', maxBuffer: 1 << 30 });
+  const edges = [];
+  let at0 = 0;
+  for (const file of files) {
+    const eol = blob.indexOf(10, at0);
+    const size = Number(blob.subarray(at0, eol).toString('utf8').split(' ')[2]);
+    edges.push(...importsOf(file, blob.subarray(eol + 1, eol + 1 + size).toString('utf8')));
+    at0 = eol + 1 + size + 1;
+  }
+  return { files, edges };
 }
 
 /** The subfolder of `workers/<worker>/` a path is in, ROOT_NODE for its root files, null outside it. */
@@ -203,9 +222,13 @@ export function draw(worker, files, edges, { layers: useLayers = true } = {}) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv[1])) {
   const args = process.argv.slice(2);
   const json = args.includes('--json');
-  const which = args.filter((a) => !a.startsWith('--'));
-  const files = productionFiles(['workers']);
-  const edges = files.flatMap(importsOf);
+  const atIndex = args.indexOf('--at');
+  const at = atIndex >= 0 ? args[atIndex + 1] : undefined;
+  const which = args.filter((a, i) => !a.startsWith('--') && !(atIndex >= 0 && i === atIndex + 1));
+  const { files, edges } = at ? graphAt(at) : (() => {
+    const now = productionFiles(['workers']);
+    return { files: now, edges: now.flatMap((f) => importsOf(f)) };
+  })();
   const workers = which.length ? which : WORKERS;
   if (json) {
     const out = Object.fromEntries(

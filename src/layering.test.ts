@@ -26,7 +26,7 @@ import {
 } from '../scripts/workerLayers.mjs';
 
 const files = productionFiles();
-const edges = files.flatMap(importsOf);
+const edges = files.flatMap((f) => importsOf(f));
 
 /** The top-level area a path belongs to: protocol, shared, src, workers/<name>, or another root. */
 function area(p: string): string {
