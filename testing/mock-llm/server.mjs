@@ -47,6 +47,7 @@
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { PERSONAS } from './personas/index.mjs';
+import { uniqueId } from './ids.mjs';
 
 const STRUCTURED_NAMES = new Set(['validation_report', 'execution_plan', 'conversation_summary', 'data_dictionary']);
 const DEFAULT_MODELS = ['mock-model', 'mock-model-mini'];
@@ -165,7 +166,7 @@ function materialise(reply, body, state) {
 
 function materialiseParts(reply, body, state) {
   const name = structuredNameOf(body);
-  const callId = () => `call_${++state.seq}`;
+  const callId = () => uniqueId('call');
   switch (reply.type) {
     case 'text':
     case 'cut':
@@ -196,8 +197,8 @@ function materialiseParts(reply, body, state) {
   }
 }
 
-function completionId(state) {
-  return `chatcmpl-mock-${++state.seq}`;
+function completionId(_state) {
+  return uniqueId('chatcmpl-mock');
 }
 
 function usage(body, content) {

@@ -8,6 +8,7 @@
  * it in the prompt — the gauntlet scores the same script with and without the knowledge.
  * Plain OpenAI Chat Completions otherwise (https://platform.openai.com/docs/api-reference/chat).
  */
+import { uniqueId } from '../ids.mjs';
 
 function messagesText(body) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
@@ -21,7 +22,7 @@ function materialiseThen(then, state) {
     return {
       content: then.content ?? '',
       toolCalls: (then.calls ?? []).map((c) => ({
-        id: c.id ?? `call_ctx_${++state.seq}`,
+        id: c.id ?? uniqueId('call_ctx'),
         name: c.name,
         argsText: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
       })),
