@@ -5,7 +5,7 @@
 import type { DataDictionary, Metric, TrustedQuery, WorkspaceRule } from '../../../protocol/agent/knowledge';
 import { metricItem, relevantTrusted, trustedItem } from './trusted';
 import type { DatasetContext } from '../prompts';
-import { buildWorkspaceContext, type DetailLevel, type LeftOut } from './prompt';
+import { buildWorkspaceContext, type DetailLevel, type LeftOut, type WorkspaceContext, type WorkspaceContextInput } from './prompt';
 import { MAX_RULES } from '../../../shared/knowledge/store';
 import { bindDictionaries } from '../../../shared/knowledge/identity';
 
@@ -41,7 +41,17 @@ export function rulesForRun(rules: readonly WorkspaceRule[], loaded: readonly st
     .map((r) => (r.dataset ? `(for ${r.dataset}) ${r.text}` : r.text));
 }
 
-export async function knowledgeContext(src: KnowledgeSource | undefined, datasets: readonly DatasetContext[], budgetTokens?: number, question = ''): Promise<KnowledgeContext> {
+/**
+ * The run's knowledge block. `onBuilt` hears what it was built from and how it came out, so the
+ * context-window fitting can rebuild it smaller, whole, when a request does not fit (windowFit.ts).
+ */
+export async function knowledgeContext(
+  src: KnowledgeSource | undefined,
+  datasets: readonly DatasetContext[],
+  budgetTokens?: number,
+  question = '',
+  onBuilt?: (input: WorkspaceContextInput, ctx: WorkspaceContext) => void,
+): Promise<KnowledgeContext> {
   if (!src && budgetTokens === undefined) return {};
   // Unreadable knowledge must not stop a question: the run goes on with the raw schema.
   const [dicts, rules] = src ? await Promise.all([src.dictionaries().catch(() => []), src.rules().catch(() => [])]) : [[], []];
@@ -59,7 +69,7 @@ export async function knowledgeContext(src: KnowledgeSource | undefined, dataset
   const [allTrusted, allMetrics] = src ? await Promise.all([src.trusted?.().catch(() => []) ?? [], src.metrics?.().catch(() => []) ?? []]) : [[], []];
   const trusted = relevantTrusted(question, allTrusted, loaded);
   const metrics = allMetrics.filter((m) => loaded.includes(m.dataset));
-  const ctx = buildWorkspaceContext({
+  const input: WorkspaceContextInput = {
     datasets,
     dictionaries,
     rules: texts,
@@ -67,7 +77,9 @@ export async function knowledgeContext(src: KnowledgeSource | undefined, dataset
     metrics: metrics.map(metricItem),
     trusted: trusted.map(trustedItem),
     ...(budgetTokens !== undefined ? { budgetTokens } : {}),
-  });
+  };
+  const ctx = buildWorkspaceContext(input);
+  onBuilt?.(input, ctx);
   const given = texts.map((r) => r.trim()).filter((r) => r !== '').slice(0, ctx.rulesShown);
   return {
     datasetsText: ctx.text,

@@ -127,12 +127,64 @@ export interface Fitted {
 }
 
 /**
+ * (issue 32) The workspace's knowledge as the system prompt carries it (the datasets block with
+ * the accepted dictionaries, the rules, metrics and trusted queries). Fitting never cuts it
+ * mid-text: it asks the section for a shorter version of itself, which leaves out whole items by
+ * its own priorities and names what it left out (knowledge/windowFit.ts).
+ */
+export interface KnowledgeSection {
+  /** The section exactly as the system prompt carries it. */
+  text: string;
+  /**
+   * The section refitted to at most `maxChars` characters, or as short as it can be;
+   * `essentialKept` is false when what the question itself needs (the accepted knowledge of the
+   * tables it names, the rules) had to be shown in less detail than before.
+   */
+  shrink(maxChars: number): { text: string; essentialKept: boolean };
+  /** Told what the request finally carried, so the run's steps and the page can say what was left out. */
+  sent?(text: string): void;
+}
+
+/** The system prompt in three parts, so the knowledge between them is only ever replaced whole. */
+interface SystemParts {
+  index: number;
+  pre: string;
+  block: string;
+  post: string;
+}
+
+function splitSystem(messages: Json[], knowledge: KnowledgeSection | undefined): SystemParts | undefined {
+  if (!knowledge || knowledge.text === '') return undefined;
+  const index = messages.findIndex((m) => m.role === 'system' || m.role === 'developer');
+  const m = messages[index];
+  if (!m) return undefined;
+  const whole = text(m);
+  const at = whole.indexOf(knowledge.text);
+  if (at < 0) return undefined;
+  return { index, pre: whole.slice(0, at), block: knowledge.text, post: whole.slice(at + knowledge.text.length) };
+}
+
+/** The unprotected text clipped by about `over` characters, keeping at least `floor`. */
+function clipUnprotected(s: string, over: number, floor: number): string {
+  const at = firstProtected(s);
+  const head = at >= 0 ? s.slice(0, at) : s;
+  const keep = Math.max(floor, head.length - over);
+  if (keep >= head.length) return s;
+  return clip(head, keep) + (at >= 0 ? `\n\n${s.slice(at)}` : '');
+}
+
+/**
  * The request cut down to fit `window` tokens with room for the reply: each step only while
  * still over — tool outputs shortened (older first), the examples and sample values left out of
  * the system prompt, turns before the current question dropped, the current turn's older
  * outputs cut harder, the system prompt clipped, and `max_tokens` capped to what is left.
+ *
+ * With `knowledge` (issue 32) the workspace's knowledge in the system prompt is never clipped:
+ * before the instructions around it are clipped it is refitted by its own priorities (other
+ * tables first) keeping what the question needs, and only past that is the question's own
+ * knowledge shown in less detail — whole items left out and named, never text cut mid-way.
  */
-export function fitToWindow(body: Json, window: number): Fitted {
+export function fitToWindow(body: Json, window: number, knowledge?: KnowledgeSection): Fitted {
   const changes: string[] = [];
   const maxField = body.max_completion_tokens !== undefined ? 'max_completion_tokens' : 'max_tokens';
   const asked = num(body[maxField]);
@@ -140,7 +192,16 @@ export function fitToWindow(body: Json, window: number): Fitted {
   const budget = Math.max(64, window - reserve);
   let messages: Json[] = (Array.isArray(body.messages) ? body.messages : []).filter(isObject).map((m) => ({ ...m }));
   const size = () => estimateRequestTokens({ ...body, messages });
-  if (size() <= budget && (asked === undefined || size() + asked <= window)) return { body, changes };
+  const parts = splitSystem(messages, knowledge);
+  const setSystem = (p: SystemParts) => {
+    const m = messages[p.index] as Json;
+    messages[p.index] = { ...m, content: p.pre + p.block + p.post };
+  };
+  const done = (out: Fitted): Fitted => {
+    if (parts) knowledge?.sent?.(parts.block);
+    return out;
+  };
+  if (size() <= budget && (asked === undefined || size() + asked <= window)) return done({ body, changes });
 
   const lastQuestion = messages.reduce((at, m, i) => (isQuestion(m) ? i : at), -1);
   for (const max of [4000, 1500, 600]) {
@@ -156,7 +217,16 @@ export function fitToWindow(body: Json, window: number): Fitted {
   if (size() > budget) {
     const sys = messages.findIndex((m) => m.role === 'system' || m.role === 'developer');
     const m = messages[sys];
-    if (m) {
+    if (parts) {
+      // The knowledge's own sample values go by its priorities (below), not by a pattern.
+      const pre = compactSystem(parts.pre);
+      const post = compactSystem(parts.post);
+      if (pre.length + post.length < parts.pre.length + parts.post.length) {
+        Object.assign(parts, { pre, post });
+        setSystem(parts);
+        changes.push('examples left out');
+      }
+    } else if (m) {
       const compact = compactSystem(text(m));
       if (compact.length < text(m).length) {
         messages[sys] = { ...m, content: compact };
@@ -178,10 +248,31 @@ export function fitToWindow(body: Json, window: number): Fitted {
     const last = messages.reduce((at, m, i) => (isToolOutput(m) ? i : at), -1);
     messages = messages.map((m, i) => (isToolOutput(m) && i !== last && text(m).length > max ? { ...m, content: clip(text(m), max) } : m));
   }
+  const overChars = () => (size() - budget) * 3 + 200;
+  if (parts && knowledge && size() > budget) {
+    // Other tables' columns and dictionaries go first; what the question needs stays whole.
+    const shorter = refitKnowledge(knowledge, parts.block, overChars(), true);
+    if (shorter !== undefined) {
+      parts.block = shorter;
+      setSystem(parts);
+      changes.push('knowledge shown in less detail');
+    }
+  }
   if (size() > budget) {
     const sys = messages.findIndex((m) => m.role === 'system' || m.role === 'developer');
     const m = messages[sys];
-    if (m) {
+    if (parts) {
+      // The instructions around the knowledge, never the knowledge itself; the protected
+      // sections (tool protocol, summary) stay whole as below.
+      const before = parts.pre.length + parts.post.length;
+      parts.pre = clipUnprotected(parts.pre, overChars(), 400);
+      setSystem(parts);
+      if (size() > budget) {
+        parts.post = clipUnprotected(parts.post, overChars(), 200);
+        setSystem(parts);
+      }
+      if (parts.pre.length + parts.post.length < before) changes.push('system prompt shortened');
+    } else if (m) {
       const over = (size() - budget) * 3 + 200;
       // The text tool protocol's section stays whole (without it the model cannot call a tool), and
       // so does the summary of earlier turns (it stands for turns no longer sent at all).
@@ -195,11 +286,46 @@ export function fitToWindow(body: Json, window: number): Fitted {
       }
     }
   }
+  if (parts && knowledge && size() > budget) {
+    // Last: the question's own knowledge in less detail — still whole items, named in the block.
+    const shorter = refitKnowledge(knowledge, parts.block, overChars(), false);
+    if (shorter !== undefined) {
+      parts.block = shorter;
+      setSystem(parts);
+      changes.push("the question's own knowledge shown in less detail");
+    }
+  }
   const out: Json = { ...body, messages };
   const room = Math.max(64, window - size());
   if (asked !== undefined && asked > room) {
     out[maxField] = room;
     changes.push(`reply capped at ${room} tokens`);
   }
-  return { body: out, changes };
+  return done({ body: out, changes });
+}
+
+/**
+ * The knowledge section about `over` characters shorter, or undefined when it cannot be. With
+ * `keepEssential`, the shortest version that still keeps what the question needs (found by
+ * halving the gap between the wanted size and the present one).
+ */
+function refitKnowledge(knowledge: KnowledgeSection, current: string, over: number, keepEssential: boolean): string | undefined {
+  // The estimate counts JSON text (escaped newlines and quotes), a little longer than the text itself.
+  const ratio = current.length / Math.max(1, JSON.stringify(current).length - 2);
+  const want = Math.max(0, current.length - Math.ceil(over * ratio));
+  const first = knowledge.shrink(want);
+  let best = first.text.length < current.length && (first.essentialKept || !keepEssential) ? first.text : undefined;
+  if (keepEssential && !first.essentialKept) {
+    let lo = want;
+    let hi = current.length;
+    for (let k = 0; k < 14 && hi - lo > 200; k++) {
+      const mid = Math.floor((lo + hi) / 2);
+      const r = knowledge.shrink(mid);
+      if (r.essentialKept) {
+        hi = mid;
+        if (r.text.length < (best ?? current).length) best = r.text;
+      } else lo = mid;
+    }
+  }
+  return best;
 }
