@@ -7,7 +7,8 @@ import { metricItem, relevantTrusted, trustedItem } from './trusted';
 import type { DatasetContext } from '../prompts';
 import { buildWorkspaceContext, type DetailLevel, type LeftOut, type WorkspaceContext, type WorkspaceContextInput } from './prompt';
 import { MAX_RULES } from '../../../shared/knowledge/store';
-import { bindDictionaries } from '../../../shared/knowledge/identity';
+import { bindDictionaries, type DatasetIdentity } from '../../../shared/knowledge/identity';
+import { appliedRules } from '../../../shared/knowledge/ruleScope';
 
 export interface KnowledgeSource {
   dictionaries(): Promise<DataDictionary[]>;
@@ -31,14 +32,11 @@ export interface KnowledgeContext {
 }
 
 /**
- * The rules a run gets, in the user's order: the workspace's, and a table's own while that table
- * is loaded (marked with its name). At most MAX_RULES.
+ * The rules a run gets, in the user's order: the workspace's, and a table's own while that
+ * table's content is loaded, under its current name (shared/knowledge/ruleScope.ts). At most MAX_RULES.
  */
-export function rulesForRun(rules: readonly WorkspaceRule[], loaded: readonly string[]): string[] {
-  return rules
-    .filter((r) => r.dataset === undefined || loaded.includes(r.dataset))
-    .slice(0, MAX_RULES)
-    .map((r) => (r.dataset ? `(for ${r.dataset}) ${r.text}` : r.text));
+export function rulesForRun(rules: readonly WorkspaceRule[], datasets: readonly DatasetIdentity[]): string[] {
+  return appliedRules(rules, datasets).slice(0, MAX_RULES);
 }
 
 /**
@@ -65,7 +63,8 @@ export async function knowledgeContext(
   const dictionaries = new Map<string, DataDictionary>();
   for (const [name, b] of bound) if (b.own?.status === 'accepted') dictionaries.set(name, b.own);
   const loaded = datasets.map((d) => d.name);
-  const texts = rulesForRun(rules, loaded);
+  const identities = datasets.map((d) => ({ name: d.name, fileName: d.fileName ?? '', sizeBytes: d.sizeBytes ?? 0, columns: d.columns }));
+  const texts = rulesForRun(rules, identities);
   const [allTrusted, allMetrics] = src ? await Promise.all([src.trusted?.().catch(() => []) ?? [], src.metrics?.().catch(() => []) ?? []]) : [[], []];
   const trusted = relevantTrusted(question, allTrusted, loaded);
   const metrics = allMetrics.filter((m) => loaded.includes(m.dataset));
