@@ -156,10 +156,10 @@ describe('the knowledge in a request fitted to the window', () => {
     const { initial, fits, section: s } = section();
     const out = fitToWindow(request(initial.text, 2), 900, s);
     const system = systemOf(out.body);
-    expect(out.changes).toContain("the question's own knowledge shown in less detail");
+    expect(out.changes).toContain('knowledge shown in less detail');
     const fit = fits.at(-1)!.fit;
     expect(fit.essentialLeftOut.length).toBeGreaterThan(0);
-    expect(fitStep(fit)).toContain("Even the question's own knowledge did not fit whole");
+    expect(fitStep(fit)).toContain('Even the rules and the accepted knowledge of the tables the question names did not fit whole: survey (');
     // The block is one the knowledge builder wrote (whole items), not a clipped one.
     const block = system.slice(system.indexOf('Datasets ('));
     expect(block).not.toContain('characters left out');

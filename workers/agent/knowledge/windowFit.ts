@@ -44,7 +44,7 @@ export function promptFit(ctx: WorkspaceContext, initial: WorkspaceContext, at =
 export function fitStep(fit: PromptFit): string | undefined {
   if (fit.leftOut.length === 0) return undefined;
   const list = (ls: readonly LeftOut[]) => ls.map((l) => `${l.what} (${l.detail})`).join('; ');
-  const own = fit.essentialLeftOut.length ? ` Even the question's own knowledge did not fit whole: ${list(fit.essentialLeftOut)}.` : '';
+  const own = fit.essentialLeftOut.length ? ` Even the rules and the accepted knowledge of the tables the question names did not fit whole: ${list(fit.essentialLeftOut)}.` : '';
   return `To fit the context window, the prompt carried less: ${list(fit.leftOut)}.${own} The model can read the rest with describe_columns.`;
 }
 
@@ -61,7 +61,7 @@ export function knowledgeSection(input: WorkspaceContextInput, initial: Workspac
     shrink(maxChars) {
       const ctx = buildWorkspaceContext({ ...input, budgetTokens: Math.max(0, Math.floor(maxChars / 4)) });
       built.set(ctx.text, ctx);
-      return { text: ctx.text, essentialKept: essentialLost(ctx, initial).length === 0 };
+      return ctx.text;
     },
     sent(text) {
       const ctx = built.get(text);

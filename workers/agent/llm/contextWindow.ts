@@ -136,11 +136,10 @@ export interface KnowledgeSection {
   /** The section exactly as the system prompt carries it. */
   text: string;
   /**
-   * The section refitted to at most `maxChars` characters, or as short as it can be;
-   * `essentialKept` is false when what the question itself needs (the accepted knowledge of the
-   * tables it names, the rules) had to be shown in less detail than before.
+   * The section rebuilt to at most `maxChars` characters (or as short as it can be), leaving out
+   * whole items by its priorities and naming them.
    */
-  shrink(maxChars: number): { text: string; essentialKept: boolean };
+  shrink(maxChars: number): string;
   /** Told what the request finally carried, so the run's steps and the page can say what was left out. */
   sent?(text: string): void;
 }
@@ -179,10 +178,10 @@ function clipUnprotected(s: string, over: number, floor: number): string {
  * the system prompt, turns before the current question dropped, the current turn's older
  * outputs cut harder, the system prompt clipped, and `max_tokens` capped to what is left.
  *
- * With `knowledge` (issue 32) the workspace's knowledge in the system prompt is never clipped:
- * before the instructions around it are clipped it is refitted by its own priorities (other
- * tables first) keeping what the question needs, and only past that is the question's own
- * knowledge shown in less detail — whole items left out and named, never text cut mid-way.
+ * With `knowledge` (issue 32) the workspace's knowledge in the system prompt is never clipped: it
+ * is rebuilt shorter by its own priorities (other tables first, the question's own tables and the
+ * rules last) — whole items left out and named, never text cut mid-way — and only the
+ * instructions around it are clipped, as the last resort.
  */
 export function fitToWindow(body: Json, window: number, knowledge?: KnowledgeSection): Fitted {
   const changes: string[] = [];
@@ -250,8 +249,9 @@ export function fitToWindow(body: Json, window: number, knowledge?: KnowledgeSec
   }
   const overChars = () => (size() - budget) * 3 + 200;
   if (parts && knowledge && size() > budget) {
-    // Other tables' columns and dictionaries go first; what the question needs stays whole.
-    const shorter = refitKnowledge(knowledge, parts.block, overChars(), true);
+    // Whole items, by the knowledge's own priorities: other tables' columns and dictionaries
+    // first, the rules and the question's own tables last — each named where it was left out.
+    const shorter = refitKnowledge(knowledge, parts.block, overChars());
     if (shorter !== undefined) {
       parts.block = shorter;
       setSystem(parts);
@@ -262,8 +262,8 @@ export function fitToWindow(body: Json, window: number, knowledge?: KnowledgeSec
     const sys = messages.findIndex((m) => m.role === 'system' || m.role === 'developer');
     const m = messages[sys];
     if (parts) {
-      // The instructions around the knowledge, never the knowledge itself; the protected
-      // sections (tool protocol, summary) stay whole as below.
+      // The knowledge is as short as it goes: the instructions around it are clipped, never the
+      // knowledge itself; the protected sections (tool protocol, summary) stay whole as below.
       const before = parts.pre.length + parts.post.length;
       parts.pre = clipUnprotected(parts.pre, overChars(), 400);
       setSystem(parts);
@@ -286,15 +286,6 @@ export function fitToWindow(body: Json, window: number, knowledge?: KnowledgeSec
       }
     }
   }
-  if (parts && knowledge && size() > budget) {
-    // Last: the question's own knowledge in less detail — still whole items, named in the block.
-    const shorter = refitKnowledge(knowledge, parts.block, overChars(), false);
-    if (shorter !== undefined) {
-      parts.block = shorter;
-      setSystem(parts);
-      changes.push("the question's own knowledge shown in less detail");
-    }
-  }
   const out: Json = { ...body, messages };
   const room = Math.max(64, window - size());
   if (asked !== undefined && asked > room) {
@@ -304,28 +295,10 @@ export function fitToWindow(body: Json, window: number, knowledge?: KnowledgeSec
   return done({ body: out, changes });
 }
 
-/**
- * The knowledge section about `over` characters shorter, or undefined when it cannot be. With
- * `keepEssential`, the shortest version that still keeps what the question needs (found by
- * halving the gap between the wanted size and the present one).
- */
-function refitKnowledge(knowledge: KnowledgeSection, current: string, over: number, keepEssential: boolean): string | undefined {
+/** The knowledge section about `over` (estimate) characters shorter, or undefined when it cannot be. */
+function refitKnowledge(knowledge: KnowledgeSection, current: string, over: number): string | undefined {
   // The estimate counts JSON text (escaped newlines and quotes), a little longer than the text itself.
   const ratio = current.length / Math.max(1, JSON.stringify(current).length - 2);
-  const want = Math.max(0, current.length - Math.ceil(over * ratio));
-  const first = knowledge.shrink(want);
-  let best = first.text.length < current.length && (first.essentialKept || !keepEssential) ? first.text : undefined;
-  if (keepEssential && !first.essentialKept) {
-    let lo = want;
-    let hi = current.length;
-    for (let k = 0; k < 14 && hi - lo > 200; k++) {
-      const mid = Math.floor((lo + hi) / 2);
-      const r = knowledge.shrink(mid);
-      if (r.essentialKept) {
-        hi = mid;
-        if (r.text.length < (best ?? current).length) best = r.text;
-      } else lo = mid;
-    }
-  }
-  return best;
+  const shorter = knowledge.shrink(Math.max(0, current.length - Math.ceil(over * ratio)));
+  return shorter.length < current.length ? shorter : undefined;
 }
