@@ -42,6 +42,8 @@ export class KnowledgeClient {
   /** Per rule id: where it contradicts an accepted dictionary (said when it is added or edited). */
   ruleWarnings = $state<Record<string, string[]>>({});
   loaded = $state(false);
+  /** Whether a question is being answered (kept current by App): the badge reads the last prompt once it ends. */
+  agentRunning = $state(false);
   /** (issue 32) What the last prompt sent in this session carried of the workspace's knowledge. */
   lastPrompt = $state<LastPromptFit | null>(null);
   /** Sends a clarifying question's chosen answer as the next question (set by App); false when it could not. */
