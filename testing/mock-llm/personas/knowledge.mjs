@@ -17,7 +17,7 @@ function messagesText(body) {
     .join('\n');
 }
 
-function materialiseThen(then, state) {
+function materialiseThen(then) {
   if (then.type === 'tool_calls') {
     return {
       content: then.content ?? '',
@@ -34,13 +34,13 @@ function materialiseThen(then, state) {
 export const knowledgePersonas = {
   'reads-context': {
     doc: 'https://platform.openai.com/docs/api-reference/chat',
-    shape(out, { body, state, reply }) {
+    shape(out, { body, reply }) {
       const cond = reply?.if_context;
       if (!cond || typeof cond !== 'object' || !cond.then) return out;
       const wanted = Array.isArray(cond.contains) ? cond.contains : [cond.contains];
       const text = messagesText(body);
       if (!wanted.every((w) => typeof w === 'string' && text.includes(w))) return out;
-      return { ...materialiseThen(cond.then, state), ...(out.reasoning ? { reasoning: out.reasoning } : {}) };
+      return { ...materialiseThen(cond.then), ...(out.reasoning ? { reasoning: out.reasoning } : {}) };
     },
   },
 };
