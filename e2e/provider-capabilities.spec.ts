@@ -115,7 +115,7 @@ test.describe('a small context window', () => {
     expect(sent.filter((b) => llamaTokens(b) > 4096)).toHaveLength(1);
 
     // A follow-up in the same conversation, its history long: fitted before it is sent. (No
-    // reset here: the endpoint's completion ids must stay unique within the conversation.)
+    // reset here, so the requests before it stay recorded.)
     const before = sent.length;
     await askIn(page, 'Gentoo', { look: true, newConversation: false });
     await expectValidatedAnswer(page, 'Gentoo');

@@ -68,6 +68,11 @@ export const WorkspaceRuleSchema = z.object({
   source: z.enum(['typed', 'answer', 'clarification']).optional(),
   /** (issue 32) Absent: the whole workspace; else the table it applies to (sent only while that table is loaded). */
   dataset: z.string().min(1).optional(),
+  /**
+   * (issue 32) The content fingerprint of `dataset` when the rule was scoped (shared/knowledge/
+   * identity.ts): the rule follows that content under any name and is only offered to another file.
+   */
+  fingerprint: z.string().optional(),
   /** (issue 32) The user's order, lowest first: it is also the order rules get room in a tight prompt. Absent: by creation. */
   order: z.number().optional(),
   updated_at: z.string().optional(),

@@ -134,6 +134,23 @@ export interface ModelContextView {
   levels?: Record<string, string>;
   /** What the block shows in less detail than the workspace has, in words (issue 32). */
   left_out?: { what: string; detail: string }[];
+  /**
+   * (issue 32) What the last prompt sent in this session actually carried, after fitting it to the
+   * context window: may be less than the preview above when the conversation was long.
+   */
+  last_prompt?: LastPromptFit;
+}
+
+/** What one prompt carried of the workspace's knowledge (issue 32). */
+export interface LastPromptFit {
+  /** ISO time it was sent. */
+  at: string;
+  left_out: { what: string; detail: string }[];
+  levels: Record<string, string>;
+  /** Per dataset with an accepted dictionary: described columns carried in full, of all. */
+  described: Record<string, { shown: number; total: number }>;
+  /** What the question itself needed and did not get. */
+  essential_left_out: { what: string; detail: string }[];
 }
 
 /** The privacy log's thread for a dataset's dictionary drafts (they belong to no conversation). */

@@ -7,7 +7,7 @@
 import { getContext, setContext } from 'svelte';
 import type { DataDictionary, Metric, TrustedQuery, WorkspaceKnowledge, WorkspaceRule } from '../../protocol/agent/knowledge';
 import type { DatasetInfo } from '../../protocol/data';
-import type { ModelContextView } from '../../protocol/agent/wire';
+import type { LastPromptFit, ModelContextView } from '../../protocol/agent/wire';
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
 import { autoDraftSetting } from './autoDraft.svelte';
@@ -17,6 +17,7 @@ export const AUTO_DRAFT_AT_ONCE = 3;
 import { escapeRegExp } from '../../shared/text';
 import { conflictText, ruleConflicts } from '../../shared/knowledge/ruleConflicts';
 import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding } from '../../shared/knowledge/identity';
+import { ruleScope, scopeRule, type RuleScope } from '../../shared/knowledge/ruleScope';
 
 export interface KnowledgeClientOptions {
   store?: KnowledgeStore;
@@ -41,6 +42,10 @@ export class KnowledgeClient {
   /** Per rule id: where it contradicts an accepted dictionary (said when it is added or edited). */
   ruleWarnings = $state<Record<string, string[]>>({});
   loaded = $state(false);
+  /** Whether a question is being answered (kept current by App): the badge reads the last prompt once it ends. */
+  agentRunning = $state(false);
+  /** (issue 32) What the last prompt sent in this session carried of the workspace's knowledge. */
+  lastPrompt = $state<LastPromptFit | null>(null);
   /** Sends a clarifying question's chosen answer as the next question (set by App); false when it could not. */
   answerClarification: ((text: string) => boolean) | null = null;
   /** Whether a model is configured, so drafts can be asked for (kept current by App). */
@@ -223,10 +228,27 @@ export class KnowledgeClient {
   async preview(): Promise<ModelContextView | string> {
     if (!this.#options.preview) return 'Not available here.';
     try {
-      return await this.#options.preview();
+      const view = await this.#options.preview();
+      if (view.last_prompt) this.lastPrompt = view.last_prompt;
+      return view;
     } catch (e) {
       return messageOf(e);
     }
+  }
+
+  /** Reads what the last prompt carried (for the dictionary badge); errors leave it as it was. */
+  async refreshLastPrompt(): Promise<void> {
+    await this.preview();
+  }
+
+  /**
+   * (issue 32) How the last prompt shortened a dataset's accepted dictionary, in words
+   * ("shortened in the last prompt: 12 of 40 columns"), or undefined when it carried it whole.
+   */
+  shortenedInLastPrompt(dataset: string): string | undefined {
+    const d = this.lastPrompt?.described[dataset];
+    if (!d || d.shown >= d.total) return undefined;
+    return `shortened in the last prompt: ${d.shown} of ${d.total} columns`;
   }
 
   /** Where a rule's text contradicts an accepted dictionary, in words (empty when it does not). */
@@ -238,7 +260,8 @@ export class KnowledgeClient {
   async addRule(text: string, source: WorkspaceRule['source'] = 'typed', dataset?: string): Promise<boolean> {
     const t = text.trim();
     if (!t) return false;
-    const rule: WorkspaceRule = { id: this.#newId(), text: t.slice(0, 2000), created_at: nowIso(), source, ...(dataset ? { dataset } : {}) };
+    const base: WorkspaceRule = { id: this.#newId(), text: t.slice(0, 2000), created_at: nowIso(), source };
+    const rule = dataset ? this.#scoped(base, dataset) : base;
     // A rule added after others were moved goes last in the user's order.
     if (this.rules.some((r) => r.order !== undefined)) rule.order = this.rules.length;
     try {
@@ -253,8 +276,25 @@ export class KnowledgeClient {
     }
   }
 
+  /** The rule scoped to a table by that table's content, so it follows a rename (issue 32). */
+  #scoped(rule: WorkspaceRule, dataset: string): WorkspaceRule {
+    const ds = this.datasets.find((d) => d.name === dataset);
+    return ds ? scopeRule(rule, ds) : { ...scopeRule(rule, undefined), dataset };
+  }
+
+  /** Where a rule applies among the loaded datasets (by content; another file under its name is only offered). */
+  scopeOf(rule: WorkspaceRule): RuleScope {
+    return ruleScope(rule, this.datasets);
+  }
+
+  /** Applies a rule offered to a different file with its table's name: scoped to this file's content from now on. */
+  applyRuleTo(id: string, dataset: string): Promise<boolean> {
+    return this.updateRule(id, { dataset });
+  }
+
   #warn(rule: WorkspaceRule): void {
-    const found = this.conflictsOf(rule.text, rule.dataset);
+    const scope = this.scopeOf(rule);
+    const found = this.conflictsOf(rule.text, scope.kind === 'dataset' || scope.kind === 'offered' ? scope.dataset : rule.dataset);
     if (found.length) this.ruleWarnings[rule.id] = found;
     else delete this.ruleWarnings[rule.id];
   }
@@ -265,9 +305,9 @@ export class KnowledgeClient {
     if (!old) return false;
     const text = (change.text ?? old.text).trim().slice(0, 2000);
     if (!text) return false;
-    const next: WorkspaceRule = { ...($state.snapshot(old) as WorkspaceRule), text, updated_at: nowIso() };
-    if (change.dataset === null) delete next.dataset;
-    else if (change.dataset !== undefined) next.dataset = change.dataset;
+    let next: WorkspaceRule = { ...($state.snapshot(old) as WorkspaceRule), text, updated_at: nowIso() };
+    if (change.dataset === null) next = scopeRule(next, undefined);
+    else if (change.dataset !== undefined) next = this.#scoped(next, change.dataset);
     try {
       await this.#store.putRule(next);
       this.rules = this.rules.map((r) => (r.id === id ? next : r));

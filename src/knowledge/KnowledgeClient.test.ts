@@ -74,3 +74,34 @@ describe('drafts of datasets added together', () => {
     }
   });
 });
+
+// Issue 32: a rule's scope is the table's content; the badge says when the last prompt shortened a dictionary.
+describe('rule scope and the last prompt', () => {
+  it('scopes a rule by content: it follows a rename and is only offered to another file under the name', async () => {
+    const { k } = await client('kc-scope');
+    const survey = { ...ds('survey'), sizeBytes: 4096 };
+    k.canDraft = false;
+    k.watch([survey], true);
+    expect(await k.addRule('Region 1 is the North.', 'typed', 'survey')).toBe(true);
+    const rule = k.rules[0]!;
+    expect(rule.fingerprint).toBeDefined();
+    k.watch([{ ...survey, name: 'survey_w3' }], true);
+    expect(k.scopeOf(rule)).toEqual({ kind: 'dataset', dataset: 'survey_w3' });
+    k.watch([{ ...survey, sizeBytes: 99 }], true);
+    expect(k.scopeOf(rule)).toEqual({ kind: 'offered', dataset: 'survey' });
+    expect(await k.applyRuleTo(rule.id, 'survey')).toBe(true);
+    expect(k.scopeOf(k.rules[0]!)).toEqual({ kind: 'dataset', dataset: 'survey' });
+  });
+
+  it('says how many columns the last prompt carried in full', async () => {
+    const k = new KnowledgeClient({
+      store: new KnowledgeStore({ dbName: 'kc-last' }),
+      draft: async (d) => dict(d),
+      preview: async () => ({ text: '', tokens: 0, budget: 8000, share: 3200, last_prompt: { at: '2026-01-01T00:00:00Z', left_out: [], levels: {}, described: { sensors: { shown: 12, total: 40 }, survey: { shown: 5, total: 5 } }, essential_left_out: [] } }),
+    });
+    expect(k.shortenedInLastPrompt('sensors')).toBeUndefined();
+    await k.refreshLastPrompt();
+    expect(k.shortenedInLastPrompt('sensors')).toBe('shortened in the last prompt: 12 of 40 columns');
+    expect(k.shortenedInLastPrompt('survey')).toBeUndefined();
+  });
+});

@@ -47,6 +47,7 @@
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { PERSONAS } from './personas/index.mjs';
+import { uniqueId } from './ids.mjs';
 
 const STRUCTURED_NAMES = new Set(['validation_report', 'execution_plan', 'conversation_summary', 'data_dictionary']);
 const DEFAULT_MODELS = ['mock-model', 'mock-model-mini'];
@@ -56,7 +57,7 @@ const EMBEDDING_DIMS = 64;
 
 /** Fresh mutable state; one per server. */
 function freshState() {
-  return { replies: [], routes: [], requests: [], models: [...DEFAULT_MODELS], embeddings: true, requireKey: undefined, seq: 0, persona: undefined, memo: {}, personaOptions: {} };
+  return { replies: [], routes: [], requests: [], models: [...DEFAULT_MODELS], embeddings: true, requireKey: undefined, persona: undefined, memo: {}, personaOptions: {} };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -157,15 +158,15 @@ function pieces(text, size) {
 }
 
 /** Normalises a reply into { content, toolCalls: [{ id, name, argsText }] }. */
-function materialise(reply, body, state) {
-  const out = materialiseParts(reply, body, state);
+function materialise(reply, body) {
+  const out = materialiseParts(reply, body);
   if (typeof reply.reasoning === 'string') out.reasoning = reply.reasoning;
   return out;
 }
 
-function materialiseParts(reply, body, state) {
+function materialiseParts(reply, body) {
   const name = structuredNameOf(body);
-  const callId = () => `call_${++state.seq}`;
+  const callId = () => uniqueId('call');
   switch (reply.type) {
     case 'text':
     case 'cut':
@@ -196,8 +197,8 @@ function materialiseParts(reply, body, state) {
   }
 }
 
-function completionId(state) {
-  return `chatcmpl-mock-${++state.seq}`;
+function completionId() {
+  return uniqueId('chatcmpl-mock');
 }
 
 function usage(body, content) {
@@ -211,7 +212,7 @@ function usage(body, content) {
 }
 
 async function streamReply(req, res, state, body, reply, out) {
-  const id = completionId(state);
+  const id = completionId();
   const created = Math.floor(Date.now() / 1000);
   const model = body.model ?? 'mock-model';
   const size = Math.max(1, reply.chunk_size ?? 4);
@@ -288,7 +289,7 @@ function wholeReply(req, res, state, body, reply, out) {
     message.tool_calls = out.toolCalls.map((tc) => ({ id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.argsText } }));
   }
   const json = {
-    id: completionId(state),
+    id: completionId(),
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: body.model ?? 'mock-model',
@@ -327,7 +328,7 @@ async function chatCompletions(req, res, state, body) {
     sendJson(res, req, status, { error: { message: reply.message ?? `mock-llm scripted ${status}`, type, code: reply.code ?? null } }, extra);
     return;
   }
-  let out = materialise(reply, body, state);
+  let out = materialise(reply, body);
   if (persona?.shape) out = persona.shape(out, { body, state, reply });
   // A persona may refuse a whole (non-streamed) request after seeing the reply (e.g. Groq's
   // tool_use_failed); for streams its `stream` hook says how the refusal looks on the wire.

@@ -10,6 +10,7 @@
  * use a short one). The n-th request of the server's life under the persona gets `chaosShape(seed, n)`,
  * so a test can tell which shape ended each run.
  */
+import { uniqueId } from '../ids.mjs';
 
 export const STATUSES = [400, 401, 403, 404, 408, 409, 413, 422, 429, 500, 502, 503, 504, 529];
 
@@ -80,13 +81,22 @@ export function chaosShape(seed, n) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** One id per streamed response (its chunks share it), unique across responses. */
+const streamIds = new WeakMap();
+/** @param {any} body */
+function streamId(body) {
+  let id = streamIds.get(body);
+  if (!id) streamIds.set(body, (id = uniqueId('chatcmpl-chaos')));
+  return id;
+}
+
 /** @param {any} body @param {object} delta @param {string | null} [finish] */
 function chunk(body, delta, finish = null) {
-  return { id: 'chatcmpl-chaos', object: 'chat.completion.chunk', created: 0, model: body.model ?? 'chaos', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] };
+  return { id: streamId(body), object: 'chat.completion.chunk', created: 0, model: body.model ?? 'chaos', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] };
 }
 
 function completion(body, message, finish = 'stop') {
-  return { id: 'chatcmpl-chaos', object: 'chat.completion', created: 0, model: body.model ?? 'chaos', choices: [{ index: 0, message, finish_reason: finish, logprobs: null }] };
+  return { id: uniqueId('chatcmpl-chaos'), object: 'chat.completion', created: 0, model: body.model ?? 'chaos', choices: [{ index: 0, message, finish_reason: finish, logprobs: null }] };
 }
 
 function send(res, cors, status, type, text) {

@@ -8,6 +8,7 @@
  * it in the prompt — the gauntlet scores the same script with and without the knowledge.
  * Plain OpenAI Chat Completions otherwise (https://platform.openai.com/docs/api-reference/chat).
  */
+import { uniqueId } from '../ids.mjs';
 
 function messagesText(body) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
@@ -16,12 +17,12 @@ function messagesText(body) {
     .join('\n');
 }
 
-function materialiseThen(then, state) {
+function materialiseThen(then) {
   if (then.type === 'tool_calls') {
     return {
       content: then.content ?? '',
       toolCalls: (then.calls ?? []).map((c) => ({
-        id: c.id ?? `call_ctx_${++state.seq}`,
+        id: c.id ?? uniqueId('call_ctx'),
         name: c.name,
         argsText: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
       })),
@@ -33,13 +34,13 @@ function materialiseThen(then, state) {
 export const knowledgePersonas = {
   'reads-context': {
     doc: 'https://platform.openai.com/docs/api-reference/chat',
-    shape(out, { body, state, reply }) {
+    shape(out, { body, reply }) {
       const cond = reply?.if_context;
       if (!cond || typeof cond !== 'object' || !cond.then) return out;
       const wanted = Array.isArray(cond.contains) ? cond.contains : [cond.contains];
       const text = messagesText(body);
       if (!wanted.every((w) => typeof w === 'string' && text.includes(w))) return out;
-      return { ...materialiseThen(cond.then, state), ...(out.reasoning ? { reasoning: out.reasoning } : {}) };
+      return { ...materialiseThen(cond.then), ...(out.reasoning ? { reasoning: out.reasoning } : {}) };
     },
   },
 };

@@ -11,6 +11,7 @@ import type { DatasetContext } from '../core/prompts';
 import { decodeIpc } from '../../../shared/arrowDecode';
 import { timeZoneSentence, type LoadReport } from '../../../protocol/loadReport';
 import { knowledgeContext, type KnowledgeSource } from '../knowledge/runContext';
+import type { WorkspaceContext, WorkspaceContextInput } from '../knowledge/prompt';
 
 export interface ContextSources {
   data: DataClient;
@@ -30,6 +31,8 @@ export interface ContextSources {
   knowledge?: KnowledgeSource;
   /** Estimated tokens the datasets block may take; past it the block is made compact. */
   datasetsBudget?: number;
+  /** Hears what the knowledge block was built from and how it came out (knowledge/windowFit.ts). */
+  onKnowledge?: (input: WorkspaceContextInput, ctx: WorkspaceContext) => void;
 }
 
 /** What the model must know about how a dataset was read: time zones stored as UTC, the load report's findings. */
@@ -65,6 +68,6 @@ export async function gatherRunContext(src: ContextSources, question: string): P
   );
   const pythonPackages = src.pythonPackages ? await src.pythonPackages().catch(() => [] as string[]) : null;
   const found = src.library.search(question, src.topExamples ?? 3);
-  const knowledge = await knowledgeContext(src.knowledge, datasets, src.datasetsBudget, question);
+  const knowledge = await knowledgeContext(src.knowledge, datasets, src.datasetsBudget, question, src.onKnowledge);
   return { datasets, pythonPackages, examples: found.map((h) => h.example), ...(src.timeZone ? { timeZone: src.timeZone } : {}), ...knowledge };
 }

@@ -104,7 +104,7 @@ describe('summarize node', () => {
     // The third with a small budget: the summary replaces the first turns.
     const first = await chatBodies();
     const systemTokens = Math.ceil(String(first[0]?.messages[0]?.content).length / 4);
-    // No reset mid-thread: the mock's message ids would restart and replace stored messages.
+    // No reset mid-thread, so the thread's requests are all recorded (ids never restart: testing/mock-llm/ids.mjs).
     await mock.script([
       { type: 'structured', when: 'conversation_summary', value: { summary: 'SUMMARY-MARK: penguins then weather were discussed.' } },
       { type: 'text', content: 'Third answer.' },

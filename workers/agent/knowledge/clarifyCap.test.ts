@@ -47,8 +47,8 @@ describe('clarifying questions', () => {
     const first = await runTurn(graph, { thread_id: 't', run_id: 'r1', mode: 'agent', question: 'What is the total?' }, { onEvent: () => undefined });
     expect(first.final?.clarification?.question).toBe('Should refunds count?');
 
-    // No reset between runs: the mock's completion ids would restart, and the thread's message
-    // reducer merges a reply into an earlier message with the same id.
+    // No reset between runs, so the requests of both runs are read below (ids no longer restart
+    // on a reset: testing/mock-llm/ids.mjs).
     await script([ask('c2', 'Which currency?'), { type: 'text', content: 'Assuming euros, the total without refunds is unknown here.' }]);
     const events: AgentEvent[] = [];
     const second = await runTurn(graph, { thread_id: 't', run_id: 'r2', mode: 'agent', question: 'Exclude refunds' }, { onEvent: (e) => events.push(e) });

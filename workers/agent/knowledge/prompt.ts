@@ -63,6 +63,11 @@ export interface WorkspaceContext {
   /** How many of the metrics and trusted queries (from the first) it carries. */
   metricsShown: number;
   trustedShown: number;
+  /**
+   * Per dataset with a dictionary: how many of its described columns the block carries in full
+   * (description, unit, codes, placeholders) — what the dictionary editor's badge says.
+   */
+  described: Record<string, { shown: number; total: number }>;
 }
 
 export const METRICS_HEADING = '## Metrics the user defined (use them by these names and definitions, and name the metric you used in your answer)';
@@ -161,6 +166,27 @@ function lacks(ds: DatasetContext, dict: DataDictionary | undefined, level: Deta
   }
 }
 
+/** How many of a dictionary's described columns a block at `level` carries in full. */
+function describedColumns(ds: DatasetContext, dict: DataDictionary, level: DetailLevel, focus: readonly string[]): { shown: number; total: number } {
+  const present = new Set(ds.columns.map((c) => c.name));
+  const entries = dict.columns.filter((c) => present.has(c.name) && describeEntry(c) !== '');
+  const whole = (c: ColumnEntry): boolean => {
+    switch (level) {
+      case 'full':
+      case 'no_samples':
+        return true;
+      case 'index':
+        return describeEntry(c, true) === describeEntry(c);
+      case 'names':
+      case 'table':
+        return focus.includes(c.name);
+      case 'omitted':
+        return false;
+    }
+  };
+  return { shown: entries.filter(whole).length, total: entries.length };
+}
+
 /** The datasets block with the workspace's knowledge, as rich as `budgetTokens` allows. */
 export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceContext {
   const dicts = input.dictionaries ?? new Map<string, DataDictionary>();
@@ -177,7 +203,7 @@ export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceCo
     while (shown > 0 && compose().length > budgetChars) shown--;
     const text = compose();
     const leftOut = shown < rules.length ? [{ what: 'rules', detail: `${rules.length - shown} of ${rules.length} rules left out` }] : [];
-    return { text, tokens: estimateTokens(text), levels: {}, parts: [{ label: 'rules', tokens: estimateTokens(buildRulesContext(rules.slice(0, shown))) }], named: [], leftOut, rulesShown: shown, metricsShown: 0, trustedShown: 0 };
+    return { text, tokens: estimateTokens(text), levels: {}, parts: [{ label: 'rules', tokens: estimateTokens(buildRulesContext(rules.slice(0, shown))) }], named: [], leftOut, rulesShown: shown, metricsShown: 0, trustedShown: 0, described: {} };
   }
 
   const cache = new Map<string, string>();
@@ -343,5 +369,10 @@ export function buildWorkspaceContext(input: WorkspaceContextInput): WorkspaceCo
     { label: 'rules', tokens: estimateTokens(buildRulesContext(rules.slice(0, rulesShown), rules.length - rulesShown)) },
     ...datasets.map((d, i) => ({ label: d.name, tokens: estimateTokens(block(i, levels[i] ?? 'table')) })),
   ];
-  return { text, tokens: estimateTokens(text), levels: Object.fromEntries(datasets.map((d, i) => [d.name, levels[i] ?? 'table'])), parts, named, leftOut, rulesShown, metricsShown, trustedShown };
+  const described: Record<string, { shown: number; total: number }> = {};
+  datasets.forEach((d, i) => {
+    const dict = dicts.get(d.name);
+    if (dict) described[d.name] = describedColumns(d, dict, levels[i] ?? 'table', scores.get(d.name)?.columns ?? []);
+  });
+  return { text, tokens: estimateTokens(text), levels: Object.fromEntries(datasets.map((d, i) => [d.name, levels[i] ?? 'table'])), parts, named, leftOut, rulesShown, metricsShown, trustedShown, described };
 }

@@ -5,9 +5,10 @@
 import type { DataDictionary, Metric, TrustedQuery, WorkspaceRule } from '../../../protocol/agent/knowledge';
 import { metricItem, relevantTrusted, trustedItem } from './trusted';
 import type { DatasetContext } from '../core/prompts';
-import { buildWorkspaceContext, type DetailLevel, type LeftOut } from './prompt';
+import { buildWorkspaceContext, type DetailLevel, type LeftOut, type WorkspaceContext, type WorkspaceContextInput } from './prompt';
 import { MAX_RULES } from '../../../shared/knowledge/store';
-import { bindDictionaries } from '../../../shared/knowledge/identity';
+import { bindDictionaries, type DatasetIdentity } from '../../../shared/knowledge/identity';
+import { appliedRules } from '../../../shared/knowledge/ruleScope';
 
 export interface KnowledgeSource {
   dictionaries(): Promise<DataDictionary[]>;
@@ -31,17 +32,24 @@ export interface KnowledgeContext {
 }
 
 /**
- * The rules a run gets, in the user's order: the workspace's, and a table's own while that table
- * is loaded (marked with its name). At most MAX_RULES.
+ * The rules a run gets, in the user's order: the workspace's, and a table's own while that
+ * table's content is loaded, under its current name (shared/knowledge/ruleScope.ts). At most MAX_RULES.
  */
-export function rulesForRun(rules: readonly WorkspaceRule[], loaded: readonly string[]): string[] {
-  return rules
-    .filter((r) => r.dataset === undefined || loaded.includes(r.dataset))
-    .slice(0, MAX_RULES)
-    .map((r) => (r.dataset ? `(for ${r.dataset}) ${r.text}` : r.text));
+export function rulesForRun(rules: readonly WorkspaceRule[], datasets: readonly DatasetIdentity[]): string[] {
+  return appliedRules(rules, datasets).slice(0, MAX_RULES);
 }
 
-export async function knowledgeContext(src: KnowledgeSource | undefined, datasets: readonly DatasetContext[], budgetTokens?: number, question = ''): Promise<KnowledgeContext> {
+/**
+ * The run's knowledge block. `onBuilt` hears what it was built from and how it came out, so the
+ * context-window fitting can rebuild it smaller, whole, when a request does not fit (windowFit.ts).
+ */
+export async function knowledgeContext(
+  src: KnowledgeSource | undefined,
+  datasets: readonly DatasetContext[],
+  budgetTokens?: number,
+  question = '',
+  onBuilt?: (input: WorkspaceContextInput, ctx: WorkspaceContext) => void,
+): Promise<KnowledgeContext> {
   if (!src && budgetTokens === undefined) return {};
   // Unreadable knowledge must not stop a question: the run goes on with the raw schema.
   const [dicts, rules] = src ? await Promise.all([src.dictionaries().catch(() => []), src.rules().catch(() => [])]) : [[], []];
@@ -55,11 +63,12 @@ export async function knowledgeContext(src: KnowledgeSource | undefined, dataset
   const dictionaries = new Map<string, DataDictionary>();
   for (const [name, b] of bound) if (b.own?.status === 'accepted') dictionaries.set(name, b.own);
   const loaded = datasets.map((d) => d.name);
-  const texts = rulesForRun(rules, loaded);
+  const identities = datasets.map((d) => ({ name: d.name, fileName: d.fileName ?? '', sizeBytes: d.sizeBytes ?? 0, columns: d.columns }));
+  const texts = rulesForRun(rules, identities);
   const [allTrusted, allMetrics] = src ? await Promise.all([src.trusted?.().catch(() => []) ?? [], src.metrics?.().catch(() => []) ?? []]) : [[], []];
   const trusted = relevantTrusted(question, allTrusted, loaded);
   const metrics = allMetrics.filter((m) => loaded.includes(m.dataset));
-  const ctx = buildWorkspaceContext({
+  const input: WorkspaceContextInput = {
     datasets,
     dictionaries,
     rules: texts,
@@ -67,7 +76,9 @@ export async function knowledgeContext(src: KnowledgeSource | undefined, dataset
     metrics: metrics.map(metricItem),
     trusted: trusted.map(trustedItem),
     ...(budgetTokens !== undefined ? { budgetTokens } : {}),
-  });
+  };
+  const ctx = buildWorkspaceContext(input);
+  onBuilt?.(input, ctx);
   const given = texts.map((r) => r.trim()).filter((r) => r !== '').slice(0, ctx.rulesShown);
   return {
     datasetsText: ctx.text,

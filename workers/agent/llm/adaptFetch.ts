@@ -6,7 +6,7 @@
  * adapted — once; a second refusal goes up as it came.
  */
 import type { EndpointProfile, EndpointProfileStore } from './endpointProfile';
-import { estimateRequestTokens, fitToWindow, windowRefusal } from './contextWindow';
+import { estimateRequestTokens, fitToWindow, windowRefusal, type KnowledgeSection } from './contextWindow';
 import { hasToolHistory, isAutoToolRequest, readTextToolCalls, refusesAutoTools, toTextProtocol } from './textTools';
 import { errorFields } from './wire/params';
 import { sseStream, type SseEvent } from './wire/sse';
@@ -28,6 +28,8 @@ export interface AdaptMemory {
 export interface AdaptOptions {
   memory: AdaptMemory;
   onAdapt?: (detail: string) => void;
+  /** (issue 32) The run's knowledge in the system prompt, refitted whole when a request must be fitted. */
+  knowledge?: () => KnowledgeSection | undefined;
 }
 
 /** A memory that forgets (tests, one-off calls); `window` is a fixed limit such as Settings'. */
@@ -134,7 +136,7 @@ export function createAdaptFetch(inner: typeof fetch, options: AdaptOptions): ty
       }
       const window = memory.window();
       if (window !== undefined) {
-        const fitted = fitToWindow(body, window);
+        const fitted = fitToWindow(body, window, options.knowledge?.());
         body = fitted.body;
         if (windowNote) {
           options.onAdapt?.(windowNote(fitted.changes));

@@ -16,6 +16,7 @@ import { createWireFetch, type WireMemory } from './wire/wireFetch';
 import { ProviderFieldStore, isProviderFields } from './wire/roundTrip';
 import { explainFailure } from './failureMessage';
 import { createAdaptFetch, transientAdaptMemory, type AdaptMemory } from './adaptFetch';
+import type { KnowledgeSection } from './contextWindow';
 
 export interface RetryInfo {
   attempt: number;
@@ -49,6 +50,8 @@ export interface ChatModelOptions {
   observed?: WireObservations;
   /** How this endpoint takes tools and how large a prompt it takes, and where new findings go. */
   adapt?: AdaptMemory;
+  /** (issue 32) The run's knowledge in the system prompt: fitted whole, never clipped (contextWindow.ts). */
+  knowledge?: () => KnowledgeSection | undefined;
 }
 
 /** A memory that forgets: for one-off calls such as tests. */
@@ -190,7 +193,7 @@ export function createChatModel(settings: EndpointSettings, options: ChatModelOp
       // Every request goes through the wire adapter: parameters the endpoint takes, refusals
       // retried once and remembered, reasoning and tool calls brought to one shape.
       // Under it, the request is fitted to what the endpoint can do (text tools, context window).
-      fetch: createWireFetch(createAdaptFetch(providerFetch(options.fetch ?? ((input, init) => fetch(input, init)), settings.baseUrl), { memory: options.adapt ?? transientAdaptMemory(), ...(options.onAdapt ? { onAdapt: options.onAdapt } : {}) }), {
+      fetch: createWireFetch(createAdaptFetch(providerFetch(options.fetch ?? ((input, init) => fetch(input, init)), settings.baseUrl), { memory: options.adapt ?? transientAdaptMemory(), ...(options.onAdapt ? { onAdapt: options.onAdapt } : {}), ...(options.knowledge ? { knowledge: options.knowledge } : {}) }), {
         model: settings.model,
         memory: options.memory ?? transientMemory(),
         ...(options.onAdapt ? { onAdapt: options.onAdapt } : {}),

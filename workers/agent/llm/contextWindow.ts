@@ -127,12 +127,63 @@ export interface Fitted {
 }
 
 /**
+ * (issue 32) The workspace's knowledge as the system prompt carries it (the datasets block with
+ * the accepted dictionaries, the rules, metrics and trusted queries). Fitting never cuts it
+ * mid-text: it asks the section for a shorter version of itself, which leaves out whole items by
+ * its own priorities and names what it left out (knowledge/windowFit.ts).
+ */
+export interface KnowledgeSection {
+  /** The section exactly as the system prompt carries it. */
+  text: string;
+  /**
+   * The section rebuilt to at most `maxChars` characters (or as short as it can be), leaving out
+   * whole items by its priorities and naming them.
+   */
+  shrink(maxChars: number): string;
+  /** Told what the request finally carried, so the run's steps and the page can say what was left out. */
+  sent?(text: string): void;
+}
+
+/** The system prompt in three parts, so the knowledge between them is only ever replaced whole. */
+interface SystemParts {
+  index: number;
+  pre: string;
+  block: string;
+  post: string;
+}
+
+function splitSystem(messages: Json[], knowledge: KnowledgeSection | undefined): SystemParts | undefined {
+  if (!knowledge || knowledge.text === '') return undefined;
+  const index = messages.findIndex((m) => m.role === 'system' || m.role === 'developer');
+  const m = messages[index];
+  if (!m) return undefined;
+  const whole = text(m);
+  const at = whole.indexOf(knowledge.text);
+  if (at < 0) return undefined;
+  return { index, pre: whole.slice(0, at), block: knowledge.text, post: whole.slice(at + knowledge.text.length) };
+}
+
+/** The unprotected text clipped by about `over` characters, keeping at least `floor`. */
+function clipUnprotected(s: string, over: number, floor: number): string {
+  const at = firstProtected(s);
+  const head = at >= 0 ? s.slice(0, at) : s;
+  const keep = Math.max(floor, head.length - over);
+  if (keep >= head.length) return s;
+  return clip(head, keep) + (at >= 0 ? `\n\n${s.slice(at)}` : '');
+}
+
+/**
  * The request cut down to fit `window` tokens with room for the reply: each step only while
  * still over — tool outputs shortened (older first), the examples and sample values left out of
  * the system prompt, turns before the current question dropped, the current turn's older
  * outputs cut harder, the system prompt clipped, and `max_tokens` capped to what is left.
+ *
+ * With `knowledge` (issue 32) the workspace's knowledge in the system prompt is never clipped: it
+ * is rebuilt shorter by its own priorities (other tables first, the question's own tables and the
+ * rules last) — whole items left out and named, never text cut mid-way — and only the
+ * instructions around it are clipped, as the last resort.
  */
-export function fitToWindow(body: Json, window: number): Fitted {
+export function fitToWindow(body: Json, window: number, knowledge?: KnowledgeSection): Fitted {
   const changes: string[] = [];
   const maxField = body.max_completion_tokens !== undefined ? 'max_completion_tokens' : 'max_tokens';
   const asked = num(body[maxField]);
@@ -140,7 +191,16 @@ export function fitToWindow(body: Json, window: number): Fitted {
   const budget = Math.max(64, window - reserve);
   let messages: Json[] = (Array.isArray(body.messages) ? body.messages : []).filter(isObject).map((m) => ({ ...m }));
   const size = () => estimateRequestTokens({ ...body, messages });
-  if (size() <= budget && (asked === undefined || size() + asked <= window)) return { body, changes };
+  const parts = splitSystem(messages, knowledge);
+  const setSystem = (p: SystemParts) => {
+    const m = messages[p.index] as Json;
+    messages[p.index] = { ...m, content: p.pre + p.block + p.post };
+  };
+  const done = (out: Fitted): Fitted => {
+    if (parts) knowledge?.sent?.(parts.block);
+    return out;
+  };
+  if (size() <= budget && (asked === undefined || size() + asked <= window)) return done({ body, changes });
 
   const lastQuestion = messages.reduce((at, m, i) => (isQuestion(m) ? i : at), -1);
   for (const max of [4000, 1500, 600]) {
@@ -156,7 +216,16 @@ export function fitToWindow(body: Json, window: number): Fitted {
   if (size() > budget) {
     const sys = messages.findIndex((m) => m.role === 'system' || m.role === 'developer');
     const m = messages[sys];
-    if (m) {
+    if (parts) {
+      // The knowledge's own sample values go by its priorities (below), not by a pattern.
+      const pre = compactSystem(parts.pre);
+      const post = compactSystem(parts.post);
+      if (pre.length + post.length < parts.pre.length + parts.post.length) {
+        Object.assign(parts, { pre, post });
+        setSystem(parts);
+        changes.push('examples left out');
+      }
+    } else if (m) {
       const compact = compactSystem(text(m));
       if (compact.length < text(m).length) {
         messages[sys] = { ...m, content: compact };
@@ -178,10 +247,32 @@ export function fitToWindow(body: Json, window: number): Fitted {
     const last = messages.reduce((at, m, i) => (isToolOutput(m) ? i : at), -1);
     messages = messages.map((m, i) => (isToolOutput(m) && i !== last && text(m).length > max ? { ...m, content: clip(text(m), max) } : m));
   }
+  const overChars = () => (size() - budget) * 3 + 200;
+  if (parts && knowledge && size() > budget) {
+    // Whole items, by the knowledge's own priorities: other tables' columns and dictionaries
+    // first, the rules and the question's own tables last — each named where it was left out.
+    const shorter = refitKnowledge(knowledge, parts.block, overChars());
+    if (shorter !== undefined) {
+      parts.block = shorter;
+      setSystem(parts);
+      changes.push('knowledge shown in less detail');
+    }
+  }
   if (size() > budget) {
     const sys = messages.findIndex((m) => m.role === 'system' || m.role === 'developer');
     const m = messages[sys];
-    if (m) {
+    if (parts) {
+      // The knowledge is as short as it goes: the instructions around it are clipped, never the
+      // knowledge itself; the protected sections (tool protocol, summary) stay whole as below.
+      const before = parts.pre.length + parts.post.length;
+      parts.pre = clipUnprotected(parts.pre, overChars(), 400);
+      setSystem(parts);
+      if (size() > budget) {
+        parts.post = clipUnprotected(parts.post, overChars(), 200);
+        setSystem(parts);
+      }
+      if (parts.pre.length + parts.post.length < before) changes.push('system prompt shortened');
+    } else if (m) {
       const over = (size() - budget) * 3 + 200;
       // The text tool protocol's section stays whole (without it the model cannot call a tool), and
       // so does the summary of earlier turns (it stands for turns no longer sent at all).
@@ -201,5 +292,13 @@ export function fitToWindow(body: Json, window: number): Fitted {
     out[maxField] = room;
     changes.push(`reply capped at ${room} tokens`);
   }
-  return { body: out, changes };
+  return done({ body: out, changes });
+}
+
+/** The knowledge section about `over` (estimate) characters shorter, or undefined when it cannot be. */
+function refitKnowledge(knowledge: KnowledgeSection, current: string, over: number): string | undefined {
+  // The estimate counts JSON text (escaped newlines and quotes), a little longer than the text itself.
+  const ratio = current.length / Math.max(1, JSON.stringify(current).length - 2);
+  const shorter = knowledge.shrink(Math.max(0, current.length - Math.ceil(over * ratio)));
+  return shorter.length < current.length ? shorter : undefined;
 }

@@ -25,7 +25,9 @@ export function createKnowledgeHandlers(parts: AgentParts): Pick<Handlers<AgentR
       const share = Math.floor(budget * DATASETS_SHARE);
       const ctx = await gatherRunContext({ data: deps.data, library: deps.library, samples: !settings.noRawRows, knowledge, datasetsBudget: share, topExamples: 0 }, '');
       const text = ctx.datasetsText ?? '';
-      return { result: { text, tokens: estimateTokens(text), budget, share, levels: ctx.knowledgeLevels ?? {}, left_out: ctx.knowledgeLeftOut ?? [] } };
+      const last = parts.lastPrompt.fit;
+      const lastPrompt = last ? { last_prompt: { at: last.at, left_out: last.leftOut, levels: last.levels, described: last.described, essential_left_out: last.essentialLeftOut } } : {};
+      return { result: { text, tokens: estimateTokens(text), budget, share, levels: ctx.knowledgeLevels ?? {}, left_out: ctx.knowledgeLeftOut ?? [], ...lastPrompt } };
     },
     draftDictionary: async ({ settings, dataset }) => {
       checkSettings(settings);

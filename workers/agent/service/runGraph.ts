@@ -11,6 +11,9 @@ import { gatherRunContext } from '../graph/context';
 import { createAgentGraph } from '../graph/graph';
 import { describeColumns } from '../knowledge/describe';
 import { DATASETS_SHARE } from '../knowledge/runContext';
+import { fitStep, knowledgeSection, promptFit } from '../knowledge/windowFit';
+import type { WorkspaceContext, WorkspaceContextInput } from '../knowledge/prompt';
+import type { KnowledgeSection } from '../llm/contextWindow';
 import { bindDictionaries } from '../../../shared/knowledge/identity';
 import { profileAdaptMemory } from '../llm/adaptFetch';
 import { endpointModel } from '../llm/endpointModel';
@@ -30,13 +33,23 @@ export interface RunGraphOptions {
   host: ToolHost;
   rowPolicy: RowPolicy | undefined;
   meter: UsageMeter;
-  status(kind: 'provider_adjusted' | 'retrying', detail: string): void;
+  status(kind: 'provider_adjusted' | 'retrying' | 'context_fitted', detail: string): void;
 }
 
 export async function buildRunGraph(parts: AgentParts, o: RunGraphOptions) {
   const { deps, profiles, knowledge, privacyLog, examplesReady } = parts;
   const { settings, threadId, rowPolicy } = o;
   const adapt = (detail: string) => o.status('provider_adjusted', detail);
+  // The run's knowledge, refitted whole when a request must fit the window; each change of what
+  // the prompt carries is said as a step and kept for the page.
+  let knowledgeSectionOfRun: KnowledgeSection | undefined;
+  const onKnowledge = (input: WorkspaceContextInput, ctx: WorkspaceContext) => {
+    parts.lastPrompt.fit = promptFit(ctx, ctx);
+    knowledgeSectionOfRun = knowledgeSection(input, ctx, (fit, changed) => {
+      parts.lastPrompt.fit = fit;
+      if (changed) o.status('context_fitted', fitStep(fit) ?? "The prompt carries the workspace's knowledge in full again.");
+    });
+  };
   const { model, profile, remember } = await endpointModel(settings, profiles, (p) => ({
     maxRetries: deps.maxRetries ?? 2,
     // Every request of the run is logged for the thread, exactly as sent (never its headers).
@@ -45,6 +58,7 @@ export async function buildRunGraph(parts: AgentParts, o: RunGraphOptions) {
     ...(rowPolicy ? { prepareMessages: (messages: BaseMessage[]) => withholdHistory(messages, rowPolicy) } : {}),
     onAdapt: adapt,
     adapt: profileAdaptMemory(profiles, settings, p),
+    knowledge: () => knowledgeSectionOfRun,
     onRetry: (r) => o.status('retrying', `The endpoint answered ${r.status ?? 'with an error'}; retry ${r.attempt}${r.retryAfterMs !== undefined ? ` after ${Math.ceil(r.retryAfterMs / 1000)} s` : ''}.`),
   }));
   let rung = profile?.structuredRung ?? (profile?.capabilities?.structured !== 'none' ? profile?.capabilities?.structured : undefined);
@@ -95,6 +109,7 @@ export async function buildRunGraph(parts: AgentParts, o: RunGraphOptions) {
           ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
           knowledge,
           datasetsBudget: Math.floor(budget * DATASETS_SHARE),
+          onKnowledge,
         },
         q,
       );

@@ -2,7 +2,7 @@
  * What the agent worker's request handlers share: the dependencies a host passes in
  * (`AgentServiceDeps`), with IndexedDB stores standing in for those it leaves out, the one
  * run slot, and events out with the keys scrubbed. Each job's handlers (runs.ts,
- * threadHandlers.ts, ratingHandler.ts, knowledgeHandlers.ts, llm/) take these parts.
+ * threads/handlers.ts, examples/rating.ts, knowledge/handlers.ts, llm/) take these parts.
  */
 import type { AgentEvent } from '../../../protocol/agent/wire';
 import { SecretScrubber } from '../../../shared/secrets';
@@ -10,6 +10,7 @@ import type { IdbSaver } from '../checkpoint/IdbSaver';
 import type { ExampleLibrary } from '../examples/retrieval';
 import { UserExampleStore, loadUserExamples } from '../examples/userExamples';
 import { KnowledgeStore } from '../../../shared/knowledge/store';
+import type { PromptFit } from '../knowledge/windowFit';
 import { IdbEndpointProfileStore, type EndpointProfileStore } from '../llm/endpointProfile';
 import { PrivacyLogStore } from '../privacy/PrivacyLogStore';
 import { createThreadCatalog, type ThreadCatalog } from '../threads/catalog';
@@ -73,6 +74,8 @@ export interface AgentParts {
   slot: { current: CurrentRun | undefined };
   /** The model's fetch: the host's, or the browser's (called late, so tests can stub it). */
   fetch: typeof fetch;
+  /** (issue 32) What the last prompt carried of the workspace's knowledge ("What the model sees"). */
+  lastPrompt: { fit: PromptFit | undefined };
 }
 
 export function assembleParts(deps: AgentServiceDeps): AgentParts {
@@ -103,5 +106,6 @@ export function assembleParts(deps: AgentServiceDeps): AgentParts {
     stored,
     slot: { current: undefined },
     fetch: deps.fetch ?? ((input, init) => fetch(input, init)),
+    lastPrompt: { fit: undefined },
   };
 }

@@ -8,7 +8,7 @@ import { startDataWorker, type DataWorker } from './startDataWorker';
 export { startDataWorker, type DataWorker };
 
 /** Starts the data worker before this file's tests and closes it after; `client` is valid inside tests. */
-export function useDataWorker(file: { text: string; fileName: string; loadId: string }): Pick<DataWorker, 'client' | 'loadText'> {
+export function useDataWorker(file: { text: string; fileName: string; loadId: string }): Pick<DataWorker, 'client' | 'loadText' | 'rename' | 'remove'> {
   let worker: DataWorker | undefined;
   beforeAll(async () => {
     worker = await startDataWorker(file);
@@ -25,5 +25,7 @@ export function useDataWorker(file: { text: string; fileName: string; loadId: st
       return started().client;
     },
     loadText: (text, fileName) => started().loadText(text, fileName),
+    rename: (from, to) => started().rename(from, to),
+    remove: (name) => started().remove(name),
   };
 }

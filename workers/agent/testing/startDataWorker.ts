@@ -15,6 +15,9 @@ export interface DataWorker {
   client: RpcClient<DataPeerRequests, DataEvent>;
   /** Loads another CSV as the page does (the agent's port may not load). */
   loadText(text: string, fileName: string): Promise<LoadOutcome>;
+  /** Renames or removes a dataset as the page does. */
+  rename(from: string, to: string): Promise<void>;
+  remove(name: string): Promise<void>;
   /** Fails whatever is still pending and closes the channel. */
   close(): void;
 }
@@ -42,6 +45,8 @@ export async function startDataWorker(file: { text: string; fileName: string; lo
   return {
     client,
     loadText: async (text, fileName) => (await page.load({ source: { kind: 'text', text, fileName }, options: { loadId: fileName } })).result,
+    rename: async (from, to) => void (await page.rename({ from, to })),
+    remove: async (name) => void (await page.remove({ name })),
     close() {
       client.failAll(new Error('done'));
       channel.port1.close();
