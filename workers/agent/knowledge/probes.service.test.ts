@@ -12,7 +12,7 @@ import { emptyDictionary, type DataDictionary, type WorkspaceRule } from '../../
 import type { DatasetInfo } from '../../../protocol/data';
 import { IdbSaver } from '../checkpoint/IdbSaver';
 import { ExampleLibrary } from '../examples/retrieval';
-import { createAgentService } from '../service';
+import { createAgentService } from '../service/service';
 import { useDataWorker } from '../testing/dataWorker';
 import { useMockEndpoint } from '../testing/mockEndpoint';
 import { KnowledgeStore } from '../../../shared/knowledge/store';
