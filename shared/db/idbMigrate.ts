@@ -26,7 +26,7 @@ const BATCH = 200;
  * and the later ones find the mark and copy nothing, so a row the app writes after the first copy
  * is never overwritten by a second one.
  */
-export async function copyOldDatabases<S extends DBSchema>(db: IDBPDatabase<S>, old: readonly OldDatabase[], mark: string): Promise<void> {
+export async function copyOldDatabases<S extends DBSchema | unknown>(db: IDBPDatabase<S>, old: readonly OldDatabase[], mark: string): Promise<void> {
   const locks = (globalThis.navigator as (Navigator & { locks?: LockManager }) | undefined)?.locks;
   const run = () => copyOnce(db as unknown as IDBPDatabase, old, mark);
   if (locks) await locks.request(`${db.name}:${mark}`, run);

@@ -7,7 +7,7 @@ import type { DBSchema } from 'idb';
 import { IdbStore, type IdbUpgrade } from '../idbStore';
 import { copyOldDatabases, type OldDatabase } from './idbMigrate';
 
-export interface DatabaseModule<S extends DBSchema> {
+export interface DatabaseModule<S extends DBSchema | unknown> {
   /** The app's own database. */
   name: string;
   version: number;
@@ -20,7 +20,7 @@ export interface DatabaseModule<S extends DBSchema> {
 }
 
 /** `open(name)` gives the shared connection to the database of that name (the app's by default). */
-export function databaseInstances<S extends DBSchema>(module: DatabaseModule<S>): (name?: string) => IdbStore<S> {
+export function databaseInstances<S extends DBSchema | unknown>(module: DatabaseModule<S>): (name?: string) => IdbStore<S> {
   // By factory too: tests swap `globalThis.indexedDB` for a fresh one and expect a fresh database.
   const byFactory = new WeakMap<IDBFactory, Map<string, IdbStore<S>>>();
   const fallback = new Map<string, IdbStore<S>>();

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { openDB, type IDBPDatabase } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { OLD_WORKSPACE_DATABASES, WORKSPACE_DB, WORKSPACE_STORES, workspaceView } from './workspaceDb';
 import { OLD_SETTINGS_DATABASES, SETTINGS_DB, settingsView } from './settingsDb';
 import { copyOldDatabases, type OldDatabase } from './idbMigrate';
@@ -95,6 +95,18 @@ describe('one workspace database and one settings database, from the previous bu
       expect(mapped?.stores.map(([from]) => from).sort(), layout.name).toEqual(Object.keys(layout.stores).sort());
     }
     for (const { stores } of OLD_WORKSPACE_DATABASES) for (const [, to] of stores) expect(Object.keys(WORKSPACE_STORES)).toContain(to);
+  });
+
+  it('a view may name only stores the schema declares (checked by the compiler)', () => {
+    interface Notes extends DBSchema {
+      notebooks: { key: string; value: { id: string } };
+    }
+    interface Stray extends DBSchema {
+      not_a_store: { key: string; value: number };
+    }
+    expect(workspaceView<Notes>('view-check').name).toBe('view-check');
+    // @ts-expect-error `not_a_store` is not in WORKSPACE_STORES
+    expect(workspaceView<Stray>('view-check').name).toBe('view-check');
   });
 
   it('copies every row of every old database with its key, then deletes the old ones', async () => {

@@ -25,7 +25,7 @@ export type SettingsStoreName = keyof typeof SETTINGS_STORES;
 
 export const OLD_SETTINGS_DATABASES: readonly OldDatabase[] = [{ name: 'dataseer-endpoint-profiles', stores: [['profiles', 'endpoint_profiles']] }];
 
-const instances = databaseInstances<DBSchema>({
+const instances = databaseInstances<unknown>({
   name: SETTINGS_DB,
   version: 1,
   upgrade(db) {

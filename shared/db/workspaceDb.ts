@@ -52,7 +52,7 @@ export const OLD_WORKSPACE_DATABASES: readonly OldDatabase[] = [
   { name: 'dataseer-gauntlet', stores: [['runs', 'gauntlet_runs']] },
 ];
 
-const instances = databaseInstances<DBSchema>({
+const instances = databaseInstances<unknown>({
   name: WORKSPACE_DB,
   version: 1,
   upgrade(db) {
