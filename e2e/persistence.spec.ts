@@ -38,7 +38,7 @@ function snapshotKey(page: import('@playwright/test').Page, name: string): Promi
   return page.evaluate(
     (table) =>
       new Promise<string | null>((resolve) => {
-        const open = indexedDB.open('dataseer-datasets');
+        const open = indexedDB.open('dataseer-workspace');
         open.onerror = () => resolve(null);
         open.onsuccess = () => {
           const db = open.result;

@@ -5,13 +5,13 @@
  */
 import { openDB, deleteDB, wrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 
-export type IdbUpgrade<S extends DBSchema> = (
+export type IdbUpgrade<S extends DBSchema | unknown> = (
   db: IDBPDatabase<S>,
   oldVersion: number,
   tx: IDBPTransaction<S, StoreNames<S>[], 'versionchange'>,
 ) => void;
 
-export interface IdbStoreOptions<S extends DBSchema> {
+export interface IdbStoreOptions<S extends DBSchema | unknown> {
   name: string;
   version: number;
   upgrade: IdbUpgrade<S>;
@@ -22,7 +22,7 @@ export interface IdbStoreOptions<S extends DBSchema> {
   ready?: (db: IDBPDatabase<S>) => Promise<void>;
 }
 
-export class IdbStore<S extends DBSchema> {
+export class IdbStore<S extends DBSchema | unknown> {
   readonly name: string;
   readonly #options: IdbStoreOptions<S>;
   #db: Promise<IDBPDatabase<S>> | undefined;

@@ -1,8 +1,8 @@
 /**
- * The one place the page creates its engines: the data worker (DuckDB), the Python worker
- * (Pyodide) and the agent worker, and the mesh of channels between them. It is the composition
- * root, above the three clients; src/engines/ below them owns sessions, spawning and the mesh.
- * `App.svelte` calls `createEngines()` once; components use the three clients it returns.
+ * The page's engines: the data worker (DuckDB), the Python worker (Pyodide) and the agent worker,
+ * and the mesh of channels between them. Called only by the composition root (appRoot.svelte.ts):
+ * once for the app, and once per benchmark run for its isolated workspace. src/engines/ below it
+ * owns sessions, spawning and the mesh.
  */
 import { AgentClient } from './chat/AgentClient.svelte';
 import { DataClient } from './data/DataClient.svelte';

@@ -2,6 +2,7 @@
 import './engines/early';
 import { mount } from 'svelte';
 import App from './App.svelte';
+import { createAppRoot } from './appRoot.svelte';
 import './app.css';
 import { applyTheme, readTheme } from './ui/theme';
 import { registerIsolationWorker } from './sw/register';
@@ -14,7 +15,8 @@ applyTheme(readTheme());
 
 const target = document.getElementById('app');
 if (!target) throw new Error('#app missing from index.html');
-export default mount(App, { target });
+// The composition root: every engine, client and controller, built and wired once (appRoot.svelte.ts).
+export default mount(App, { target, props: { root: createAppRoot({ requireProtection: import.meta.env.PROD }) } });
 
 // Its own root, after the app's, so the notice never depends on (or disturbs) the app's layout.
 mount(UpdateNotice, { target: document.body.appendChild(document.createElement('div')), props: { notice: updateNotice } });

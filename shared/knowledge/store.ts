@@ -1,11 +1,11 @@
 /**
- * Where the workspace's knowledge lives: one IndexedDB database read by the agent worker at the
- * start of every run and written by the page's editors (both are the same origin, so both open
- * it). Dictionaries are keyed by table name, so a dataset added again under its name finds its
+ * Where the workspace's knowledge lives: four stores of the workspace database, read by the agent
+ * worker at the start of every run and written by the page's editors (both are the same origin,
+ * so both open it). Dictionaries are keyed by table name, so a dataset added again under its name finds its
  * dictionary again.
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
-import { IdbStore } from '../idbStore';
+import { WORKSPACE_DB, workspaceView } from '../db/workspaceDb';
 import { DataDictionarySchema, MetricSchema, TrustedQuerySchema, WorkspaceRuleSchema, type DataDictionary, type Metric, type TrustedQuery, type WorkspaceRule } from '../../protocol/agent/knowledge';
 
 interface KnowledgeDb extends DBSchema {
@@ -15,7 +15,8 @@ interface KnowledgeDb extends DBSchema {
   metrics: { key: string; value: Metric };
 }
 
-export const KNOWLEDGE_DB = 'dataseer-knowledge';
+/** The database knowledge is kept in (the workspace's). */
+export const KNOWLEDGE_DB = WORKSPACE_DB;
 
 /** At most this many rules reach a prompt; the page says so when there are more. */
 export const MAX_RULES = 50;
@@ -28,30 +29,15 @@ export function sortRules(rules: readonly WorkspaceRule[]): WorkspaceRule[] {
 }
 
 export class KnowledgeStore {
-  #db: IdbStore<KnowledgeDb> | undefined;
   readonly dbName: string;
 
+  /** `dbName`: another instance of the workspace database (tests). */
   constructor(options: { dbName?: string } = {}) {
     this.dbName = options.dbName ?? KNOWLEDGE_DB;
   }
 
   #open(): Promise<IDBPDatabase<KnowledgeDb>> {
-    this.#db ??= new IdbStore<KnowledgeDb>({
-      name: this.dbName,
-      version: 2,
-      upgrade(db, oldVersion) {
-        if (oldVersion < 1) {
-          db.createObjectStore('dictionaries', { keyPath: 'dataset' });
-          db.createObjectStore('rules', { keyPath: 'id' });
-        }
-        // Issue 32: trusted queries and metrics.
-        if (oldVersion < 2) {
-          db.createObjectStore('trusted', { keyPath: 'id' });
-          db.createObjectStore('metrics', { keyPath: 'id' });
-        }
-      },
-    });
-    return this.#db.open();
+    return workspaceView<KnowledgeDb>(this.dbName).open();
   }
 
   /** Stored dictionaries; a record that no longer fits the schema is skipped, never thrown. */
@@ -129,7 +115,8 @@ export class KnowledgeStore {
     await (await this.#open()).delete('metrics', id);
   }
 
+  /** Closes this context's connection to the workspace database (reopened on next use). */
   async close(): Promise<void> {
-    await this.#db?.close();
+    await workspaceView<KnowledgeDb>(this.dbName).close();
   }
 }

@@ -1,15 +1,9 @@
-import { getContext, setContext } from 'svelte';
 import type { DataClient } from './DataClient.svelte';
+import { findAppRoot } from '../appContext';
 
-const KEY = Symbol('dataseer:data-client');
-
-/** App.svelte provides the one DataClient; other features (Python, agent) read it from context. */
-export function setDataClient(client: DataClient): void {
-  setContext(KEY, client);
-}
-
+/** The one DataClient, from the composition root App.svelte provides (appContext.ts). */
 export function getDataClient(): DataClient {
-  const client = getContext<DataClient | undefined>(KEY);
-  if (!client) throw new Error('getDataClient() called outside <App>: no DataClient in context');
+  const client = findAppRoot()?.data;
+  if (!client) throw new Error('getDataClient() called outside <App>: no app root in context');
   return client;
 }

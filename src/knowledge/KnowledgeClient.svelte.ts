@@ -4,12 +4,12 @@
  * start. A dataset added while a model is configured gets its dictionary drafted at once (one
  * `data_dictionary` call through the agent worker); the draft waits for the user to accept it.
  */
-import { getContext, setContext } from 'svelte';
 import type { DataDictionary, Metric, TrustedQuery, WorkspaceKnowledge, WorkspaceRule } from '../../protocol/agent/knowledge';
 import type { DatasetInfo } from '../../protocol/data';
 import type { LastPromptFit, ModelContextView } from '../../protocol/agent/wire';
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
+import { findAppRoot } from '../appContext';
 import { autoDraftSetting } from './autoDraft.svelte';
 
 /** Datasets added together that are drafted without asking (one file, or an Excel file's few sheets). */
@@ -399,17 +399,11 @@ export class KnowledgeClient {
   }
 }
 
-const KEY = Symbol('dataseer:knowledge');
-
 function nowIso(): string {
   return new Date(Date.now()).toISOString();
 }
 
-export function setKnowledge(client: KnowledgeClient): void {
-  setContext(KEY, client);
-}
-
 /** The workspace's knowledge, or undefined outside <App> (a component rendered on its own). */
 export function findKnowledge(): KnowledgeClient | undefined {
-  return getContext<KnowledgeClient | undefined>(KEY);
+  return findAppRoot()?.knowledge;
 }

@@ -3,7 +3,7 @@
  * read back on start, so a reload loses no cell and no output.
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
-import { IdbStore } from '../../shared/idbStore';
+import { workspaceView } from '../../shared/db/workspaceDb';
 import { parseNotebookDoc, storedOutput, type NotebookDoc } from './model';
 
 interface NotebookDb extends DBSchema {
@@ -16,22 +16,14 @@ export interface NotebookStore {
 }
 
 export class IdbNotebookStore implements NotebookStore {
-  #db: IdbStore<NotebookDb> | undefined;
-  /** `scrub` takes the user's keys out of the document before it is written. */
+  /** `scrub` takes the user's keys out of the document before it is written; `dbName` names another workspace instance (tests). */
   constructor(
-    private readonly dbName = 'dataseer-notebooks',
+    private readonly dbName?: string,
     private readonly scrub: <T>(value: T) => T = (v) => v,
   ) {}
 
   #open(): Promise<IDBPDatabase<NotebookDb>> {
-    this.#db ??= new IdbStore<NotebookDb>({
-      name: this.dbName,
-      version: 1,
-      upgrade(db) {
-        db.createObjectStore('notebooks', { keyPath: 'id' });
-      },
-    });
-    return this.#db.open();
+    return workspaceView<NotebookDb>(this.dbName).open();
   }
 
   async load(id: string): Promise<NotebookDoc | null> {

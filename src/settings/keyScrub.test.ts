@@ -43,7 +43,7 @@ describe('key scrubbing of the page’s stores', () => {
     const item = { index: 0, id: 'q1', answer: FORMS, reason: `wrong: ${KEY}` } as unknown as ItemResult;
     const run = { id: 'r', model: 'm', base_url: 'https://x/v1', started: new Date().toISOString(), status: 'done', plan: [], items: [item] } as unknown as GauntletRun;
     await store.put(run);
-    const text = await dump(name, 'runs');
+    const text = await dump(name, 'gauntlet_runs');
     expect(text).toContain('[redacted]');
     expect(leaks(text, KEY)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import type { DBSchema, IDBPDatabase } from 'idb';
-import { IdbStore } from '../../shared/idbStore';
+import { WORKSPACE_DB, workspaceView } from '../../shared/db/workspaceDb';
 import type { LoadReport } from '../../protocol/loadReport';
 import type { ColumnInfo, DataFormat } from '../../protocol/data';
 
@@ -43,18 +43,8 @@ interface StorageSchema extends DBSchema {
   sources: { key: string; value: Blob };
 }
 
-export const DB_NAME = 'dataseer-datasets';
-
-function manifestDb(): IdbStore<StorageSchema> {
-  return new IdbStore<StorageSchema>({
-    name: DB_NAME,
-    version: 1,
-    upgrade(db) {
-      if (!db.objectStoreNames.contains('manifest')) db.createObjectStore('manifest', { keyPath: 'name' });
-      if (!db.objectStoreNames.contains('sources')) db.createObjectStore('sources');
-    },
-  });
-}
+/** The manifest and IndexedDB sources are two stores of the workspace database. */
+export const DB_NAME = WORKSPACE_DB;
 
 /** Counts bytes through a stream, reporting the fraction of `total`. */
 function progressCounter(total: number, onProgress?: (fraction: number) => void): TransformStream<Uint8Array, Uint8Array> {
@@ -169,7 +159,7 @@ export class DatasetStorage {
 
   /** OPFS for bytes when available, else IndexedDB; the manifest is always in IndexedDB. */
   static async open(options: { useOpfs?: boolean } = {}): Promise<DatasetStorage> {
-    const db = await manifestDb().open();
+    const db = await workspaceView<StorageSchema>().open();
     const opfs = options.useOpfs === false ? undefined : await OpfsSourceStore.open();
     return new DatasetStorage(db, opfs ?? new IndexedDbSourceStore(db));
   }

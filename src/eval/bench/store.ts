@@ -4,17 +4,17 @@
  * score files the user imported to compare.
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
-import { IdbStore } from '../../../shared/idbStore';
+import { workspaceView } from '../../../shared/db/workspaceDb';
 import type { ScoreFile } from './scoreFile';
 import type { Suite } from './suite';
 import type { BenchRun } from './types';
 
 interface BenchDb extends DBSchema {
-  runs: { key: string; value: BenchRun };
+  bench_runs: { key: string; value: BenchRun };
   /** The suite of an unfinished run, by run id. */
-  suites: { key: string; value: { id: string; suite: Suite } };
+  bench_suites: { key: string; value: { id: string; suite: Suite } };
   /** Imported score files, by an id given at import. */
-  scores: { key: string; value: { id: string; score: ScoreFile } };
+  bench_scores: { key: string; value: { id: string; score: ScoreFile } };
 }
 
 export interface BenchStore {
@@ -30,54 +30,44 @@ export interface BenchStore {
 }
 
 export class IdbBenchStore implements BenchStore {
-  #db: IdbStore<BenchDb> | undefined;
-  /** `scrub` takes the user's keys out of a run before it is written. */
+  /** `scrub` takes the user's keys out of a run before it is written; `dbName` names another workspace instance (tests). */
   constructor(
-    private readonly dbName = 'dataseer-bench',
+    private readonly dbName?: string,
     private readonly scrub: <T>(value: T) => T = (v) => v,
   ) {}
 
   #open(): Promise<IDBPDatabase<BenchDb>> {
-    this.#db ??= new IdbStore<BenchDb>({
-      name: this.dbName,
-      version: 1,
-      upgrade(db) {
-        db.createObjectStore('runs', { keyPath: 'id' });
-        db.createObjectStore('suites', { keyPath: 'id' });
-        db.createObjectStore('scores', { keyPath: 'id' });
-      },
-    });
-    return this.#db.open();
+    return workspaceView<BenchDb>(this.dbName).open();
   }
 
   async list(): Promise<BenchRun[]> {
-    const runs = await (await this.#open()).getAll('runs');
+    const runs = await (await this.#open()).getAll('bench_runs');
     return runs.sort((a, b) => a.started.localeCompare(b.started));
   }
   async put(run: BenchRun): Promise<void> {
-    await (await this.#open()).put('runs', this.scrub(run));
+    await (await this.#open()).put('bench_runs', this.scrub(run));
   }
   async remove(id: string): Promise<void> {
     const db = await this.#open();
-    await db.delete('runs', id);
-    await db.delete('suites', id);
+    await db.delete('bench_runs', id);
+    await db.delete('bench_suites', id);
   }
   async putSuite(runId: string, suite: Suite): Promise<void> {
-    await (await this.#open()).put('suites', { id: runId, suite });
+    await (await this.#open()).put('bench_suites', { id: runId, suite });
   }
   async suite(runId: string): Promise<Suite | null> {
-    return (await (await this.#open()).get('suites', runId))?.suite ?? null;
+    return (await (await this.#open()).get('bench_suites', runId))?.suite ?? null;
   }
   async removeSuite(runId: string): Promise<void> {
-    await (await this.#open()).delete('suites', runId);
+    await (await this.#open()).delete('bench_suites', runId);
   }
   async scores(): Promise<{ id: string; score: ScoreFile }[]> {
-    return (await this.#open()).getAll('scores');
+    return (await this.#open()).getAll('bench_scores');
   }
   async putScore(id: string, score: ScoreFile): Promise<void> {
-    await (await this.#open()).put('scores', { id, score });
+    await (await this.#open()).put('bench_scores', { id, score });
   }
   async removeScore(id: string): Promise<void> {
-    await (await this.#open()).delete('scores', id);
+    await (await this.#open()).delete('bench_scores', id);
   }
 }

@@ -3,11 +3,11 @@
  * stopped, closed or reloaded resumes where it was and loses nothing.
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
-import { IdbStore } from '../../../shared/idbStore';
+import { workspaceView } from '../../../shared/db/workspaceDb';
 import type { GauntletRun } from './types';
 
 interface GauntletDb extends DBSchema {
-  runs: { key: string; value: GauntletRun };
+  gauntlet_runs: { key: string; value: GauntletRun };
 }
 
 export interface GauntletStore {
@@ -17,34 +17,26 @@ export interface GauntletStore {
 }
 
 export class IdbGauntletStore implements GauntletStore {
-  #db: IdbStore<GauntletDb> | undefined;
-  /** `scrub` takes the user's keys out of a run before it is written. */
+  /** `scrub` takes the user's keys out of a run before it is written; `dbName` names another workspace instance (tests). */
   constructor(
-    private readonly dbName = 'dataseer-gauntlet',
+    private readonly dbName?: string,
     private readonly scrub: <T>(value: T) => T = (v) => v,
   ) {}
 
   #open(): Promise<IDBPDatabase<GauntletDb>> {
-    this.#db ??= new IdbStore<GauntletDb>({
-      name: this.dbName,
-      version: 1,
-      upgrade(db) {
-        db.createObjectStore('runs', { keyPath: 'id' });
-      },
-    });
-    return this.#db.open();
+    return workspaceView<GauntletDb>(this.dbName).open();
   }
 
   async list(): Promise<GauntletRun[]> {
-    const runs = await (await this.#open()).getAll('runs');
+    const runs = await (await this.#open()).getAll('gauntlet_runs');
     return runs.sort((a, b) => a.started.localeCompare(b.started));
   }
 
   async put(run: GauntletRun): Promise<void> {
-    await (await this.#open()).put('runs', this.scrub(run));
+    await (await this.#open()).put('gauntlet_runs', this.scrub(run));
   }
 
   async remove(id: string): Promise<void> {
-    await (await this.#open()).delete('runs', id);
+    await (await this.#open()).delete('gauntlet_runs', id);
   }
 }

@@ -4,7 +4,7 @@
  * the prompt's top examples find them too.
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
-import { IdbStore } from '../../../shared/idbStore';
+import { WORKSPACE_DB, workspaceView } from '../../../shared/db/workspaceDb';
 import type { ExampleRecord } from '../../../protocol/agent/tools';
 import type { FinalOutput } from '../../../protocol/agent/final';
 import type { ExampleLibrary } from './retrieval';
@@ -13,10 +13,10 @@ interface UserExamplesDb extends DBSchema {
   examples: { key: string; value: ExampleRecord & { saved_at: string } };
 }
 
-export const USER_EXAMPLES_DB = 'dataseer-user-examples';
+/** The database the examples are kept in (the workspace's `examples` store). */
+export const USER_EXAMPLES_DB = WORKSPACE_DB;
 
 export class UserExampleStore {
-  #db: IdbStore<UserExamplesDb> | undefined;
   readonly dbName: string;
 
   constructor(options: { dbName?: string } = {}) {
@@ -24,14 +24,7 @@ export class UserExampleStore {
   }
 
   #open(): Promise<IDBPDatabase<UserExamplesDb>> {
-    this.#db ??= new IdbStore<UserExamplesDb>({
-      name: this.dbName,
-      version: 1,
-      upgrade(db) {
-        db.createObjectStore('examples', { keyPath: 'id' });
-      },
-    });
-    return this.#db.open();
+    return workspaceView<UserExamplesDb>(this.dbName).open();
   }
 
   async all(): Promise<ExampleRecord[]> {
@@ -48,7 +41,7 @@ export class UserExampleStore {
   }
 
   async close(): Promise<void> {
-    await this.#db?.close();
+    await workspaceView<UserExamplesDb>(this.dbName).close();
   }
 }
 

@@ -5,7 +5,7 @@
  * findings. Keyed by the normalised base URL (credentials stripped) and the model id.
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
-import { IdbStore } from '../../../shared/idbStore';
+import { SETTINGS_DB, settingsView } from '../../../shared/db/settingsDb';
 import type { MessageRule } from './wire/messageRules';
 
 /** The structured-output ladder, most to least strict. */
@@ -80,13 +80,13 @@ export class MemoryEndpointProfileStore implements EndpointProfileStore {
 }
 
 interface ProfileDb extends DBSchema {
-  profiles: { key: string; value: EndpointProfile & { key: string } };
+  endpoint_profiles: { key: string; value: EndpointProfile & { key: string } };
 }
 
-export const ENDPOINT_PROFILE_DB = 'dataseer-endpoint-profiles';
+/** The database the profiles are kept in (the settings database). */
+export const ENDPOINT_PROFILE_DB = SETTINGS_DB;
 
 export class IdbEndpointProfileStore implements EndpointProfileStore {
-  #db: IdbStore<ProfileDb> | undefined;
   readonly dbName: string;
 
   constructor(options: { dbName?: string } = {}) {
@@ -94,18 +94,11 @@ export class IdbEndpointProfileStore implements EndpointProfileStore {
   }
 
   #open(): Promise<IDBPDatabase<ProfileDb>> {
-    this.#db ??= new IdbStore<ProfileDb>({
-      name: this.dbName,
-      version: 1,
-      upgrade(db) {
-        db.createObjectStore('profiles', { keyPath: 'key' });
-      },
-    });
-    return this.#db.open();
+    return settingsView<ProfileDb>(this.dbName).open();
   }
 
   async get(baseUrl: string, model: string): Promise<EndpointProfile | undefined> {
-    const row = await (await this.#open()).get('profiles', profileKey(baseUrl, model));
+    const row = await (await this.#open()).get('endpoint_profiles', profileKey(baseUrl, model));
     if (!row) return undefined;
     const { key: _key, ...profile } = row;
     return profile;
@@ -114,7 +107,7 @@ export class IdbEndpointProfileStore implements EndpointProfileStore {
   async update(baseUrl: string, model: string, patch: Partial<Omit<EndpointProfile, 'updatedAt'>>): Promise<EndpointProfile> {
     const db = await this.#open();
     const key = profileKey(baseUrl, model);
-    const tx = db.transaction('profiles', 'readwrite');
+    const tx = db.transaction('endpoint_profiles', 'readwrite');
     const prev = await tx.store.get(key);
     const next = merge(prev, patch);
     await tx.store.put({ ...next, key });
@@ -123,6 +116,6 @@ export class IdbEndpointProfileStore implements EndpointProfileStore {
   }
 
   async clear(): Promise<void> {
-    await (await this.#open()).clear('profiles');
+    await (await this.#open()).clear('endpoint_profiles');
   }
 }
