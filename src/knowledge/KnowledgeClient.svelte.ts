@@ -6,7 +6,7 @@
  */
 import { getContext, setContext } from 'svelte';
 import type { DataDictionary, Metric, TrustedQuery, WorkspaceKnowledge, WorkspaceRule } from '../../protocol/agent/knowledge';
-import type { DatasetInfo } from '../../protocol/data';
+import type { DatasetInfo, QueryTablesOutcome } from '../../protocol/data';
 import type { ModelContextView } from '../../protocol/agent/wire';
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
@@ -14,7 +14,6 @@ import { autoDraftSetting } from './autoDraft.svelte';
 
 /** Datasets added together that are drafted without asking (one file, or an Excel file's few sheets). */
 export const AUTO_DRAFT_AT_ONCE = 3;
-import { escapeRegExp } from '../../shared/text';
 import { conflictText, ruleConflicts } from '../../shared/knowledge/ruleConflicts';
 import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding } from '../../shared/knowledge/identity';
 
@@ -24,6 +23,8 @@ export interface KnowledgeClientOptions {
   draft(dataset: string): Promise<DataDictionary>;
   /** What the next run's prompt carries of the workspace (AgentClient.modelContext). */
   preview?(): Promise<ModelContextView>;
+  /** (issue 32) The datasets a query reads, by DuckDB's binder (DataClient.queryTables). */
+  tablesOf?(sql: string): Promise<QueryTablesOutcome>;
   newId?: () => string;
 }
 
@@ -307,14 +308,23 @@ export class KnowledgeClient {
 
   /**
    * Marks a query as answering `question` (the agent is shown it for similar questions). The
-   * tables it reads are the loaded ones it names: it is offered only while they are all loaded.
+   * tables it reads are DuckDB's binder's (a CTE or a string that looks like a table's name does
+   * not count): it is offered only while they are all loaded. A query the agent could not run as
+   * model SQL is not trusted, and the reason is said.
    */
   async addTrusted(question: string, sql: string): Promise<string | null> {
     const q = question.trim();
     const s = sql.trim();
     if (!q || !s) return 'Write the question this query answers.';
-    const datasets = this.datasets.map((d) => d.name).filter((n) => new RegExp(`(^|[^A-Za-z0-9_])"?${escapeRegExp(n)}"?($|[^A-Za-z0-9_])`, 'i').test(s));
-    const item: TrustedQuery = { id: this.#newId(), question: q.slice(0, 500), sql: s.slice(0, 20_000), datasets, created_at: nowIso() };
+    if (!this.#options.tablesOf) return 'The tables this query reads cannot be found here.';
+    let read: QueryTablesOutcome;
+    try {
+      read = await this.#options.tablesOf(s);
+    } catch (e) {
+      return `The tables this query reads could not be found: ${messageOf(e)}`;
+    }
+    if (!read.ok) return `Not trusted: the agent could not run this query (${read.message.replace(/^refused: /, '')}).`;
+    const item: TrustedQuery = { id: this.#newId(), question: q.slice(0, 500), sql: s.slice(0, 20_000), datasets: read.tables, created_at: nowIso() };
     try {
       await this.#store.putTrusted(item);
       this.trusted = [...this.trusted, item];

@@ -74,3 +74,40 @@ describe('drafts of datasets added together', () => {
     }
   });
 });
+
+// Issue 32: a trusted query's tables are DuckDB's binder's, not names found in its text.
+describe('marking a query as trusted', () => {
+  it('stores the tables the binder found, and refuses what the agent could not run', async () => {
+    const asked: string[] = [];
+    const k = new KnowledgeClient({
+      store: new KnowledgeStore({ dbName: 'kc-trusted' }),
+      draft: async (d) => dict(d),
+      newId: () => `t${asked.length}`,
+      tablesOf: async (sql) => {
+        asked.push(sql);
+        return sql.startsWith('DELETE') ? { ok: false, message: 'refused: it deletes rows (DuckDB plans a DELETE step)' } : { ok: true, tables: ['customers'] };
+      },
+    });
+    await k.load();
+    k.watch([ds('orders'), ds('customers')], true);
+    // "orders" is only a CTE's name here: the binder says it reads customers.
+    expect(await k.addTrusted('  Customers by region ', 'WITH orders AS (SELECT * FROM customers) SELECT region, count(*) FROM orders GROUP BY 1')).toBeNull();
+    expect(k.trusted.map((q) => [q.question, q.datasets])).toEqual([['Customers by region', ['customers']]]);
+    const refused = await k.addTrusted('Clean up', 'DELETE FROM orders');
+    expect(refused).toMatch(/^Not trusted: the agent could not run this query \(it deletes rows/);
+    expect(k.trusted).toHaveLength(1);
+    expect(await k.addTrusted('', 'SELECT 1')).toMatch(/Write the question/);
+    expect(asked).toHaveLength(2);
+    // Kept: a new client reads it back with its tables.
+    const again = new KnowledgeClient({ store: new KnowledgeStore({ dbName: 'kc-trusted' }), draft: async (d) => dict(d) });
+    await again.load();
+    expect(again.trusted.map((q) => q.datasets)).toEqual([['customers']]);
+  });
+
+  it('says so when the tables cannot be found, and stores nothing', async () => {
+    const k = new KnowledgeClient({ store: new KnowledgeStore({ dbName: 'kc-trusted-down' }), draft: async (d) => dict(d), tablesOf: async () => Promise.reject(new Error('The data worker stopped')) });
+    await k.load();
+    expect(await k.addTrusted('Total', 'SELECT 1')).toBe('The tables this query reads could not be found: The data worker stopped');
+    expect(k.trusted).toEqual([]);
+  });
+});
