@@ -10,6 +10,8 @@ import type { DatasetInfo, QueryTablesOutcome } from '../../protocol/data';
 import type { ModelContextView } from '../../protocol/agent/wire';
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
+import { applyMetricImport, checkMetric, undoMetricImport, type MetricHost, type MetricImportUndo } from './metricImport';
+import type { MetricDraft } from '../../shared/knowledge/dbtMetrics';
 import { autoDraftSetting } from './autoDraft.svelte';
 
 /** Datasets added together that are drafted without asking (one file, or an Excel file's few sheets). */
@@ -351,6 +353,31 @@ export class KnowledgeClient {
     } catch (e) {
       return `The metric could not be saved: ${messageOf(e)}`;
     }
+  }
+
+  /** Why DuckDB does not bind an imported metric over its table, or null (metricImport.ts). */
+  checkMetric(m: { dataset: string; expression: string }): Promise<string | null> {
+    return checkMetric(this.#options.tablesOf, m);
+  }
+
+  /** Saves imported metrics (same name and table: replaced); what Undo needs, or why it failed. */
+  importMetrics(drafts: readonly MetricDraft[]): Promise<MetricImportUndo | string> {
+    return applyMetricImport(this.#metricHost(), drafts, this.#newId);
+  }
+
+  undoMetricImport(undo: MetricImportUndo): Promise<void> {
+    return undoMetricImport(this.#metricHost(), undo);
+  }
+
+  #metricHost(): MetricHost {
+    return {
+      current: () => $state.snapshot(this.metrics) as Metric[],
+      put: async (m) => {
+        await this.#store.putMetric(m);
+        this.metrics = [...this.metrics.filter((x) => x.id !== m.id), m].sort((a, b) => a.name.localeCompare(b.name));
+      },
+      remove: (id) => this.deleteMetric(id),
+    };
   }
 
   async deleteMetric(id: string): Promise<void> {
