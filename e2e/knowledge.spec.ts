@@ -331,3 +331,63 @@ test('a notebook cell’s query and an answer’s run_sql step are marked as tru
   expect(first?.raw_body).toContain('How many orders did each customer place?');
   expect(app.pageErrors).toEqual([]);
 });
+
+// dbt's MetricFlow shapes (semantic_models with measures; metrics with type_params): the docs are
+// cited beside shared/knowledge/dbtMetrics.test.ts.
+test('one dbt import brings descriptions and metrics, shows both before applying, skips what it cannot translate with the reason, and undoes', async ({ app, page }) => {
+  test.setTimeout(120_000);
+  await app.fileInput.setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(ORDERS) });
+  await app.expectDataset('orders');
+  await app.openView('Data');
+  await app.selectDataset('orders');
+  const region = page.getByRole('region', { name: 'Data dictionary' });
+  const schema = [
+    'models:',
+    '  - name: orders',
+    '    columns:',
+    '      - { name: status, description: Order status }',
+    'semantic_models:',
+    '  - name: orders',
+    "    model: ref('orders')",
+    '    entities: [{ name: order, type: primary, expr: order_id }]',
+    '    dimensions: [{ name: order_status, type: categorical, expr: status }]',
+    '    measures:',
+    '      - { name: amount, agg: sum, expr: amount_cents }',
+    '      - { name: missing_column, agg: sum, expr: no_such_column }',
+  ].join('\n');
+  const metrics = [
+    'metrics:',
+    '  - name: net_amount',
+    '    description: Amount without refunds',
+    '    type: simple',
+    '    type_params: { measure: amount }',
+    `    filter: "{{ Dimension('order__order_status') }} <> 'R'"`,
+    '  - name: running_amount',
+    '    type: cumulative',
+    '    type_params: { measure: amount }',
+    '  - name: broken',
+    '    type: simple',
+    '    type_params: { measure: missing_column }',
+  ].join('\n');
+  await region.getByLabel('Import dictionary file').setInputFiles([
+    { name: 'orders.yml', mimeType: 'application/yaml', buffer: Buffer.from(schema) },
+    { name: 'metrics.yml', mimeType: 'application/yaml', buffer: Buffer.from(metrics) },
+  ]);
+  const preview = region.getByRole('region', { name: 'Import preview' });
+  await expect(preview).toContainText('Added (1): status');
+  const listed = preview.getByRole('list', { name: 'Metrics in the import' });
+  await expect(listed).toContainText("Metrics added (1): net_amount (orders) = sum(amount_cents) FILTER (WHERE (status) <> 'R')");
+  await expect(listed).toContainText('Metrics skipped (2)');
+  await expect(listed).toContainText('running_amount — a cumulative metric');
+  // DuckDB's binder, not a guess, says the column is not there.
+  await expect(listed).toContainText('broken — DuckDB does not accept sum(no_such_column) over orders');
+  // Nothing is applied before Apply.
+  await expect(page.getByRole('list', { name: 'Metrics of orders' })).toHaveCount(0);
+
+  await preview.getByRole('button', { name: 'Apply import' }).click();
+  await expect(page.getByRole('list', { name: 'Metrics of orders' })).toContainText('net_amount');
+  await expect(region.getByRole('status')).toContainText('1 metric saved.');
+  await region.getByRole('button', { name: 'Undo import' }).click();
+  await expect(page.getByRole('list', { name: 'Metrics of orders' })).toHaveCount(0);
+  expect(app.pageErrors).toEqual([]);
+});
