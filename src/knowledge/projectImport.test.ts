@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { emptyDictionary, type Metric } from '../../protocol/agent/knowledge';
 import { judgeModelSql } from '../../workers/data/modelSql';
 import { NodeEngine } from '../../workers/data/testing/nodeEngine';
-import { readProjectImport, type ImportTarget } from './projectImport';
+import { checkAll, readProjectImport, type ImportTarget } from './projectImport';
 
 let engine: NodeEngine;
 beforeAll(async () => {
@@ -107,5 +107,21 @@ describe('a dbt project imported for a dataset', () => {
     await expect(readProjectImport([{ name: 'other.yml', text: 'models:\n  - name: customers\n    columns: [{ name: id, description: x }]' }], target())).rejects.toThrow(/describes none of orders's columns/);
     await expect(readProjectImport([{ name: 'docs.md', text: '' }], target())).rejects.toThrow(/Pick the schema file/);
     await expect(readProjectImport([{ name: 'bad.yml', text: 'a: [unclosed' }], target())).rejects.toThrow(/bad.yml could not be read/);
+  });
+});
+
+// The envelope: a project 100× the size of a usual one, with two typos among 2,000 metrics.
+describe('many metrics', { timeout: 180_000 }, () => {
+  it('checks 2,000 metrics with DuckDB in a few dozen binds, finding exactly the two it rejects', async () => {
+    const metrics = Array.from({ length: 2_000 }, (_, i) => ({ name: `m${i}`, dataset: 'orders', expression: i === 700 || i === 1_999 ? `sum(amount_cent${i})` : `sum(amount_cents) FILTER (WHERE order_id > ${i})`, description: '' }));
+    let binds = 0;
+    const check = target().check;
+    const problems = await checkAll(metrics, async (m) => {
+      binds++;
+      return check(m);
+    });
+    expect(problems.flatMap((p, i) => (p ? [i] : []))).toEqual([700, 1_999]);
+    expect(problems[700]).toMatch(/amount_cent700/);
+    expect(binds).toBeLessThan(50);
   });
 });

@@ -46,6 +46,36 @@ export interface ImportTarget {
 
 const isDocFile = (f: ImportFile) => /\.md$/i.test(f.name);
 
+/**
+ * Each metric's problem (null: DuckDB binds it), in as few checks as it takes: a table's metrics
+ * are bound together in one SELECT, and only a group that fails is split (a project of 2,000
+ * metrics with one typo is about two dozen checks, not 2,000).
+ */
+export async function checkAll(list: readonly MetricDraft[], check: ImportTarget['check']): Promise<(string | null)[]> {
+  const out: (string | null)[] = list.map(() => null);
+  const run = async (idx: number[]): Promise<void> => {
+    const first = list[idx[0] ?? -1];
+    if (!first) return;
+    if (idx.length === 1) {
+      out[idx[0] ?? 0] = await check(first);
+      return;
+    }
+    const together = await check({ ...first, expression: idx.map((i) => `(${list[i]?.expression ?? 'NULL'})`).join(', ') });
+    if (together === null) return;
+    const half = Math.ceil(idx.length / 2);
+    await run(idx.slice(0, half));
+    await run(idx.slice(half));
+  };
+  const byTable = new Map<string, number[]>();
+  list.forEach((m, i) => {
+    const idx = byTable.get(m.dataset);
+    if (idx) idx.push(i);
+    else byTable.set(m.dataset, [i]);
+  });
+  for (const idx of byTable.values()) await run(idx);
+  return out;
+}
+
 /** Reads the picked files; throws (with the reason) when they bring nothing for this dataset. */
 export async function readProjectImport(files: readonly ImportFile[], target: ImportTarget): Promise<ProjectImport> {
   const schemas = files.filter((f) => !isDocFile(f));
@@ -81,17 +111,18 @@ export async function readProjectImport(files: readonly ImportFile[], target: Im
   if (definesMetrics(parsed)) {
     const read = dbtMetrics(parsed, target.datasets);
     metrics.skipped.push(...read.skipped);
-    for (const m of read.metrics) {
-      const problem = await target.check(m);
+    const problems = await checkAll(read.metrics, target.check);
+    read.metrics.forEach((m, i) => {
+      const problem = problems[i];
       if (problem) {
         metrics.skipped.push({ name: m.name, reason: `DuckDB does not accept ${m.expression} over ${m.dataset}: ${problem}` });
-        continue;
+        return;
       }
       const there = target.existing.find((x) => x.dataset === m.dataset && x.name.toLowerCase() === m.name.toLowerCase());
       if (!there) metrics.added.push(m);
       else if (there.expression.trim() === m.expression.trim()) metrics.unchanged.push(m);
       else metrics.changed.push(m);
-    }
+    });
   }
   const found = metrics.added.length + metrics.changed.length + metrics.unchanged.length + metrics.skipped.length;
   if (!dictionary && found === 0) throw new Error([...unread, ...problems].join(' ') || 'The files describe nothing of this dataset.');
