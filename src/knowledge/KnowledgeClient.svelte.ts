@@ -64,6 +64,7 @@ export class KnowledgeClient {
   /** Datasets present when the saved ones came back: those are not drafted on their own. */
   #known: Set<string> | null = null;
   #loading: Promise<void> | null = null;
+  #binding = false;
 
   constructor(options: KnowledgeClientOptions) {
     this.#options = options;
@@ -158,6 +159,7 @@ export class KnowledgeClient {
     this.datasets = [...datasets];
     const names = datasets.map((d) => d.name);
     queueMicrotask(() => void this.#followRenames());
+    queueMicrotask(() => void this.#bindOldTrusted());
     if (this.#known === null) {
       // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
       this.#known = new Set(names);
@@ -326,13 +328,34 @@ export class KnowledgeClient {
       return `The tables this query reads could not be found: ${messageOf(e)}`;
     }
     if (!read.ok) return `Not trusted: the agent could not run this query (${read.message.replace(/^refused: /, '')}).`;
-    const item: TrustedQuery = { id: this.#newId(), question: q.slice(0, 500), sql: s.slice(0, 20_000), datasets: read.tables, created_at: nowIso() };
+    const item: TrustedQuery = { id: this.#newId(), question: q.slice(0, 500), sql: s.slice(0, 20_000), datasets: read.tables, created_at: nowIso(), bound: true };
     try {
       await this.#store.putTrusted(item);
       this.trusted = [...this.trusted, item];
       return null;
     } catch (e) {
       return `The trusted query could not be saved: ${messageOf(e)}`;
+    }
+  }
+
+  /**
+   * Trusted queries marked before their tables came from DuckDB's binder had them guessed from
+   * names: each is bound once its tables are loaded (until then it keeps the guess).
+   */
+  async #bindOldTrusted(): Promise<void> {
+    const tablesOf = this.#options.tablesOf;
+    if (!tablesOf || this.#binding) return;
+    this.#binding = true;
+    try {
+      for (const old of this.trusted.filter((t) => !t.bound)) {
+        const read = await tablesOf(old.sql).catch(() => undefined);
+        if (!read?.ok) continue;
+        const next: TrustedQuery = { ...($state.snapshot(old) as TrustedQuery), datasets: read.tables, bound: true };
+        await this.#store.putTrusted(next).catch(() => undefined);
+        this.trusted = this.trusted.map((t) => (t.id === next.id ? next : t));
+      }
+    } finally {
+      this.#binding = false;
     }
   }
 

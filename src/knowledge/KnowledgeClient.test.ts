@@ -111,3 +111,25 @@ describe('marking a query as trusted', () => {
     expect(k.trusted).toEqual([]);
   });
 });
+
+describe('trusted queries marked before the binder', () => {
+  it('get the tables DuckDB binds once those are loaded, and keep the guess until then', async () => {
+    const store = new KnowledgeStore({ dbName: 'kc-trusted-old' });
+    // Guessed from names: "orders" appears only as a CTE's name.
+    await store.putTrusted({ id: 'old', question: 'Customers by region', sql: 'WITH orders AS (SELECT * FROM customers) SELECT * FROM orders', datasets: ['orders', 'customers'], created_at: '2026-01-01T00:00:00Z' });
+    let loaded = ['orders'];
+    const k = new KnowledgeClient({
+      store,
+      draft: async (d) => dict(d),
+      tablesOf: async () => (loaded.includes('customers') ? { ok: true, tables: ['customers'] } : { ok: false, message: 'refused: it reads customers, which is not a loaded dataset' }),
+    });
+    await k.load();
+    k.watch(loaded.map(ds), true);
+    await flush();
+    expect(k.trusted[0]?.datasets).toEqual(['orders', 'customers']);
+    loaded = ['orders', 'customers'];
+    k.watch(loaded.map(ds), true);
+    await vi.waitFor(() => expect(k.trusted[0]).toMatchObject({ datasets: ['customers'], bound: true }));
+    expect((await store.trusted())[0]).toMatchObject({ datasets: ['customers'], bound: true });
+  });
+});
