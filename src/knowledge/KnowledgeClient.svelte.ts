@@ -10,8 +10,8 @@ import type { DatasetInfo, QueryTablesOutcome } from '../../protocol/data';
 import type { ModelContextView } from '../../protocol/agent/wire';
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
-import { applyMetricImport, checkMetric, undoMetricImport, type MetricHost, type MetricImportUndo } from './metricImport';
-import type { MetricDraft } from '../../shared/knowledge/dbtMetrics';
+import { rebound, trustedFrom } from './trustedQueries';
+import type { MetricHost } from './metricImport';
 import { autoDraftSetting } from './autoDraft.svelte';
 
 /** Datasets added together that are drafted without asking (one file, or an Excel file's few sheets). */
@@ -310,25 +310,10 @@ export class KnowledgeClient {
     }
   }
 
-  /**
-   * Marks a query as answering `question` (the agent is shown it for similar questions). The
-   * tables it reads are DuckDB's binder's (a CTE or a string that looks like a table's name does
-   * not count): it is offered only while they are all loaded. A query the agent could not run as
-   * model SQL is not trusted, and the reason is said.
-   */
+  /** Marks a query as answering `question`, with the tables DuckDB binds (trustedQueries.ts); null, or why not. */
   async addTrusted(question: string, sql: string): Promise<string | null> {
-    const q = question.trim();
-    const s = sql.trim();
-    if (!q || !s) return 'Write the question this query answers.';
-    if (!this.#options.tablesOf) return 'The tables this query reads cannot be found here.';
-    let read: QueryTablesOutcome;
-    try {
-      read = await this.#options.tablesOf(s);
-    } catch (e) {
-      return `The tables this query reads could not be found: ${messageOf(e)}`;
-    }
-    if (!read.ok) return `Not trusted: the agent could not run this query (${read.message.replace(/^refused: /, '')}).`;
-    const item: TrustedQuery = { id: this.#newId(), question: q.slice(0, 500), sql: s.slice(0, 20_000), datasets: read.tables, created_at: nowIso(), bound: true };
+    const item = await trustedFrom(this.#options.tablesOf, question, sql, this.#newId());
+    if (typeof item === 'string') return item;
     try {
       await this.#store.putTrusted(item);
       this.trusted = [...this.trusted, item];
@@ -338,25 +323,15 @@ export class KnowledgeClient {
     }
   }
 
-  /**
-   * Trusted queries marked before their tables came from DuckDB's binder had them guessed from
-   * names: each is bound once its tables are loaded (until then it keeps the guess).
-   */
+  /** Queries marked before the binder (tables guessed from names) get DuckDB's once their tables are loaded. */
   async #bindOldTrusted(): Promise<void> {
-    const tablesOf = this.#options.tablesOf;
-    if (!tablesOf || this.#binding) return;
+    if (!this.#options.tablesOf || this.#binding) return;
     this.#binding = true;
-    try {
-      for (const old of this.trusted.filter((t) => !t.bound)) {
-        const read = await tablesOf(old.sql).catch(() => undefined);
-        if (!read?.ok) continue;
-        const next: TrustedQuery = { ...($state.snapshot(old) as TrustedQuery), datasets: read.tables, bound: true };
-        await this.#store.putTrusted(next).catch(() => undefined);
-        this.trusted = this.trusted.map((t) => (t.id === next.id ? next : t));
-      }
-    } finally {
-      this.#binding = false;
+    for (const old of this.trusted.filter((t) => !t.bound)) {
+      const next = await rebound(this.#options.tablesOf, $state.snapshot(old) as TrustedQuery);
+      if (next) await this.#store.putTrusted(next).then(() => void (this.trusted = this.trusted.map((t) => (t.id === next.id ? next : t))), () => undefined);
     }
+    this.#binding = false;
   }
 
   async deleteTrusted(id: string): Promise<void> {
@@ -378,27 +353,13 @@ export class KnowledgeClient {
     }
   }
 
-  /** Why DuckDB does not bind an imported metric over its table, or null (metricImport.ts). */
-  checkMetric(m: { dataset: string; expression: string }): Promise<string | null> {
-    return checkMetric(this.#options.tablesOf, m);
-  }
-
-  /** Saves imported metrics (same name and table: replaced); what Undo needs, or why it failed. */
-  importMetrics(drafts: readonly MetricDraft[]): Promise<MetricImportUndo | string> {
-    return applyMetricImport(this.#metricHost(), drafts, this.#newId);
-  }
-
-  undoMetricImport(undo: MetricImportUndo): Promise<void> {
-    return undoMetricImport(this.#metricHost(), undo);
-  }
-
-  #metricHost(): MetricHost {
+  /** The workspace's metrics for an import (metricImport.ts: check, apply, undo). */
+  metricHost(): MetricHost {
     return {
+      tablesOf: this.#options.tablesOf,
+      newId: this.#newId,
       current: () => $state.snapshot(this.metrics) as Metric[],
-      put: async (m) => {
-        await this.#store.putMetric(m);
-        this.metrics = [...this.metrics.filter((x) => x.id !== m.id), m].sort((a, b) => a.name.localeCompare(b.name));
-      },
+      put: (m) => this.#store.putMetric(m).then(() => void (this.metrics = [...this.metrics.filter((x) => x.id !== m.id), m].sort((a, b) => a.name.localeCompare(b.name)))),
       remove: (id) => this.deleteMetric(id),
     };
   }

@@ -17,6 +17,9 @@ export interface MetricImportUndo {
 
 /** The workspace's metrics as the import sees them (KnowledgeClient's store and state). */
 export interface MetricHost {
+  /** DuckDB's binder (absent: metrics are not checked). */
+  tablesOf: ((sql: string) => Promise<QueryTablesOutcome>) | undefined;
+  newId(): string;
   current(): Metric[];
   put(m: Metric): Promise<void>;
   remove(id: string): Promise<void>;
@@ -36,12 +39,12 @@ export async function checkMetric(tablesOf: ((sql: string) => Promise<QueryTable
   }
 }
 
-export async function applyMetricImport(host: MetricHost, drafts: readonly MetricDraft[], newId: () => string): Promise<MetricImportUndo | string> {
+export async function applyMetricImport(host: MetricHost, drafts: readonly MetricDraft[]): Promise<MetricImportUndo | string> {
   const undo: MetricImportUndo = { added: [], replaced: [] };
   try {
     for (const d of drafts) {
       const there = host.current().find((x) => x.dataset === d.dataset && x.name.toLowerCase() === d.name.toLowerCase());
-      const item: Metric = { id: there?.id ?? newId(), name: d.name.slice(0, 80), dataset: d.dataset, expression: d.expression.slice(0, 2000), description: d.description.slice(0, 500), created_at: new Date(Date.now()).toISOString() };
+      const item: Metric = { id: there?.id ?? host.newId(), name: d.name.slice(0, 80), dataset: d.dataset, expression: d.expression.slice(0, 2000), description: d.description.slice(0, 500), created_at: new Date(Date.now()).toISOString() };
       await host.put(item);
       if (there) undo.replaced.push(there);
       else undo.added.push(item.id);
