@@ -266,3 +266,128 @@ test('a query marked as trusted and a metric reach the model for a similar quest
   expect(first?.raw_body).toContain('- net_amount (table orders) = sum(amount_cents) filter (where status <>');
   expect(app.pageErrors).toEqual([]);
 });
+
+test('a notebook cell’s query and an answer’s run_sql step are marked as trusted, with the tables DuckDB binds, and reach the model', async ({ app, page }) => {
+  test.setTimeout(180_000);
+  await configureEndpoint(page, mock, { key: 'sk-e2e-knowledge-trusted-routes' });
+  await mock.script([{ type: 'error', status: 400, message: 'no draft', when: 'data_dictionary' }]);
+  await app.fileInput.setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(ORDERS) });
+  await app.expectDataset('orders');
+  await expect(page.getByRole('region', { name: 'Data dictionary' }).getByRole('alert')).toContainText('The draft could not be written', { timeout: 60_000 });
+
+  // From a notebook's SQL cell. Its CTE is named `customers`: DuckDB's binder says it reads orders.
+  await app.openView('Notebook');
+  const notebook = page.getByRole('region', { name: 'Notebook', exact: true });
+  await notebook.getByRole('button', { name: 'Add SQL cell', exact: true }).click();
+  await notebook.getByRole('textbox', { name: 'SQL cell 1', exact: true }).fill('WITH customers AS (SELECT * FROM orders) SELECT cust_no, count(*) AS n FROM customers GROUP BY cust_no');
+  await notebook.getByRole('button', { name: 'Run SQL cell 1', exact: true }).click();
+  await expect(notebook.getByRole('grid', { name: 'Result of SQL cell 1' })).toBeVisible({ timeout: 60_000 });
+  const cell = notebook.getByRole('listitem', { name: 'SQL cell 1', exact: true });
+  await cell.getByRole('button', { name: 'Mark as trusted', exact: true }).click();
+  await cell.getByRole('textbox', { name: 'Question this query answers' }).fill('How many orders did each customer place?');
+  await cell.getByRole('button', { name: 'Save trusted query' }).click();
+  await expect(cell.getByRole('status').filter({ hasText: 'Trusted for' })).toBeVisible();
+
+  // From an answer's run_sql step: the box starts with the question the answer answered.
+  await mock.reset();
+  const stepSql = 'SELECT status, count(*) AS n FROM orders GROUP BY status';
+  await mock.script([
+    { type: 'tool_calls', calls: [{ id: 's1', name: 'run_sql', arguments: { sql: stepSql } }] },
+    { type: 'text', content: 'Two orders are completed and one is a refund.' },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
+  await ask(page, 'How many orders per status?');
+  const c = chat(page);
+  await expect(c.answers.last()).toContainText('Two orders are completed', { timeout: 60_000 });
+  const steps = await openSteps(page);
+  const sqlStep = steps.getByRole('listitem').filter({ hasText: 'run_sql' });
+  await sqlStep.getByText('run_sql').click();
+  await sqlStep.getByRole('button', { name: 'Mark as trusted', exact: true }).click();
+  await expect(sqlStep.getByRole('textbox', { name: 'Question this query answers' })).toHaveValue('How many orders per status?');
+  await sqlStep.getByRole('button', { name: 'Save trusted query' }).click();
+  await expect(sqlStep.getByRole('status').filter({ hasText: 'Trusted for “How many orders per status?”' })).toBeVisible();
+
+  // Both are the table's: the CTE's name did not make the cell's query a `customers` one.
+  await app.openView('Data');
+  await app.selectDataset('orders');
+  const list = page.getByRole('list', { name: 'Trusted queries of orders' });
+  await expect(list).toContainText('How many orders did each customer place?');
+  await expect(list).toContainText('How many orders per status?');
+
+  // A similar question, in a new conversation, gets both in its prompt.
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await mock.reset();
+  await mock.script([
+    { type: 'tool_calls', calls: [{ id: 's2', name: 'run_sql', arguments: { sql: stepSql } }] },
+    { type: 'text', content: 'Orders per status: see the trusted query.' },
+    { type: 'structured', when: 'validation_report', value: { is_valid: true, issues: [], suggestions: [], confidence: 0.9 } },
+  ]);
+  await ask(page, 'Orders per status, how many?');
+  await expect(c.answers.last()).toContainText('Orders per status: see the trusted query.', { timeout: 60_000 });
+  await expect(c.answers.last().getByRole('list', { name: 'Knowledge used' })).toContainText('Reused the trusted query for “How many orders per status?”');
+  const [first] = await mock.chatRequests();
+  expect(first?.raw_body).toContain('Trusted queries for similar questions');
+  expect(first?.raw_body).toContain(stepSql);
+  expect(first?.raw_body).toContain('How many orders did each customer place?');
+  expect(app.pageErrors).toEqual([]);
+});
+
+// dbt's MetricFlow shapes (semantic_models with measures; metrics with type_params): the docs are
+// cited beside shared/knowledge/dbtMetrics.test.ts.
+test('one dbt import brings descriptions and metrics, shows both before applying, skips what it cannot translate with the reason, and undoes', async ({ app, page }) => {
+  test.setTimeout(120_000);
+  await app.fileInput.setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(ORDERS) });
+  await app.expectDataset('orders');
+  await app.openView('Data');
+  await app.selectDataset('orders');
+  const region = page.getByRole('region', { name: 'Data dictionary' });
+  const schema = [
+    'models:',
+    '  - name: orders',
+    '    columns:',
+    '      - { name: status, description: Order status }',
+    'semantic_models:',
+    '  - name: orders',
+    "    model: ref('orders')",
+    '    entities: [{ name: order, type: primary, expr: order_id }]',
+    '    dimensions: [{ name: order_status, type: categorical, expr: status }]',
+    '    measures:',
+    '      - { name: amount, agg: sum, expr: amount_cents }',
+    '      - { name: missing_column, agg: sum, expr: no_such_column }',
+  ].join('\n');
+  const metrics = [
+    'metrics:',
+    '  - name: net_amount',
+    '    description: Amount without refunds',
+    '    type: simple',
+    '    type_params: { measure: amount }',
+    `    filter: "{{ Dimension('order__order_status') }} <> 'R'"`,
+    '  - name: running_amount',
+    '    type: cumulative',
+    '    type_params: { measure: amount }',
+    '  - name: broken',
+    '    type: simple',
+    '    type_params: { measure: missing_column }',
+  ].join('\n');
+  await region.getByLabel('Import dictionary file').setInputFiles([
+    { name: 'orders.yml', mimeType: 'application/yaml', buffer: Buffer.from(schema) },
+    { name: 'metrics.yml', mimeType: 'application/yaml', buffer: Buffer.from(metrics) },
+  ]);
+  const preview = region.getByRole('region', { name: 'Import preview' });
+  await expect(preview).toContainText('Added (1): status');
+  const listed = preview.getByRole('list', { name: 'Metrics in the import' });
+  await expect(listed).toContainText("Metrics added (1): net_amount (orders) = sum(amount_cents) FILTER (WHERE (status) <> 'R')");
+  await expect(listed).toContainText('Metrics skipped (2)');
+  await expect(listed).toContainText('running_amount — a cumulative metric');
+  // DuckDB's binder, not a guess, says the column is not there.
+  await expect(listed).toContainText('broken — DuckDB does not accept sum(no_such_column) over orders');
+  // Nothing is applied before Apply.
+  await expect(page.getByRole('list', { name: 'Metrics of orders' })).toHaveCount(0);
+
+  await preview.getByRole('button', { name: 'Apply import' }).click();
+  await expect(page.getByRole('list', { name: 'Metrics of orders' })).toContainText('net_amount');
+  await expect(region.getByRole('status')).toContainText('1 metric saved.');
+  await region.getByRole('button', { name: 'Undo import' }).click();
+  await expect(page.getByRole('list', { name: 'Metrics of orders' })).toHaveCount(0);
+  expect(app.pageErrors).toEqual([]);
+});

@@ -126,6 +126,12 @@ export interface ProfileSample {
 /** `found: false`: no loaded dataset has that name; `datasets` are the names there are. */
 export type ProfileSampleOutcome = ({ found: true } & ProfileSample) | { found: false; datasets: string[] };
 
+/**
+ * (issue 32) The datasets a query reads, by DuckDB's binder (`queryTables`); a query the agent
+ * could not run as model SQL is refused with DuckDB's reason.
+ */
+export type QueryTablesOutcome = { ok: true; tables: string[] } | { ok: false; message: string };
+
 /** Which loaded datasets a statement would drop, alter, replace or delete from. */
 export interface SqlRisk {
   destructive: boolean;
@@ -188,6 +194,8 @@ export type DataRequests = {
   profileSample: { req: { name: string; columns?: string[]; sampleRows: number }; res: ProfileSampleOutcome };
   /** Classifies a statement before it runs, so the UI can ask first. */
   assess: { req: { sql: string }; res: SqlRisk };
+  /** (issue 32) The datasets a query reads, as DuckDB binds it (a trusted query's tables). Nothing is run. */
+  queryTables: { req: { sql: string }; res: QueryTablesOutcome };
   /**
    * Hands the data worker a port another worker will send DataRequests on. A peer's new port
    * replaces its previous one, which the data worker stops serving and closes.

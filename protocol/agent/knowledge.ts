@@ -90,6 +90,8 @@ export const TrustedQuerySchema = z.object({
   /** The tables it reads (offered only while they are loaded). */
   datasets: z.array(z.string()),
   created_at: z.string(),
+  /** True when `datasets` came from DuckDB's binder; absent on queries marked before, whose tables were guessed from names. */
+  bound: z.boolean().optional(),
 });
 export type TrustedQuery = z.infer<typeof TrustedQuerySchema>;
 

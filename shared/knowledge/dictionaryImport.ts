@@ -27,6 +27,8 @@ export type TableField = 'row_meaning' | 'grain' | 'caveats' | 'joins';
 export interface ImportOptions {
   /** dbt doc blocks by name (`{% docs name %}…{% enddocs %}` from the project's .md files). */
   docs?: Readonly<Record<string, string>>;
+  /** The file already parsed (`parseJsonOrYaml`), so a project import reads it once for its dictionary and its metrics. */
+  parsed?: unknown;
 }
 
 type Rec = Record<string, unknown>;
@@ -225,7 +227,7 @@ function fromCsv(text: string, warnings: string[]): Read {
   return { row_meaning: '', grain: '', caveats: [], joins: [], columns };
 }
 
-function parseJsonOrYaml(text: string): unknown {
+export function parseJsonOrYaml(text: string): unknown {
   const t = text.replace(/^\uFEFF/, '');
   if (/^\s*[[{]/.test(t)) {
     try {
@@ -249,7 +251,7 @@ export function importDictionary(text: string, fileName: string, dataset: string
       // JSON is YAML too, but the YAML parser took 29 s over a 5 MB JSON file (issue 37):
       // JSON.parse reads it first, and YAML what JSON cannot — with `merge`, which reads YAML 1.1
       // merge keys (`<<: *defaults`) that dbt projects use.
-      doc = parseJsonOrYaml(text);
+      doc = options.parsed !== undefined ? options.parsed : parseJsonOrYaml(text);
     } catch (e) {
       throw new Error(`${fileName} could not be read as ${lower.endsWith('.json') ? 'JSON' : 'YAML'}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }

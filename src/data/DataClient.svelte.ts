@@ -6,7 +6,7 @@
  * again.
  */
 import { fetchSource } from './sourceFetch';
-import type { DataPeer, DatasetProfile, LoadSource, RereadOutcome, SqlRisk } from '../../protocol/data';
+import type { DataPeer, DatasetProfile, LoadSource, QueryTablesOutcome, RereadOutcome, SqlRisk } from '../../protocol/data';
 import type { ReadOverrides } from '../../protocol/loadReport';
 import type { DecodedRows } from '../../shared/arrowDecode';
 import { messageOf } from '../../shared/errors';
@@ -259,6 +259,11 @@ export class DataClient extends DatasetsModel {
   /** Classifies a console statement before it runs, so the page can ask first. */
   assess(sql: string): Promise<SqlRisk> {
     return this.#transport.call('assess', { sql });
+  }
+
+  /** (issue 32) The datasets a query reads, as DuckDB binds it; refused when the agent could not run it. */
+  queryTables(sql: string): Promise<QueryTablesOutcome> {
+    return this.#transport.call('queryTables', { sql });
   }
 
   /**

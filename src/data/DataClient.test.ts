@@ -66,6 +66,7 @@ function harness(overrides: Partial<Handlers<DataRequests>> = {}) {
     profile: ({ name }) => ({ result: { name, rowCount: 2, columns: [], elapsedMs: 1 } }),
     profileSample: () => ({ result: { found: false, datasets: datasets.map((d) => d.name) } }),
     assess: ({ sql }) => ({ result: { destructive: /drop/i.test(sql), datasets: [], statement: sql } }),
+    queryTables: () => ({ result: { ok: true, tables: [] } }),
     cancel: () => ({ result: { cancelled: true } }),
     cancelProfile: () => ({ result: { cancelled: true } }),
     connect: () => ({ result: {} }),

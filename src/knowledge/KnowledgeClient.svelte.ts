@@ -5,16 +5,17 @@
  * `data_dictionary` call through the agent worker); the draft waits for the user to accept it.
  */
 import type { DataDictionary, Metric, TrustedQuery, WorkspaceKnowledge, WorkspaceRule } from '../../protocol/agent/knowledge';
-import type { DatasetInfo } from '../../protocol/data';
+import type { DatasetInfo, QueryTablesOutcome } from '../../protocol/data';
 import type { LastPromptFit, ModelContextView } from '../../protocol/agent/wire';
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
 import { findAppRoot } from '../appContext';
+import { rebound, trustedFrom } from './trustedQueries';
+import type { MetricHost } from './metricImport';
 import { autoDraftSetting } from './autoDraft.svelte';
 
 /** Datasets added together that are drafted without asking (one file, or an Excel file's few sheets). */
 export const AUTO_DRAFT_AT_ONCE = 3;
-import { escapeRegExp } from '../../shared/text';
 import { conflictText, ruleConflicts } from '../../shared/knowledge/ruleConflicts';
 import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding } from '../../shared/knowledge/identity';
 import { ruleScope, scopeRule, type RuleScope } from '../../shared/knowledge/ruleScope';
@@ -25,6 +26,8 @@ export interface KnowledgeClientOptions {
   draft(dataset: string): Promise<DataDictionary>;
   /** What the next run's prompt carries of the workspace (AgentClient.modelContext). */
   preview?(): Promise<ModelContextView>;
+  /** (issue 32) The datasets a query reads, by DuckDB's binder (DataClient.queryTables). */
+  tablesOf?(sql: string): Promise<QueryTablesOutcome>;
   newId?: () => string;
 }
 
@@ -66,6 +69,7 @@ export class KnowledgeClient {
   /** Datasets present when the saved ones came back: those are not drafted on their own. */
   #known: Set<string> | null = null;
   #loading: Promise<void> | null = null;
+  #binding = false;
 
   constructor(options: KnowledgeClientOptions) {
     this.#options = options;
@@ -160,6 +164,7 @@ export class KnowledgeClient {
     this.datasets = [...datasets];
     const names = datasets.map((d) => d.name);
     queueMicrotask(() => void this.#followRenames());
+    queueMicrotask(() => void this.#bindOldTrusted());
     if (this.#known === null) {
       // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
       this.#known = new Set(names);
@@ -345,16 +350,10 @@ export class KnowledgeClient {
     }
   }
 
-  /**
-   * Marks a query as answering `question` (the agent is shown it for similar questions). The
-   * tables it reads are the loaded ones it names: it is offered only while they are all loaded.
-   */
+  /** Marks a query as answering `question`, with the tables DuckDB binds (trustedQueries.ts); null, or why not. */
   async addTrusted(question: string, sql: string): Promise<string | null> {
-    const q = question.trim();
-    const s = sql.trim();
-    if (!q || !s) return 'Write the question this query answers.';
-    const datasets = this.datasets.map((d) => d.name).filter((n) => new RegExp(`(^|[^A-Za-z0-9_])"?${escapeRegExp(n)}"?($|[^A-Za-z0-9_])`, 'i').test(s));
-    const item: TrustedQuery = { id: this.#newId(), question: q.slice(0, 500), sql: s.slice(0, 20_000), datasets, created_at: nowIso() };
+    const item = await trustedFrom(this.#options.tablesOf, question, sql, this.#newId());
+    if (typeof item === 'string') return item;
     try {
       await this.#store.putTrusted(item);
       this.trusted = [...this.trusted, item];
@@ -362,6 +361,17 @@ export class KnowledgeClient {
     } catch (e) {
       return `The trusted query could not be saved: ${messageOf(e)}`;
     }
+  }
+
+  /** Queries marked before the binder (tables guessed from names) get DuckDB's once their tables are loaded. */
+  async #bindOldTrusted(): Promise<void> {
+    if (!this.#options.tablesOf || this.#binding) return;
+    this.#binding = true;
+    for (const old of this.trusted.filter((t) => !t.bound)) {
+      const next = await rebound(this.#options.tablesOf, $state.snapshot(old) as TrustedQuery);
+      if (next) await this.#store.putTrusted(next).then(() => void (this.trusted = this.trusted.map((t) => (t.id === next.id ? next : t))), () => undefined);
+    }
+    this.#binding = false;
   }
 
   async deleteTrusted(id: string): Promise<void> {
@@ -381,6 +391,17 @@ export class KnowledgeClient {
     } catch (e) {
       return `The metric could not be saved: ${messageOf(e)}`;
     }
+  }
+
+  /** The workspace's metrics for an import (metricImport.ts: check, apply, undo). */
+  metricHost(): MetricHost {
+    return {
+      tablesOf: this.#options.tablesOf,
+      newId: this.#newId,
+      current: () => $state.snapshot(this.metrics) as Metric[],
+      put: (m) => this.#store.putMetric(m).then(() => void (this.metrics = [...this.metrics.filter((x) => x.id !== m.id), m].sort((a, b) => a.name.localeCompare(b.name)))),
+      remove: (id) => this.deleteMetric(id),
+    };
   }
 
   async deleteMetric(id: string): Promise<void> {

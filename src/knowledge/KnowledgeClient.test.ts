@@ -105,3 +105,62 @@ describe('rule scope and the last prompt', () => {
     expect(k.shortenedInLastPrompt('survey')).toBeUndefined();
   });
 });
+
+// Issue 32: a trusted query's tables are DuckDB's binder's, not names found in its text.
+describe('marking a query as trusted', () => {
+  it('stores the tables the binder found, and refuses what the agent could not run', async () => {
+    const asked: string[] = [];
+    const k = new KnowledgeClient({
+      store: new KnowledgeStore({ dbName: 'kc-trusted' }),
+      draft: async (d) => dict(d),
+      newId: () => `t${asked.length}`,
+      tablesOf: async (sql) => {
+        asked.push(sql);
+        return sql.startsWith('DELETE') ? { ok: false, message: 'refused: it deletes rows (DuckDB plans a DELETE step)' } : { ok: true, tables: ['customers'] };
+      },
+    });
+    await k.load();
+    k.watch([ds('orders'), ds('customers')], true);
+    // "orders" is only a CTE's name here: the binder says it reads customers.
+    expect(await k.addTrusted('  Customers by region ', 'WITH orders AS (SELECT * FROM customers) SELECT region, count(*) FROM orders GROUP BY 1')).toBeNull();
+    expect(k.trusted.map((q) => [q.question, q.datasets])).toEqual([['Customers by region', ['customers']]]);
+    const refused = await k.addTrusted('Clean up', 'DELETE FROM orders');
+    expect(refused).toMatch(/^Not trusted: the agent could not run this query \(it deletes rows/);
+    expect(k.trusted).toHaveLength(1);
+    expect(await k.addTrusted('', 'SELECT 1')).toMatch(/Write the question/);
+    expect(asked).toHaveLength(2);
+    // Kept: a new client reads it back with its tables.
+    const again = new KnowledgeClient({ store: new KnowledgeStore({ dbName: 'kc-trusted' }), draft: async (d) => dict(d) });
+    await again.load();
+    expect(again.trusted.map((q) => q.datasets)).toEqual([['customers']]);
+  });
+
+  it('says so when the tables cannot be found, and stores nothing', async () => {
+    const k = new KnowledgeClient({ store: new KnowledgeStore({ dbName: 'kc-trusted-down' }), draft: async (d) => dict(d), tablesOf: async () => Promise.reject(new Error('The data worker stopped')) });
+    await k.load();
+    expect(await k.addTrusted('Total', 'SELECT 1')).toBe('The tables this query reads could not be found: The data worker stopped');
+    expect(k.trusted).toEqual([]);
+  });
+});
+
+describe('trusted queries marked before the binder', () => {
+  it('get the tables DuckDB binds once those are loaded, and keep the guess until then', async () => {
+    const store = new KnowledgeStore({ dbName: 'kc-trusted-old' });
+    // Guessed from names: "orders" appears only as a CTE's name.
+    await store.putTrusted({ id: 'old', question: 'Customers by region', sql: 'WITH orders AS (SELECT * FROM customers) SELECT * FROM orders', datasets: ['orders', 'customers'], created_at: '2026-01-01T00:00:00Z' });
+    let loaded = ['orders'];
+    const k = new KnowledgeClient({
+      store,
+      draft: async (d) => dict(d),
+      tablesOf: async () => (loaded.includes('customers') ? { ok: true, tables: ['customers'] } : { ok: false, message: 'refused: it reads customers, which is not a loaded dataset' }),
+    });
+    await k.load();
+    k.watch(loaded.map(ds), true);
+    await flush();
+    expect(k.trusted[0]?.datasets).toEqual(['orders', 'customers']);
+    loaded = ['orders', 'customers'];
+    k.watch(loaded.map(ds), true);
+    await vi.waitFor(() => expect(k.trusted[0]).toMatchObject({ datasets: ['customers'], bound: true }));
+    expect((await store.trusted())[0]).toMatchObject({ datasets: ['customers'], bound: true });
+  });
+});

@@ -15,7 +15,8 @@ import { describeTable } from './catalog';
 import { HostContext, type Emit, type HostDeps } from './hostContext';
 import { consoleQuery, remove, rename } from './listChanges';
 import { load } from './loading';
-import { modelQuery, PeerPorts, readChannel } from './peerChannel';
+import { modelQuery, modelScope, PeerPorts, readChannel } from './peerChannel';
+import { queryTables } from './queryTables';
 import { profileSample, profileTable } from './profile';
 import { collectRows, DEFAULT_MAX_ROWS } from './queryRunner';
 import { reread } from './reread';
@@ -116,6 +117,10 @@ export class DataHost {
       assess: async ({ sql }) => {
         const engine = await ctx.ready();
         return { result: await ctx.serial.run(() => assessSql(engine, sql, [...ctx.datasets.keys()])) };
+      },
+      queryTables: async ({ sql }) => {
+        const engine = await ctx.ready();
+        return { result: await ctx.serial.run(() => queryTables(engine, sql, modelScope(ctx), [...ctx.datasets.keys()])) };
       },
       connect: ({ port, peer }) => {
         this.#peers.connect(port, peer);

@@ -162,7 +162,8 @@ export function planProblem(node: PlanNode, scope: ModelScope, readsView = false
   return undefined;
 }
 
-type Verdict = { ok: true } | { ok: false; message: string };
+/** `tables`: the datasets DuckDB's plan scans (lower-cased; a view dataset's file scan is not named). */
+type Verdict = { ok: true; tables?: string[] } | { ok: false; message: string };
 
 /** Judges one statement by DuckDB's plan of it. Runs inside the caller's read-only transaction. */
 async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, depth = 0): Promise<Verdict> {
@@ -224,7 +225,7 @@ async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, dept
     if (problem) return { ok: false, message: `refused: ${problem}` };
   }
   const misplaced = await scopeProblem(engine, stmt, scope, scanned);
-  return misplaced ? { ok: false, message: `refused: ${misplaced}` } : { ok: true };
+  return misplaced ? { ok: false, message: `refused: ${misplaced}` } : { ok: true, tables: [...scanned] };
 }
 
 /** Whether `sql` may run as model SQL, by DuckDB's analysis; nothing is executed. */

@@ -84,7 +84,7 @@ describe('the peer data port', { timeout: 120_000 }, () => {
       expect((await peer.call('list', {})).map((d) => d.name)).toEqual(['t']);
       const q = await peer.call('modelQuery', { sql: 'SELECT count(*) AS n FROM t' });
       expect(q.ok).toBe(true);
-      for (const type of ['consoleQuery', 'load', 'remove', 'rename', 'reread', 'connect', 'page', 'assess', 'init', 'cancelLoad', 'excelSheets', 'query'] as const) {
+      for (const type of ['consoleQuery', 'load', 'remove', 'rename', 'reread', 'connect', 'page', 'assess', 'queryTables', 'init', 'cancelLoad', 'excelSheets', 'query'] as const) {
         await expect(raw.call(type as keyof DataRequests, {} as never), type).rejects.toThrow(/unknown request/);
       }
       for (const type of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {

@@ -13,7 +13,7 @@ import { runModelSql, type ModelScope } from './modelSql';
 import { DEFAULT_MAX_ROWS } from './queryRunner';
 
 /** What model SQL may read: the datasets (some of them views over a big file). */
-function modelScope(ctx: HostContext): ModelScope {
+export function modelScope(ctx: HostContext): ModelScope {
   return { tables: new Set([...ctx.datasets.keys()].map((n) => n.toLowerCase())), views: new Set([...ctx.views.keys()].map((n) => n.toLowerCase())) };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { DataDictionary, Metric, TrustedQuery, WorkspaceRule } from '../../../protocol/agent/knowledge';
 import { metricItem, relevantTrusted, trustedItem } from './trusted';
+import { relevance } from './relevance';
 import type { DatasetContext } from '../core/prompts';
 import { buildWorkspaceContext, type DetailLevel, type LeftOut, type WorkspaceContext, type WorkspaceContextInput } from './prompt';
 import { MAX_RULES } from '../../../shared/knowledge/store';
@@ -66,7 +67,9 @@ export async function knowledgeContext(
   const identities = datasets.map((d) => ({ name: d.name, fileName: d.fileName ?? '', sizeBytes: d.sizeBytes ?? 0, columns: d.columns }));
   const texts = rulesForRun(rules, identities);
   const [allTrusted, allMetrics] = src ? await Promise.all([src.trusted?.().catch(() => []) ?? [], src.metrics?.().catch(() => []) ?? []]) : [[], []];
-  const trusted = relevantTrusted(question, allTrusted, loaded);
+  // The tables the question names (by name, column or dictionary term) bring their trusted queries closer.
+  const named = new Set([...relevance(question, datasets, dictionaries)].filter(([, r]) => r.score > 0).map(([name]) => name));
+  const trusted = relevantTrusted(question, allTrusted, loaded, undefined, named);
   const metrics = allMetrics.filter((m) => loaded.includes(m.dataset));
   const input: WorkspaceContextInput = {
     datasets,

@@ -19,6 +19,18 @@ describe('trusted queries and metrics', () => {
     expect(relevantTrusted('What is the average order size?', [trusted], ['orders'])).toEqual([]);
   });
 
+  it('scopes by the tables the binder found, and a question naming one of them brings its query closer', () => {
+    const byRegion = { ...trusted, id: 't3', question: 'Sales split by area', datasets: ['orders', 'customers'] };
+    // One shared word of two (0.5) is enough on its own; "sales" alone of three is not…
+    expect(relevantTrusted('What were the sales last year?', [byRegion], ['orders', 'customers'])).toEqual([]);
+    // …unless the question names a table the query reads.
+    expect(relevantTrusted('What were the sales last year?', [byRegion], ['orders', 'customers'], undefined, new Set(['customers'])).map((q) => q.id)).toEqual(['t3']);
+    // A table it reads is not loaded: never offered, however close the question.
+    expect(relevantTrusted('Sales split by area', [byRegion], ['orders'])).toEqual([]);
+    // A query that reads no table (DuckDB found none) is offered wherever it is close.
+    expect(relevantTrusted('Sales split by area', [{ ...byRegion, datasets: [] }], []).map((q) => q.id)).toEqual(['t3']);
+  });
+
   it('reach the prompt: metrics by name with their table, trusted queries with their question', async () => {
     const store = new KnowledgeStore({ dbName: `k-trusted-${Date.now()}` });
     await store.putTrusted(trusted);

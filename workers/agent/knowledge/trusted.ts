@@ -23,11 +23,18 @@ export function similarity(a: string, b: string): number {
   return shared / Math.min(x.size, y.size);
 }
 
-/** The trusted queries for a question: over loaded tables, at least half their words shared, closest first. */
-export function relevantTrusted(question: string, queries: readonly TrustedQuery[], loaded: readonly string[], top = TRUSTED_TOP): TrustedQuery[] {
+/** What naming one of a trusted query's tables adds to its questions' closeness. */
+export const TABLE_NAMED_BONUS = 0.25;
+
+/**
+ * The trusted queries for a question: only over loaded tables (the tables DuckDB's binder found
+ * when it was marked), at least half their words shared — or a little less when the question
+ * names one of the tables the query reads — closest first.
+ */
+export function relevantTrusted(question: string, queries: readonly TrustedQuery[], loaded: readonly string[], top = TRUSTED_TOP, named: ReadonlySet<string> = new Set()): TrustedQuery[] {
   return queries
     .filter((q) => q.datasets.every((d) => loaded.includes(d)))
-    .map((q) => ({ q, s: similarity(question, q.question) }))
+    .map((q) => ({ q, s: similarity(question, q.question) + (q.datasets.some((d) => named.has(d)) ? TABLE_NAMED_BONUS : 0) }))
     .filter(({ s }) => s >= 0.5)
     .sort((a, b) => b.s - a.s)
     .slice(0, top)

@@ -1,0 +1,127 @@
+/**
+ * One dbt import brings the dataset's descriptions and the project's metrics, shown before they
+ * are applied (issue 32). Metrics are checked by DuckDB's binder over their table (the Node build,
+ * judged as model SQL): one DuckDB does not accept is skipped with DuckDB's reason. YAML shapes as
+ * in shared/knowledge/dbtMetrics.test.ts (dbt's docs cited there).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { emptyDictionary, type Metric } from '../../protocol/agent/knowledge';
+import { judgeModelSql } from '../../workers/data/modelSql';
+import { NodeEngine } from '../../workers/data/testing/nodeEngine';
+import { checkAll, readProjectImport, type ImportTarget } from './projectImport';
+
+let engine: NodeEngine;
+beforeAll(async () => {
+  engine = await NodeEngine.open();
+  await engine.query("CREATE TABLE orders AS SELECT * FROM (VALUES (1, 1250, 'C'), (2, 4000, 'R')) t(order_id, amount_cents, status)");
+}, 60_000);
+
+const SCHEMA = `
+version: 2
+models:
+  - name: orders
+    description: "{{ doc('orders_row') }}"
+    columns:
+      - name: status
+        description: Order status
+        data_tests:
+          - accepted_values:
+              arguments:
+                values: ['C', 'R']
+semantic_models:
+  - name: orders
+    model: ref('orders')
+    entities: [{ name: order, type: primary, expr: order_id }]
+    dimensions: [{ name: order_status, type: categorical, expr: status }]
+    measures:
+      - { name: revenue_cents, agg: sum, expr: amount_cents }
+      - { name: typo_total, agg: sum, expr: amount_cent }
+`;
+const METRICS = `
+metrics:
+  - name: net_revenue
+    description: Revenue without refunds
+    type: simple
+    type_params: { measure: revenue_cents }
+    filter: "{{ Dimension('order__order_status') }} <> 'R'"
+  - name: typo_metric
+    type: simple
+    type_params: { measure: typo_total }
+  - name: gross
+    type: simple
+    type_params: { measure: revenue_cents }
+  - name: running
+    type: cumulative
+    type_params: { measure: revenue_cents }
+`;
+
+const target = (existing: Metric[] = []): ImportTarget => ({
+  dataset: 'orders',
+  columns: ['order_id', 'amount_cents', 'status'],
+  base: emptyDictionary('orders', ['order_id', 'amount_cents', 'status']),
+  datasets: ['orders'],
+  existing,
+  check: async (m) => {
+    const v = await judgeModelSql(engine, `SELECT ${m.expression} AS metric FROM "${m.dataset}"`, { tables: new Set(['orders']), views: new Set() });
+    return v.ok ? null : v.message;
+  },
+});
+
+describe('a dbt project imported for a dataset', () => {
+  it('brings descriptions and metrics together, each metric said: added, replaced, unchanged or skipped with why', async () => {
+    const existing: Metric[] = [{ id: 'g', name: 'gross', dataset: 'orders', expression: 'sum(amount_cents)', description: '', created_at: '' }];
+    const out = await readProjectImport(
+      [
+        { name: 'orders.yml', text: SCHEMA },
+        { name: 'metrics.yml', text: METRICS },
+        { name: 'docs.md', text: '{% docs orders_row %}One order{% enddocs %}' },
+      ],
+      target(existing),
+    );
+    expect(out.fileName).toBe('orders.yml, metrics.yml');
+    expect(out.dictionary?.dictionary.row_meaning).toBe('One order');
+    expect(out.dictionary?.preview.added).toEqual(['status']);
+    expect(out.metrics.added).toEqual([{ name: 'net_revenue', dataset: 'orders', expression: "sum(amount_cents) FILTER (WHERE (status) <> 'R')", description: 'Revenue without refunds' }]);
+    expect(out.metrics.unchanged.map((m) => m.name)).toEqual(['gross']);
+    const skipped = Object.fromEntries(out.metrics.skipped.map((s) => [s.name, s.reason]));
+    expect(skipped.running).toMatch(/cumulative/);
+    // The binder, not a guess, finds the column that is not there.
+    expect(skipped.typo_metric).toMatch(/^DuckDB does not accept sum\(amount_cent\) over orders: .*amount_cent/);
+  });
+
+  it('says a changed definition replaces the one there is', async () => {
+    const existing: Metric[] = [{ id: 'n', name: 'NET_REVENUE', dataset: 'orders', expression: 'sum(amount_cents)', description: '', created_at: '' }];
+    const out = await readProjectImport([{ name: 'all.yml', text: `${SCHEMA}\n${METRICS}` }], target(existing));
+    expect(out.metrics.changed.map((m) => m.name)).toEqual(['net_revenue']);
+  });
+
+  it('imports metrics alone when no file describes the columns, and says so', async () => {
+    const semantic = SCHEMA.slice(SCHEMA.indexOf('semantic_models:'));
+    const out = await readProjectImport([{ name: 'semantic.yml', text: `${semantic}\n${METRICS}` }], target());
+    expect(out.dictionary).toBeNull();
+    expect(out.metrics.added.map((m) => m.name)).toEqual(['net_revenue', 'gross']);
+    expect(out.warnings).toContain('No file describes the columns of orders: only metrics are imported.');
+  });
+
+  it('refuses files that bring nothing for the dataset, with the reason', async () => {
+    await expect(readProjectImport([{ name: 'other.yml', text: 'models:\n  - name: customers\n    columns: [{ name: id, description: x }]' }], target())).rejects.toThrow(/describes none of orders's columns/);
+    await expect(readProjectImport([{ name: 'docs.md', text: '' }], target())).rejects.toThrow(/Pick the schema file/);
+    await expect(readProjectImport([{ name: 'bad.yml', text: 'a: [unclosed' }], target())).rejects.toThrow(/bad.yml could not be read/);
+  });
+});
+
+// The envelope: a project 100× the size of a usual one, with two typos among 2,000 metrics.
+describe('many metrics', { timeout: 180_000 }, () => {
+  it('checks 2,000 metrics with DuckDB in a few dozen binds, finding exactly the two it rejects', async () => {
+    const metrics = Array.from({ length: 2_000 }, (_, i) => ({ name: `m${i}`, dataset: 'orders', expression: i === 700 || i === 1_999 ? `sum(amount_cent${i})` : `sum(amount_cents) FILTER (WHERE order_id > ${i})`, description: '' }));
+    let binds = 0;
+    const check = target().check;
+    const problems = await checkAll(metrics, async (m) => {
+      binds++;
+      return check(m);
+    });
+    expect(problems.flatMap((p, i) => (p ? [i] : []))).toEqual([700, 1_999]);
+    expect(problems[700]).toMatch(/amount_cent700/);
+    expect(binds).toBeLessThan(50);
+  });
+});
