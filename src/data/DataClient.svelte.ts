@@ -180,8 +180,8 @@ export class DataClient extends DatasetsModel {
     try {
       const outcome = await this.#transport.call('consoleQuery', { sql, maxRows });
       if (!outcome.ok) return outcome;
-      const { decodeResult } = await import('../../shared/arrowDecode');
-      const result = decodeResult(outcome.result, { timeZone: timeZoneSetting.effective });
+      const { decodeResultSliced } = await import('../../shared/arrowDecode');
+      const result = await decodeResultSliced(outcome.result, { timeZone: timeZoneSetting.effective });
       performance.measure('dataseer:query', { start, end: performance.now(), detail: { elapsedMs: result.elapsedMs, rowCount: result.rowCount } });
       return { ok: true, result };
     } catch (e) {
@@ -192,8 +192,8 @@ export class DataClient extends DatasetsModel {
   /** A window of a dataset's rows for the preview grid. */
   async page(name: string, offset: number, limit: number, maxColumns?: number): Promise<DecodedRows> {
     const res = await this.#transport.call('page', { name, offset, limit, ...(maxColumns === undefined ? {} : { maxColumns }) });
-    const { decodeResult } = await import('../../shared/arrowDecode');
-    return decodeResult(res, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });
+    const { decodeResultSliced } = await import('../../shared/arrowDecode');
+    return decodeResultSliced(res, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });
   }
 
   /**
@@ -203,8 +203,8 @@ export class DataClient extends DatasetsModel {
   async datasetRows(name: string, sql: string, maxRows: number): Promise<DecodedRows> {
     const outcome = await this.#transport.call('consoleQuery', { sql, maxRows });
     if (!outcome.ok) throw new Error(outcome.message);
-    const { decodeResult } = await import('../../shared/arrowDecode');
-    return decodeResult(outcome.result, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });
+    const { decodeResultSliced } = await import('../../shared/arrowDecode');
+    return decodeResultSliced(outcome.result, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });
   }
 
   /**
