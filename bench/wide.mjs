@@ -66,7 +66,7 @@ async function scrollToRightEnd(grid) {
 /** Svelte's scheduler and block machinery: on every stack, so they would name nothing. */
 const SKIP = new Set(['(idle)', '(program)', '(root)', 'run_all', 'run_micro_tasks', '#process', 'flush', 'update_effect', 'update_reaction', 'flush_queued_effects', 'create_effect', 'branch', 'ensure', 'update_branch', 'if_block', 'block', '#traverse', 'untrack', 'each', 'alternate', 'consequent', 'template_effect', 'render_effect', 'execute_effect_teardown', 'destroy_effect', 'flushSync', 'flush_sync', 'process_effects', 'schedule_effect', 'internal_set', 'set', 'get', 'update', 'commit', 'children', 'run', 'ensure_array_like', 'reconcile', 'create_item', 'key_block', 'snippet', 'component', 'add_locations', 'wrapper', 'deferred', 'derived', 'execute_derived', 'update_derived']);
 
-export function longTaskMakeup(tracePath, top = 6, t0Us = 0) {
+export function longTaskMakeup(tracePath, top = 10, t0Us = 0) {
   const events = JSON.parse(readFileSync(tracePath, 'utf8')).traceEvents;
   const mainKeys = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
   const onMain = (e) => mainKeys.has(`${e.pid}:${e.tid}`);

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { fitSampleRows, fitWidth, MAX_FIT, summaryFit } from './columnFit';
 
 describe('column fit', () => {
-  it('reads fewer rows of a wide result, never fewer than five', () => {
+  it('reads fewer rows of a wide result, never fewer than three', () => {
     expect(fitSampleRows(10)).toBe(50);
-    expect(fitSampleRows(2000)).toBe(10);
-    expect(fitSampleRows(100_000)).toBe(5);
+    expect(fitSampleRows(2000)).toBe(5);
+    expect(fitSampleRows(100_000)).toBe(3);
   });
 
   it('gives a header its stats on two lines (no "BIGIN…")', () => {

@@ -12,11 +12,11 @@ import { formatCell, type ColumnFormat } from './format';
 const CHAR_PX = 8.4;
 export const MAX_FIT = 420;
 /** Cells measured at most per fit: a 2,000-column result samples fewer rows, not more work. */
-const SAMPLE_CELLS = 20_000;
+const SAMPLE_CELLS = 10_000;
 
-/** How many of the first rows a fit reads, for this many columns (50 for narrow tables, at least 5). */
+/** How many of the first rows a fit reads, for this many columns (50 for narrow tables, at least 3). */
 export function fitSampleRows(columns: number): number {
-  return Math.max(5, Math.min(50, Math.floor(SAMPLE_CELLS / Math.max(1, columns))));
+  return Math.max(3, Math.min(50, Math.floor(SAMPLE_CELLS / Math.max(1, columns))));
 }
 
 /** The width the header's stats need on two lines (at their smaller font, words not split). */
