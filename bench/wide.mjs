@@ -36,7 +36,10 @@ const hasText = (page, text) => page.evaluate((t) => document.body.innerText.inc
 async function until(page, what, done, timeout = 600_000) {
   const deadline = Date.now() + timeout;
   while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not finish in ${timeout / 1000} s`);
+    if (Date.now() > deadline) {
+      const alerts = await page.getByRole('alert').allTextContents().catch(() => []);
+      throw new Error(`${what} did not finish in ${timeout / 1000} s${alerts.length ? `; the page says: ${alerts.join(' / ').slice(0, 600)}` : ''}`);
+    }
     await page.waitForTimeout(200);
   }
 }
