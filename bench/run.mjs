@@ -26,6 +26,7 @@ import { csvFloorRows, measureCsvFloor } from './csvFloor.mjs';
 import { candidateRows, measureCandidate } from './duckdbCandidate.mjs';
 import { duckdbReaderRows } from './duckdbReader.mjs';
 import { scaleRows } from './scale.mjs';
+import { wideRows } from './wide.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
@@ -60,6 +61,8 @@ const onlyRepeat = process.argv.includes('--only=repeat');
 const onlyScale = process.argv.includes('--only=scale');
 // --only=figures measures just the big-figure rows (figures.mjs): a 35 MB Python fig, a 10M-row create_chart.
 const onlyFigures = process.argv.includes('--only=figures');
+// --only=wide measures just the page's longest task on 600/2,000-column tables (wide.mjs; --wide-trace says what ran).
+const onlyWide = process.argv.includes('--only=wide');
 
 function row(name, value, unit, baseline) {
   const r = { name, value: round(value), unit };
@@ -338,10 +341,10 @@ async function main() {
     }
     return;
   }
-  if (onlyApp || onlyRender || onlyRepeat || onlyScale || onlyFigures) {
+  if (onlyApp || onlyRender || onlyRepeat || onlyScale || onlyFigures || onlyWide) {
     const rows = [];
     try {
-      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : onlyScale ? scaleRows : onlyFigures ? figureRows : undefined);
+      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : onlyScale ? scaleRows : onlyFigures ? figureRows : onlyWide ? wideRows : undefined);
     } finally {
       printTable(rows);
     }

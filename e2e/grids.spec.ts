@@ -120,3 +120,37 @@ test("a preview column's menu shows its distribution and filters by values, rang
   await expect(status).toHaveText(`${noMass} of ${total} rows match. Column filters: Body Mass (g).`, { timeout: 30_000 });
   expect(app.pageErrors).toEqual([]);
 });
+
+test('a 2,000-column result draws only the columns in view; its last column is reachable, its header readable, Tab walks the headers (issue 37)', async ({ app, page }) => {
+  test.setTimeout(180_000);
+  const select = Array.from({ length: 2000 }, (_, c) => `(i * ${c + 7}) % 97 AS item_${c + 1}`).join(', ');
+  await app.runSql(`SELECT ${select} FROM range(60) t(i)`);
+  const grid = app.results;
+  await expect(grid).toHaveAttribute('aria-colcount', '2001');
+  // A few dozen columns in the DOM, not 2,000 per row.
+  const drawn = await grid.locator('[role="row"][aria-rowindex="1"] [role="columnheader"]').count();
+  expect(drawn).toBeGreaterThan(3);
+  expect(drawn).toBeLessThan(60);
+
+  await grid.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+  const last = grid.locator('[role="columnheader"][aria-colindex="2001"]');
+  await expect(last).toBeVisible();
+  await expect(last).toContainText('item_2000');
+  await expect(grid.locator('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="2001"]')).toHaveText(String((0 * 2006) % 97));
+  // The header's name and both lines of its stats are whole (not cut to "BIGIN…").
+  await expect(last.locator('.summary')).toContainText(/BIGINT · none missing · \d+ – \d+/, { timeout: 30_000 });
+  const cut = await last.evaluate((h) =>
+    Array.from(h.querySelectorAll<HTMLElement>('[data-column-name], .summary')).some((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1),
+  );
+  expect(cut).toBe(false);
+  await expect(grid.locator('[role="columnheader"][aria-colindex="2"]')).toHaveCount(0);
+
+  // Back to the start, then Tab from the first header: focus walks on past the columns first drawn.
+  await grid.evaluate((el) => (el.scrollLeft = 0));
+  await grid.getByRole('button', { name: 'item_1', exact: true }).focus();
+  for (let k = 0; k < drawn + 5; k++) await page.keyboard.press('Tab');
+  const focused = await page.evaluate(() => document.activeElement?.closest('[role="columnheader"]')?.getAttribute('aria-colindex') ?? null);
+  expect(Number(focused)).toBe(drawn + 5 + 2);
+  expect(await grid.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  expect(app.pageErrors).toEqual([]);
+});

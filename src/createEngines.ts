@@ -9,7 +9,8 @@ import { DataClient } from './data/DataClient.svelte';
 import { servePythonPort } from './python/agentPort';
 import { PythonClient } from './python/PythonClient.svelte';
 import { EngineMesh } from './engines/mesh';
-import { spawnAgentWorker, spawnDataWorker, spawnPythonWorker, spawnWorkspaceDataWorker } from './engines/spawn';
+import { spawnAgentWorker, spawnDataWorker, spawnDecodeWorker, spawnPythonWorker, spawnWorkspaceDataWorker } from './engines/spawn';
+import { DecodeClient } from './data/decodeClient';
 
 export interface Engines {
   data: DataClient;
@@ -38,7 +39,7 @@ export function createEngines(options: EngineOptions): Engines {
     // The agent's Python port ends on this page, so it outlives Python restarts.
     'agent → python': { provider: 'page', serve: (port) => servePythonPort(python, port).close },
   });
-  const data: DataClient = new DataClient(options.workspace ? spawnWorkspaceDataWorker : spawnDataWorker);
+  const data: DataClient = new DataClient(options.workspace ? spawnWorkspaceDataWorker : spawnDataWorker, new DecodeClient(spawnDecodeWorker));
   const python: PythonClient = new PythonClient({
     createWorker: spawnPythonWorker,
     connectData: mesh.connector('python → data'),

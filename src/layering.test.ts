@@ -60,6 +60,7 @@ describe('layering', () => {
       'workers/agent/agent.worker.ts',
       'workers/data/data.worker.ts',
       'workers/data/duckdb-browser-cached.worker.ts',
+      'workers/decode/decode.worker.ts',
       'workers/python/python.worker.ts',
     ]);
   });

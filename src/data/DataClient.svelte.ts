@@ -6,9 +6,10 @@
  * again.
  */
 import { fetchSource } from './sourceFetch';
-import type { DataPeer, DatasetProfile, LoadSource, QueryTablesOutcome, RereadOutcome, SqlRisk } from '../../protocol/data';
+import type { DataPeer, DatasetProfile, LoadSource, QueryResult, QueryTablesOutcome, RereadOutcome, SqlRisk } from '../../protocol/data';
 import type { ReadOverrides } from '../../protocol/loadReport';
-import type { DecodedRows } from '../../shared/arrowDecode';
+import type { DecodedRows, DecodeOptions } from '../../shared/arrowDecode';
+import { DecodeClient } from './decodeClient';
 import { messageOf } from '../../shared/errors';
 import { timeZoneSetting } from '../settings/timeZone.svelte';
 import { DataTransport, type WorkerFactory } from './dataTransport';
@@ -30,9 +31,12 @@ type PageSource = LoadSource | { kind: 'url'; url: string };
 export class DataClient extends DatasetsModel {
   readonly #transport: DataTransport;
   readonly #duplicates = new DuplicateAsker();
+  readonly #decoder: DecodeClient;
 
-  constructor(factory: WorkerFactory) {
+  /** `decoder`: where results become grid rows (the decode worker; by default the page, in slices). */
+  constructor(factory: WorkerFactory, decoder: DecodeClient = new DecodeClient(null)) {
     super();
+    this.#decoder = decoder;
     this.#transport = new DataTransport(factory, {
       onEvent: (e) => this.apply(e),
       onStarted: (init) => this.started(init),
@@ -180,8 +184,7 @@ export class DataClient extends DatasetsModel {
     try {
       const outcome = await this.#transport.call('consoleQuery', { sql, maxRows });
       if (!outcome.ok) return outcome;
-      const { decodeResult } = await import('../../shared/arrowDecode');
-      const result = decodeResult(outcome.result, { timeZone: timeZoneSetting.effective });
+      const result = await this.#decode(outcome.result, { timeZone: timeZoneSetting.effective });
       performance.measure('dataseer:query', { start, end: performance.now(), detail: { elapsedMs: result.elapsedMs, rowCount: result.rowCount } });
       return { ok: true, result };
     } catch (e) {
@@ -192,8 +195,7 @@ export class DataClient extends DatasetsModel {
   /** A window of a dataset's rows for the preview grid. */
   async page(name: string, offset: number, limit: number, maxColumns?: number): Promise<DecodedRows> {
     const res = await this.#transport.call('page', { name, offset, limit, ...(maxColumns === undefined ? {} : { maxColumns }) });
-    const { decodeResult } = await import('../../shared/arrowDecode');
-    return decodeResult(res, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });
+    return this.#decode(res, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });
   }
 
   /**
@@ -203,8 +205,12 @@ export class DataClient extends DatasetsModel {
   async datasetRows(name: string, sql: string, maxRows: number): Promise<DecodedRows> {
     const outcome = await this.#transport.call('consoleQuery', { sql, maxRows });
     if (!outcome.ok) throw new Error(outcome.message);
-    const { decodeResult } = await import('../../shared/arrowDecode');
-    return decodeResult(outcome.result, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });
+    return this.#decode(outcome.result, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });
+  }
+
+  async #decode(result: QueryResult, options: DecodeOptions): Promise<DecodedRows> {
+    const rows = await this.#decoder.decode(result.ipc, options);
+    return { columns: result.columns, rows, rowCount: rows.length, truncated: result.truncated, elapsedMs: result.elapsedMs };
   }
 
   /**

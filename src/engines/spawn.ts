@@ -78,3 +78,6 @@ export const spawnAgentWorker = (): Worker =>
   new Worker(new URL('../../workers/agent/agent.worker.ts', import.meta.url), { type: 'module', name: 'agent' });
 
 export const spawnPythonWorker = (): Worker => new PythonWorker({ name: 'python' });
+
+/** The page's decode worker (protocol/decode.ts): Arrow results become grid rows off the main thread. */
+export const spawnDecodeWorker = (): Worker => new Worker(new URL('../../workers/decode/decode.worker.ts', import.meta.url), { type: 'module', name: 'decode' });

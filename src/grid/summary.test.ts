@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeRows, summaryFromProfile, summaryText } from './summary';
+import { summarizeRows, summarizeRowsSliced, summaryFromProfile, summaryText } from './summary';
 import { columnFormat } from './format';
 
 const columns = [
@@ -22,6 +22,13 @@ describe('column summaries', () => {
     expect(text(1, s)).toBe('INTEGER · 1 missing · 4200 – 36,500');
     expect(text(2, s)).toBe('DATE · 1 missing · 2023-12-31 – 2024-02-01');
     expect(text(3, s)).toBe('VARCHAR · 1 missing · all distinct');
+  });
+  it('are the same in slices, and dropped once no longer wanted', async () => {
+    expect(await summarizeRowsSliced(columns, rows, () => true, 0)).toEqual(summarizeRows(columns, rows));
+    let wanted = true;
+    const pending = summarizeRowsSliced(columns, rows, () => wanted, 0);
+    wanted = false;
+    expect(await pending).toBeNull();
   });
   it('say when a column is all missing, and nothing about rows of an empty result', () => {
     expect(summaryText(summarizeRows([{ name: 'x', type: 'DOUBLE' }], [[null], [null]])[0]!, { kind: 'double' })).toBe('DOUBLE · all missing');

@@ -67,35 +67,62 @@ export function summaryFromProfile(columns: readonly ColumnInfo[], profile: Data
 }
 
 export function summarizeRows(columns: readonly ColumnInfo[], rows: readonly (readonly CellValue[])[]): ColumnSummary[] {
-  return columns.map((col, c) => {
-    const s: ColumnSummary = { type: col.type, missing: 0, rows: rows.length };
-    const isOrdered = ordered(col.type);
-    const counts = new Map<string, number>();
-    let min: CellValue | undefined;
-    let max: CellValue | undefined;
-    for (const row of rows) {
-      const v = row[c];
-      if (v === null || v === undefined) {
-        s.missing++;
-        continue;
-      }
-      if (isOrdered) {
-        if (min === undefined || less(v, min)) min = v;
-        if (max === undefined || less(max, v)) max = v;
-      } else {
-        const k = String(v);
-        counts.set(k, (counts.get(k) ?? 0) + 1);
-      }
+  return columns.map((col, c) => summarizeColumn(col, c, rows));
+}
+
+/**
+ * `summarizeRows` in slices of about `sliceMs` with the event loop let through between columns, for
+ * results of millions of cells; null when `stillWanted()` turns false (a newer result replaced it).
+ */
+export async function summarizeRowsSliced(
+  columns: readonly ColumnInfo[],
+  rows: readonly (readonly CellValue[])[],
+  stillWanted: () => boolean,
+  sliceMs = 40,
+): Promise<ColumnSummary[] | null> {
+  const out: ColumnSummary[] = [];
+  let sliceStart = performance.now();
+  for (let c = 0; c < columns.length; c++) {
+    const col = columns[c];
+    if (!col) continue;
+    out.push(summarizeColumn(col, c, rows));
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      if (!stillWanted()) return null;
+      sliceStart = performance.now();
     }
-    if (min !== undefined && max !== undefined) {
-      s.min = min;
-      s.max = max;
+  }
+  return stillWanted() ? out : null;
+}
+
+function summarizeColumn(col: ColumnInfo, c: number, rows: readonly (readonly CellValue[])[]): ColumnSummary {
+  const s: ColumnSummary = { type: col.type, missing: 0, rows: rows.length };
+  const isOrdered = ordered(col.type);
+  const counts = new Map<string, number>();
+  let min: CellValue | undefined;
+  let max: CellValue | undefined;
+  for (const row of rows) {
+    const v = row[c];
+    if (v === null || v === undefined) {
+      s.missing++;
+      continue;
     }
-    let best: { value: string; count: number } | undefined;
-    for (const [value, count] of counts) if (!best || count > best.count) best = { value, count };
-    if (best) s.top = best;
-    return s;
-  });
+    if (isOrdered) {
+      if (min === undefined || less(v, min)) min = v;
+      if (max === undefined || less(max, v)) max = v;
+    } else {
+      const k = String(v);
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+  }
+  if (min !== undefined && max !== undefined) {
+    s.min = min;
+    s.max = max;
+  }
+  let best: { value: string; count: number } | undefined;
+  for (const [value, count] of counts) if (!best || count > best.count) best = { value, count };
+  if (best) s.top = best;
+  return s;
 }
 
 function less(a: CellValue, b: CellValue): boolean {

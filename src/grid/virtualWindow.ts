@@ -50,3 +50,63 @@ export function rowWindow(input: WindowInput): RowWindow {
   const offsetY = start * rowHeight - virtualTop + scrollTop;
   return { start, end, totalHeight, offsetY };
 }
+
+export interface ColumnWindowInput {
+  /** Left edge of each column and, last, the right edge of the last one (`columnEdges`). */
+  edges: readonly number[];
+  scrollLeft: number;
+  /** Width the columns are seen through (the scroller's width less any sticky row header). */
+  viewportWidth: number;
+  /** Extra width drawn on each side, so a quick horizontal scroll shows fewer blanks. */
+  overscanPx?: number;
+}
+
+export interface ColumnWindow {
+  /** First column drawn (inclusive). */
+  start: number;
+  /** Last column drawn (exclusive). */
+  end: number;
+  /** Left edge of column `start`: the room left empty before it. */
+  before: number;
+}
+
+/** Prefix sums of the widths: `edges[c]` is column c's left edge, `edges[n]` the total width. */
+export function columnEdges(widths: readonly number[]): number[] {
+  const edges = new Array<number>(widths.length + 1);
+  edges[0] = 0;
+  for (let c = 0; c < widths.length; c++) edges[c + 1] = (edges[c] ?? 0) + Math.max(0, widths[c] ?? 0);
+  return edges;
+}
+
+/** The last index whose edge is at or left of x (binary search; edges ascend). */
+function edgeAtOrBefore(edges: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = edges.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((edges[mid] ?? 0) <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * Which columns of variable width are on screen: those crossing
+ * [scrollLeft − overscan, scrollLeft + viewport + overscan). Wide results keep a few dozen cells
+ * per row in the DOM instead of thousands.
+ */
+export function columnWindow(input: ColumnWindowInput): ColumnWindow {
+  const { edges } = input;
+  const count = edges.length - 1;
+  if (count <= 0) return { start: 0, end: 0, before: 0 };
+  const total = edges[count] ?? 0;
+  const overscan = Math.max(0, input.overscanPx ?? 0);
+  const viewport = Math.max(0, input.viewportWidth);
+  const scrollLeft = Math.min(Math.max(0, input.scrollLeft), Math.max(0, total - viewport));
+  const from = Math.max(0, scrollLeft - overscan);
+  const to = scrollLeft + viewport + overscan;
+  const start = Math.min(count - 1, edgeAtOrBefore(edges, from));
+  // The first column whose left edge is at or past `to` is the first one not drawn.
+  const end = Math.max(start + 1, Math.min(count, edgeAtOrBefore(edges, Math.max(from, to - 1e-6)) + 1));
+  return { start, end, before: edges[start] ?? 0 };
+}

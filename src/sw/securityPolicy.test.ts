@@ -9,6 +9,8 @@ describe('content security policy', () => {
     expect(workerTarget('/assets/agent.worker-D0lWUrfH.js')).toBe('agent-worker');
     expect(workerTarget('/assets/duckdb-browser-eh.worker-hQa-dcAV.js')).toBe('duckdb-worker');
     expect(workerTarget('/assets/duckdb-browser-cached.worker-kzRREX2-.js')).toBe('duckdb-worker');
+    expect(workerTarget('/assets/decode.worker-D3iz3Xts.js')).toBe('decode-worker');
+    expect(contentSecurityPolicy('decode-worker')).toContain("connect-src 'none'");
     expect(workerTarget('/assets/index-lXOrIx4A.js')).toBeUndefined();
   });
 

@@ -17,7 +17,7 @@ import { extensionDir } from '../../shared/duckdbExtensions';
 /** Where Pyodide's packages come from in production (PythonClient's DEFAULT_PACKAGE_BASE_URL). */
 export const PYODIDE_CDN = 'https://cdn.jsdelivr.net/pyodide/';
 
-export type PolicyTarget = 'page' | 'python-worker' | 'data-worker' | 'duckdb-worker' | 'agent-worker';
+export type PolicyTarget = 'page' | 'python-worker' | 'data-worker' | 'duckdb-worker' | 'agent-worker' | 'decode-worker';
 
 const COMMON = ["object-src 'none'", "base-uri 'none'", "form-action 'none'"];
 
@@ -54,6 +54,8 @@ const POLICIES: Record<PolicyTarget, string[]> = {
   // callers with `new Function`: this worker needs 'unsafe-eval'. It runs no model-written
   // JavaScript, and its network stays 'self', so SQL still cannot fetch a URL.
   'duckdb-worker': ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'", `connect-src 'self' ${extensionDir()}`, "worker-src 'none'"],
+  // Results become grid rows (workers/decode/): nothing to fetch, nothing to start.
+  'decode-worker': ["default-src 'none'", "script-src 'self'", "connect-src 'none'", "worker-src 'none'"],
   'agent-worker': ["default-src 'self'", "script-src 'self'", "connect-src 'self' https: http:", "worker-src 'none'"],
 };
 
@@ -67,6 +69,7 @@ export function workerTarget(pathname: string): PolicyTarget | undefined {
   if (/^python\.worker\b/.test(file)) return 'python-worker';
   if (/^data\.worker\b/.test(file)) return 'data-worker';
   if (/^agent\.worker\b/.test(file)) return 'agent-worker';
+  if (/^decode\.worker\b/.test(file)) return 'decode-worker';
   if (/^duckdb-browser-[a-z]+\.worker\b/.test(file)) return 'duckdb-worker';
   return undefined;
 }
