@@ -7,7 +7,7 @@ import { mergeOverrides } from './csvOptions';
 import { columnTypes } from './catalog';
 import { CHECK_ROWS, MAX_TEXT_COLUMNS, readerFor, type CsvFinding, type Reader } from './csvReport/kit';
 import { columnNames, headerAsData, titleLine } from './csvReport/header';
-import { textStats, type TextStats } from './csvReport/textStats';
+import { textStatsOf } from './csvReport/textStats';
 import { merged, numberFinding } from './csvReport/numbers';
 import { dateFindings, sniffedDelimiter, textTimeFindings } from './csvReport/dates';
 import { damageOf, isLayoutFix, verified } from './csvReport/verify';
@@ -34,8 +34,7 @@ async function valueFindings(engine: Engine, table: string, columns: readonly Co
   const names = read.overrides?.eurostat ? undefined : await columnNames(engine, path, read, columns);
   if (names) findings.push(names);
   const text = columns.filter((c) => c.type === 'VARCHAR').slice(0, MAX_TEXT_COLUMNS);
-  const stats: TextStats[] = [];
-  for (const c of text) stats.push(await textStats(engine, table, c.name));
+  const stats = await textStatsOf(engine, table, text.map((c) => c.name));
   const dates = await dateFindings(engine, reader, path, read, columns, stats);
   findings.push(...dates);
   const numbers: CsvFinding[] = [];
