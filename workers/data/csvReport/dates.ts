@@ -96,12 +96,12 @@ const FORMAT_BATCH = 25;
  * (a statement per column, every value parsed three times per format, took 1.4 s a column on a
  * 600-column file).
  */
-async function formatCounts(engine: Engine, table: string, columns: readonly string[], formats: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+async function formatCounts(engine: Engine, table: string, columns: readonly string[], formats: readonly string[], rowLimit: number): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
   for (let k = 0; k < columns.length; k += FORMAT_BATCH) {
     const batch = columns.slice(k, k + FORMAT_BATCH);
     const cols = batch.map(quoteIdent).join(', ');
-    const pairs = `(SELECT i, trim(c) AS c FROM (SELECT unnest([${batch.map((_, i) => i).join(', ')}]) AS i, unnest([${cols}]) AS c FROM (SELECT ${cols} FROM ${quoteIdent(table)} LIMIT ${CHECK_ROWS})) WHERE c IS NOT NULL AND NOT (lower(trim(c)) IN (${PLACEHOLDER_SQL}) OR trim(c) = ''))`;
+    const pairs = `(SELECT i, trim(c) AS c FROM (SELECT unnest([${batch.map((_, i) => i).join(', ')}]) AS i, unnest([${cols}]) AS c FROM (SELECT ${cols} FROM ${quoteIdent(table)} LIMIT ${rowLimit})) WHERE c IS NOT NULL AND NOT (lower(trim(c)) IN (${PLACEHOLDER_SQL}) OR trim(c) = ''))`;
     // Each distinct value parsed once, weighted by how often it occurs.
     const parsed = `(SELECT i, c, k, ${formats.map((f, j) => `try_strptime(c, ${quoteLiteral(f)}) AS p${j}`).join(', ')} FROM (SELECT i, c, count(*) AS k FROM ${pairs} GROUP BY i, c))`;
     const rows = rowsOf(
@@ -115,11 +115,11 @@ async function formatCounts(engine: Engine, table: string, columns: readonly str
 }
 
 /** Text columns of dates or timestamps that DuckDB reads with a format option. */
-export async function textTimeFindings(engine: Engine, reader: Reader, table: string, before: readonly ColumnInfo[], stats: readonly TextStats[], done: ReadonlySet<string>): Promise<CsvFinding[]> {
+export async function textTimeFindings(engine: Engine, reader: Reader, table: string, before: readonly ColumnInfo[], stats: readonly TextStats[], done: ReadonlySet<string>, rowLimit = CHECK_ROWS): Promise<CsvFinding[]> {
   const out: CsvFinding[] = [];
   const formats = [...TIMESTAMP_FORMATS, ...DATE_ONLY_FORMATS];
   const candidates = stats.filter((s) => !(done.has(s.column) || s.nonNull === s.placeholders || s.dateLike < (s.nonNull - s.placeholders) * 0.8));
-  const counts = await formatCounts(engine, table, candidates.map((s) => s.column), formats);
+  const counts = await formatCounts(engine, table, candidates.map((s) => s.column), formats, rowLimit);
   for (const s of candidates) {
     const row = counts.get(s.column);
     const n = Number(row?.n ?? 0);

@@ -45,23 +45,23 @@ export interface TextStats {
  */
 export const STATS_BATCH = 50;
 
-/** The chosen columns' values as (i, c) pairs, from the table's first CHECK_ROWS rows: one scan however many columns. */
-function pairs(table: string, columns: readonly string[]): string {
+/** The chosen columns' values as (i, c) pairs, from the table's first `rows` rows: one scan however many columns. */
+function pairs(table: string, columns: readonly string[], rows: number): string {
   const ids = columns.map((_, i) => i).join(', ');
   const cols = columns.map(quoteIdent).join(', ');
-  return `(SELECT i, c FROM (SELECT unnest([${ids}]) AS i, unnest([${cols}]) AS c FROM (SELECT ${cols} FROM ${quoteIdent(table)} LIMIT ${CHECK_ROWS})) WHERE c IS NOT NULL)`;
+  return `(SELECT i, c FROM (SELECT unnest([${ids}]) AS i, unnest([${cols}]) AS c FROM (SELECT ${cols} FROM ${quoteIdent(table)} LIMIT ${rows})) WHERE c IS NOT NULL)`;
 }
 
 /** Each text column's statistics, STATS_BATCH columns per statement. */
-export async function textStatsOf(engine: Engine, table: string, columns: readonly string[]): Promise<TextStats[]> {
+export async function textStatsOf(engine: Engine, table: string, columns: readonly string[], rows = CHECK_ROWS): Promise<TextStats[]> {
   const out: TextStats[] = [];
-  for (let k = 0; k < columns.length; k += STATS_BATCH) out.push(...(await batchStats(engine, table, columns.slice(k, k + STATS_BATCH))));
+  for (let k = 0; k < columns.length; k += STATS_BATCH) out.push(...(await batchStats(engine, table, columns.slice(k, k + STATS_BATCH), rows)));
   return out;
 }
 
-async function batchStats(engine: Engine, table: string, columns: readonly string[]): Promise<TextStats[]> {
+async function batchStats(engine: Engine, table: string, columns: readonly string[], rowLimit: number): Promise<TextStats[]> {
   if (columns.length === 0) return [];
-  const src = pairs(table, columns);
+  const src = pairs(table, columns, rowLimit);
   // Each distinct value of a column is classified once, weighted by how often it occurs: survey and
   // sensor columns repeat a few values thousands of times, and the patterns are the cost.
   const rows = rowsOf(
@@ -94,7 +94,7 @@ GROUP BY i`),
     const chosen = withNumbers.map((i) => columns[i]!);
     const ranked = rowsOf(
       await engine.query(
-        `SELECT i, value, n FROM (SELECT i, c AS value, count(*)::DOUBLE AS n, row_number() OVER (PARTITION BY i ORDER BY count(*) DESC, c) AS rank FROM ${pairs(table, chosen)} WHERE TRY_CAST(c AS DOUBLE) IS NULL GROUP BY i, c) WHERE rank <= 6 ORDER BY i, rank`,
+        `SELECT i, value, n FROM (SELECT i, c AS value, count(*)::DOUBLE AS n, row_number() OVER (PARTITION BY i ORDER BY count(*) DESC, c) AS rank FROM ${pairs(table, chosen, rowLimit)} WHERE TRY_CAST(c AS DOUBLE) IS NULL GROUP BY i, c) WHERE rank <= 6 ORDER BY i, rank`,
       ),
     );
     for (const r of ranked) odd.get(withNumbers[Number(r.i)]!)?.push({ value: String(r.value), count: Number(r.n) });

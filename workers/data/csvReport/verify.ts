@@ -27,7 +27,7 @@ export const isLayoutFix = (o: CsvReadOverrides) => o.skip !== undefined || o.he
  * blank and not one of the fix's missing strings must stay a value; a date or timestamp the fix
  * makes must have a plausible year.
  */
-export async function damageOf(engine: Engine, table: string, reader: Reader, options: CsvReadOverrides, before: readonly ColumnInfo[], described: readonly ColumnInfo[] | undefined): Promise<string | undefined> {
+export async function damageOf(engine: Engine, table: string, reader: Reader, options: CsvReadOverrides, before: readonly ColumnInfo[], described: readonly ColumnInfo[] | undefined, rowLimit = CHECK_ROWS): Promise<string | undefined> {
   if (isLayoutFix(options) || !described) return undefined;
   const after = new Map(described.map((c) => [c.name, c.type]));
   const cols = before.filter((c) => after.has(c.name));
@@ -58,7 +58,7 @@ export async function damageOf(engine: Engine, table: string, reader: Reader, op
     if (isTime(t)) years();
   });
   // Each side numbers its rows, so a re-read with more or fewer rows shows as unpaired rows.
-  const side = (src: string, p: string) => `(SELECT *, 1 AS ${p}_rows_ FROM ${src} LIMIT ${CHECK_ROWS})`;
+  const side = (src: string, p: string) => `(SELECT *, 1 AS ${p}_rows_ FROM ${src} LIMIT ${rowLimit})`;
   // The checks as rows (check, bad, year) grouped by check, not a FILTERed aggregate per column:
   // DuckDB slices the whole joined row for each FILTER, which cost 28 s on a 600-column file
   // (3 s this way). Check -1 counts the rows only one side has.
@@ -107,7 +107,7 @@ export async function damageOf(engine: Engine, table: string, reader: Reader, op
 }
 
 /** Keeps each finding's fix only when the re-read keeps every value the first read had right; else the finding says why. */
-export async function verified(engine: Engine, table: string, reader: Reader, before: readonly ColumnInfo[], findings: readonly CsvFinding[]): Promise<CsvFinding[]> {
+export async function verified(engine: Engine, table: string, reader: Reader, before: readonly ColumnInfo[], findings: readonly CsvFinding[], rowLimit = CHECK_ROWS): Promise<CsvFinding[]> {
   const out: CsvFinding[] = [];
   let first: Record<string, unknown> | undefined;
   for (const f of findings) {
@@ -122,7 +122,7 @@ export async function verified(engine: Engine, table: string, reader: Reader, be
     const header = strays.length > 0 ? f.columns.map((c) => first?.[c]).find((v) => typeof v === 'string' && strays.includes(v.trim())) : undefined;
     const why = header !== undefined
       ? ` "${String(header)}" is in the first row, where a header cell would be: the file may have lines above its header, so no re-read is offered.`
-      : await damageOf(engine, table, reader, f.fix.options, before, await reader.describe(f.fix.options));
+      : await damageOf(engine, table, reader, f.fix.options, before, await reader.describe(f.fix.options), rowLimit);
     if (!why) {
       out.push(f);
       continue;
