@@ -78,3 +78,6 @@ export const spawnAgentWorker = (): Worker =>
   new Worker(new URL('../../workers/agent/agent.worker.ts', import.meta.url), { type: 'module', name: 'agent' });
 
 export const spawnPythonWorker = (): Worker => new PythonWorker({ name: 'python' });
+
+/** The parse worker (imports off the main thread); one at a time, ended to cancel a parse (src/files/parseClient.ts). */
+export const spawnParseWorker = (): Worker => new Worker(new URL('../../workers/parse/parse.worker.ts', import.meta.url), { type: 'module', name: 'parse' });
