@@ -22,6 +22,7 @@ import { providerRows } from './providers.mjs';
 import { chaosRows } from './chaos.mjs';
 import { renderRows } from './render.mjs';
 import { figureRows } from './figures.mjs';
+import { importRows } from './imports.mjs';
 import { csvFloorRows, measureCsvFloor } from './csvFloor.mjs';
 import { candidateRows, measureCandidate } from './duckdbCandidate.mjs';
 import { duckdbReaderRows } from './duckdbReader.mjs';
@@ -60,6 +61,8 @@ const onlyRepeat = process.argv.includes('--only=repeat');
 const onlyScale = process.argv.includes('--only=scale');
 // --only=figures measures just the big-figure rows (figures.mjs): a 35 MB Python fig, a 10M-row create_chart.
 const onlyFigures = process.argv.includes('--only=figures');
+// --only=imports measures just the import rows (imports.mjs): a 5 MB dictionary CSV and JSON.
+const onlyImports = process.argv.includes('--only=imports');
 
 function row(name, value, unit, baseline) {
   const r = { name, value: round(value), unit };
@@ -338,10 +341,10 @@ async function main() {
     }
     return;
   }
-  if (onlyApp || onlyRender || onlyRepeat || onlyScale || onlyFigures) {
+  if (onlyApp || onlyRender || onlyRepeat || onlyScale || onlyFigures || onlyImports) {
     const rows = [];
     try {
-      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : onlyScale ? scaleRows : onlyFigures ? figureRows : undefined);
+      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : onlyScale ? scaleRows : onlyFigures ? figureRows : onlyImports ? importRows : undefined);
     } finally {
       printTable(rows);
     }
@@ -418,6 +421,13 @@ async function main() {
           app.push(...(await figureRows(browser, `${server.url}/`)));
         } catch (e) {
           console.error(`big-figure rows failed: ${e instanceof Error ? e.message : String(e)}`);
+          process.exitCode = 1;
+        }
+        console.log('imports: a 5 MB dictionary as CSV and JSON…');
+        try {
+          app.push(...(await importRows(browser, `${server.url}/`)));
+        } catch (e) {
+          console.error(`import rows failed: ${e instanceof Error ? e.message : String(e)}`);
           process.exitCode = 1;
         }
       }

@@ -96,6 +96,7 @@ describe('layering', () => {
       'workers/agent/agent.worker.ts',
       'workers/data/data.worker.ts',
       'workers/data/duckdb-browser-cached.worker.ts',
+      'workers/parse/parse.worker.ts',
       'workers/python/python.worker.ts',
     ]);
   });

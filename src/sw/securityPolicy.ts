@@ -7,6 +7,7 @@
  *  - the data worker and DuckDB's engine worker: network to 'self' only — SQL cannot fetch a URL
  *    (the engine worker also allows eval, which DuckDB-WASM's embind bindings need);
  *  - the agent worker talks to the user's endpoint (any host) but runs no model code;
+ *  - the parse worker (imports) connects nowhere;
  *  - the page: scripts from 'self' only (model output and data never become code); it downloads
  *    the URLs a user loads and the agent's endpoint list, so it may connect out.
  * Served by the service worker (static hosts) and by the dev/preview servers (vite.config.ts).
@@ -17,7 +18,7 @@ import { extensionDir } from '../../shared/duckdbExtensions';
 /** Where Pyodide's packages come from in production (PythonClient's DEFAULT_PACKAGE_BASE_URL). */
 export const PYODIDE_CDN = 'https://cdn.jsdelivr.net/pyodide/';
 
-export type PolicyTarget = 'page' | 'python-worker' | 'data-worker' | 'duckdb-worker' | 'agent-worker';
+export type PolicyTarget = 'page' | 'python-worker' | 'data-worker' | 'duckdb-worker' | 'agent-worker' | 'parse-worker';
 
 const COMMON = ["object-src 'none'", "base-uri 'none'", "form-action 'none'"];
 
@@ -55,6 +56,8 @@ const POLICIES: Record<PolicyTarget, string[]> = {
   // JavaScript, and its network stays 'self', so SQL still cannot fetch a URL.
   'duckdb-worker': ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'", `connect-src 'self' ${extensionDir()}`, "worker-src 'none'"],
   'agent-worker': ["default-src 'self'", "script-src 'self'", "connect-src 'self' https: http:", "worker-src 'none'"],
+  // Parses the files the user imports (dictionaries, notebooks): it needs no network at all.
+  'parse-worker': ["default-src 'self'", "script-src 'self'", "connect-src 'none'", "worker-src 'none'"],
 };
 
 export function contentSecurityPolicy(target: PolicyTarget): string {
@@ -67,6 +70,7 @@ export function workerTarget(pathname: string): PolicyTarget | undefined {
   if (/^python\.worker\b/.test(file)) return 'python-worker';
   if (/^data\.worker\b/.test(file)) return 'data-worker';
   if (/^agent\.worker\b/.test(file)) return 'agent-worker';
+  if (/^parse\.worker\b/.test(file)) return 'parse-worker';
   if (/^duckdb-browser-[a-z]+\.worker\b/.test(file)) return 'duckdb-worker';
   return undefined;
 }
