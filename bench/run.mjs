@@ -22,6 +22,7 @@ import { providerRows } from './providers.mjs';
 import { chaosRows } from './chaos.mjs';
 import { renderRows } from './render.mjs';
 import { figureRows } from './figures.mjs';
+import { importRows } from './imports.mjs';
 import { csvFloorRows, measureCsvFloor } from './csvFloor.mjs';
 import { candidateRows, measureCandidate } from './duckdbCandidate.mjs';
 import { duckdbReaderRows } from './duckdbReader.mjs';
@@ -63,6 +64,8 @@ const onlyScale = process.argv.includes('--only=scale');
 const onlyFigures = process.argv.includes('--only=figures');
 // --only=wide measures just the page's longest task on 600/2,000-column tables (wide.mjs; --wide-trace says what ran).
 const onlyWide = process.argv.includes('--only=wide');
+// --only=imports measures just the import rows (imports.mjs): a 5 MB dictionary CSV and JSON.
+const onlyImports = process.argv.includes('--only=imports');
 
 function row(name, value, unit, baseline) {
   const r = { name, value: round(value), unit };
@@ -341,10 +344,10 @@ async function main() {
     }
     return;
   }
-  if (onlyApp || onlyRender || onlyRepeat || onlyScale || onlyFigures || onlyWide) {
+  if (onlyApp || onlyRender || onlyRepeat || onlyScale || onlyFigures || onlyWide || onlyImports) {
     const rows = [];
     try {
-      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : onlyScale ? scaleRows : onlyFigures ? figureRows : onlyWide ? wideRows : undefined);
+      await appOnly(rows, onlyRender ? renderRows : onlyRepeat ? repeatVisitRows : onlyScale ? scaleRows : onlyFigures ? figureRows : onlyWide ? wideRows : onlyImports ? importRows : undefined);
     } finally {
       printTable(rows);
     }
@@ -421,6 +424,13 @@ async function main() {
           app.push(...(await figureRows(browser, `${server.url}/`)));
         } catch (e) {
           console.error(`big-figure rows failed: ${e instanceof Error ? e.message : String(e)}`);
+          process.exitCode = 1;
+        }
+        console.log('imports: a 5 MB dictionary as CSV and JSON…');
+        try {
+          app.push(...(await importRows(browser, `${server.url}/`)));
+        } catch (e) {
+          console.error(`import rows failed: ${e instanceof Error ? e.message : String(e)}`);
           process.exitCode = 1;
         }
       }

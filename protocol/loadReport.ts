@@ -101,11 +101,13 @@ export interface LoadReport {
    * strings, separators, date forms together), tried by DuckDB and compared with the first read.
    */
   applyAll?: { label: string; options: ReadOverrides };
+  /** What the checks left out on a wide or long file (e.g. the rows they looked at), said beside the findings. */
+  sampled?: string;
   /** The findings as they were at the first read, so a fix can be undone (re-read without options). */
   original?: LoadFinding[];
   /**
    * The checks are still running: a big load answers with its table first and its findings follow
-   * in a later update of the list (the model's `list` waits for them).
+   * in a later update of the list (the model's `list` does not wait: the table is usable now).
    */
   checking?: true;
 }

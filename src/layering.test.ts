@@ -61,6 +61,7 @@ describe('layering', () => {
       'workers/data/data.worker.ts',
       'workers/data/duckdb-browser-cached.worker.ts',
       'workers/decode/decode.worker.ts',
+      'workers/parse/parse.worker.ts',
       'workers/python/python.worker.ts',
     ]);
   });

@@ -81,3 +81,5 @@ export const spawnPythonWorker = (): Worker => new PythonWorker({ name: 'python'
 
 /** The page's decode worker (protocol/decode.ts): Arrow results become grid rows off the main thread. */
 export const spawnDecodeWorker = (): Worker => new Worker(new URL('../../workers/decode/decode.worker.ts', import.meta.url), { type: 'module', name: 'decode' });
+/** The parse worker (imports off the main thread); one at a time, ended to cancel a parse (src/files/parseClient.ts). */
+export const spawnParseWorker = (): Worker => new Worker(new URL('../../workers/parse/parse.worker.ts', import.meta.url), { type: 'module', name: 'parse' });

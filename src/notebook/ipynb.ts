@@ -13,6 +13,7 @@ import { sanitiseFigure } from '../../shared/figureSafety';
 import { safeMarkdown } from '../export/markdownText';
 import type { ExportDataset } from '../export/thread';
 import { newCell, type Cell, type CellOutput, type NotebookDoc } from './model';
+import { readIpynbCells, type RawCellsOutcome } from '../../shared/notebook/ipynbCells';
 
 /** Marks the setup cell in the export, so an import can leave it out. */
 const SETUP_ROLE = 'setup';
@@ -120,37 +121,24 @@ function withoutShownTail(code: string): string {
   return code.replace(/\n*# Shown by Dataseer:\n(?:display\(result\)\n)?(?:result|fig)\s*$/, '').replace(/\s+$/, '');
 }
 
-function sourceText(source: unknown): string {
-  if (typeof source === 'string') return source;
-  if (Array.isArray(source)) return source.map(String).join('');
-  return '';
-}
-
 export type ImportOutcome = { ok: true; cells: Cell[] } | { ok: false; message: string };
 
 /** Reads an .ipynb's text into cells (outputs are not imported: run the cells to get them). */
 export function ipynbToCells(text: string): ImportOutcome {
-  let nb: unknown;
-  try {
-    nb = JSON.parse(text);
-  } catch {
-    return { ok: false, message: 'This file is not a notebook: it is not JSON.' };
-  }
-  const cells = (nb as { cells?: unknown }).cells;
-  if (typeof nb !== 'object' || nb === null || !Array.isArray(cells)) {
-    return { ok: false, message: 'This file is not a Jupyter notebook: it has no cells.' };
-  }
+  return cellsOfRaw(readIpynbCells(text));
+}
+
+/** The page's cells from the cells the parse worker read (shared/notebook/ipynbCells.ts). */
+export function cellsOfRaw(read: RawCellsOutcome): ImportOutcome {
+  if (!read.ok) return read;
   const out: Cell[] = [];
-  for (const raw of cells as unknown[]) {
-    if (typeof raw !== 'object' || raw === null) continue;
-    const c = raw as { cell_type?: unknown; source?: unknown; metadata?: { dataseer?: { role?: unknown } } };
-    const source = sourceText(c.source);
-    if (c.cell_type === 'markdown') {
-      out.push(newCell('markdown', source));
-    } else if (c.cell_type === 'code') {
-      if (c.metadata?.dataseer?.role === SETUP_ROLE || !source.trim()) continue;
-      const sql = sqlOfCode(source);
-      out.push(sql !== null ? newCell('sql', sql) : newCell('python', withoutShownTail(source)));
+  for (const c of read.cells) {
+    if (c.kind === 'markdown') {
+      out.push(newCell('markdown', c.source));
+    } else {
+      if (c.role === SETUP_ROLE || !c.source.trim()) continue;
+      const sql = sqlOfCode(c.source);
+      out.push(sql !== null ? newCell('sql', sql) : newCell('python', withoutShownTail(c.source)));
     }
   }
   if (out.length === 0) return { ok: false, message: 'The notebook has no cells Dataseer can use (markdown, SQL or Python).' };

@@ -11,7 +11,16 @@ describe('content security policy', () => {
     expect(workerTarget('/assets/duckdb-browser-cached.worker-kzRREX2-.js')).toBe('duckdb-worker');
     expect(workerTarget('/assets/decode.worker-D3iz3Xts.js')).toBe('decode-worker');
     expect(contentSecurityPolicy('decode-worker')).toContain("connect-src 'none'");
+    expect(workerTarget('/assets/parse.worker-B1x2y3Zq.js')).toBe('parse-worker');
+    expect(workerTarget('/workers/parse/parse.worker.ts')).toBe('parse-worker');
     expect(workerTarget('/assets/index-lXOrIx4A.js')).toBeUndefined();
+  });
+
+  it('gives the parse worker (imports) no network and no eval', () => {
+    const parse = contentSecurityPolicy('parse-worker');
+    expect(parse).toContain("connect-src 'none'");
+    expect(parse).toContain("worker-src 'none'");
+    expect(parse).not.toContain('unsafe-eval');
   });
 
   it('keeps model-written code off the network and away from eval', () => {
@@ -28,7 +37,7 @@ describe('content security policy', () => {
     expect(page).not.toContain("'unsafe-eval'");
     // MapLibre's blob: worker on the page only; no worker may start one.
     expect(page).toContain("worker-src 'self' blob:");
-    for (const target of ['python-worker', 'data-worker', 'duckdb-worker', 'agent-worker'] as const) expect(contentSecurityPolicy(target)).not.toMatch(/worker-src[^;]*blob:/);
+    for (const target of ['python-worker', 'data-worker', 'duckdb-worker', 'agent-worker', 'parse-worker'] as const) expect(contentSecurityPolicy(target)).not.toMatch(/worker-src[^;]*blob:/);
   });
 
   it('gives documents the page policy and plain assets none', () => {

@@ -7,6 +7,7 @@
  *  - the data worker and DuckDB's engine worker: network to 'self' only — SQL cannot fetch a URL
  *    (the engine worker also allows eval, which DuckDB-WASM's embind bindings need);
  *  - the agent worker talks to the user's endpoint (any host) but runs no model code;
+ *  - the parse worker (imports) connects nowhere;
  *  - the page: scripts from 'self' only (model output and data never become code); it downloads
  *    the URLs a user loads and the agent's endpoint list, so it may connect out.
  * Served by the service worker (static hosts) and by the dev/preview servers (vite.config.ts).
@@ -17,7 +18,7 @@ import { extensionDir } from '../../shared/duckdbExtensions';
 /** Where Pyodide's packages come from in production (PythonClient's DEFAULT_PACKAGE_BASE_URL). */
 export const PYODIDE_CDN = 'https://cdn.jsdelivr.net/pyodide/';
 
-export type PolicyTarget = 'page' | 'python-worker' | 'data-worker' | 'duckdb-worker' | 'agent-worker' | 'decode-worker';
+export type PolicyTarget = 'page' | 'python-worker' | 'data-worker' | 'duckdb-worker' | 'agent-worker' | 'decode-worker' | 'parse-worker';
 
 const COMMON = ["object-src 'none'", "base-uri 'none'", "form-action 'none'"];
 
@@ -57,6 +58,8 @@ const POLICIES: Record<PolicyTarget, string[]> = {
   // Results become grid rows (workers/decode/): nothing to fetch, nothing to start.
   'decode-worker': ["default-src 'none'", "script-src 'self'", "connect-src 'none'", "worker-src 'none'"],
   'agent-worker': ["default-src 'self'", "script-src 'self'", "connect-src 'self' https: http:", "worker-src 'none'"],
+  // Parses the files the user imports (dictionaries, notebooks): it needs no network at all.
+  'parse-worker': ["default-src 'self'", "script-src 'self'", "connect-src 'none'", "worker-src 'none'"],
 };
 
 export function contentSecurityPolicy(target: PolicyTarget): string {
@@ -70,6 +73,7 @@ export function workerTarget(pathname: string): PolicyTarget | undefined {
   if (/^data\.worker\b/.test(file)) return 'data-worker';
   if (/^agent\.worker\b/.test(file)) return 'agent-worker';
   if (/^decode\.worker\b/.test(file)) return 'decode-worker';
+  if (/^parse\.worker\b/.test(file)) return 'parse-worker';
   if (/^duckdb-browser-[a-z]+\.worker\b/.test(file)) return 'duckdb-worker';
   return undefined;
 }

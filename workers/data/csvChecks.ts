@@ -1,13 +1,13 @@
 import type { ColumnInfo } from '../../protocol/data';
 import type { CsvReadOverrides } from '../../protocol/loadReport';
 import { quoteIdent } from '../../shared/sql';
-import type { Engine } from './duckdbEngine';
+import { rowsOf, type Engine } from './duckdbEngine';
 import { readCsvSql, type ReadOptions } from './csvIngest';
 import { mergeOverrides } from './csvOptions';
 import { columnTypes } from './catalog';
-import { CHECK_ROWS, MAX_TEXT_COLUMNS, readerFor, type CsvFinding, type Reader } from './csvReport/kit';
+import { MAX_TEXT_COLUMNS, checkRowsFor, readerFor, type CsvFinding, type Reader } from './csvReport/kit';
 import { columnNames, headerAsData, titleLine } from './csvReport/header';
-import { textStats, type TextStats } from './csvReport/textStats';
+import { textStatsOf } from './csvReport/textStats';
 import { merged, numberFinding } from './csvReport/numbers';
 import { dateFindings, sniffedDelimiter, textTimeFindings } from './csvReport/dates';
 import { damageOf, isLayoutFix, verified } from './csvReport/verify';
@@ -25,17 +25,18 @@ export interface CsvChecks {
   findings: CsvFinding[];
   /** Every offered fix combined into one read (offered when there are two or more and DuckDB's read with all of them keeps every value). */
   applyAll?: { label: string; options: CsvReadOverrides };
+  /** What the checks left out on a wide or long file (the rows they looked at), for the report to say. */
+  sampled?: string;
 }
 
 /** The value checks on a table (or a table of the first rows read with a layout fix): fixes without the options in force. */
-async function valueFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, read: ReadOptions, reader: Reader): Promise<CsvFinding[]> {
+async function valueFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, read: ReadOptions, reader: Reader, rows: number): Promise<CsvFinding[]> {
   const findings: CsvFinding[] = [];
   // Under a Eurostat read the columns are a projection of the file's, not its header's.
   const names = read.overrides?.eurostat ? undefined : await columnNames(engine, path, read, columns);
   if (names) findings.push(names);
   const text = columns.filter((c) => c.type === 'VARCHAR').slice(0, MAX_TEXT_COLUMNS);
-  const stats: TextStats[] = [];
-  for (const c of text) stats.push(await textStats(engine, table, c.name));
+  const stats = await textStatsOf(engine, table, text.map((c) => c.name), rows);
   const dates = await dateFindings(engine, reader, path, read, columns, stats);
   findings.push(...dates);
   const numbers: CsvFinding[] = [];
@@ -46,10 +47,10 @@ async function valueFindings(engine: Engine, table: string, columns: readonly Co
     if (f) numbers.push(f);
   }
   const done = new Set([...dates, ...numbers].flatMap((f) => f.columns));
-  findings.push(...(await textTimeFindings(engine, reader, table, columns, stats, done)));
+  findings.push(...(await textTimeFindings(engine, reader, table, columns, stats, done, rows)));
   findings.push(...merged(numbers, stats));
   // Every fix is tried on the file and compared with this read before it is offered.
-  return verified(engine, table, reader, columns, findings);
+  return verified(engine, table, reader, columns, findings, rows);
 }
 
 const SCALARS = ['skip', 'header', 'delim', 'dateformat', 'timestampformat', 'decimal_separator', 'thousands'] as const;
@@ -67,8 +68,17 @@ export function combine(fixes: readonly CsvReadOverrides[]): { options: CsvReadO
   return { options, count };
 }
 
+/** Said in the report when the value checks looked at fewer rows than the table has. */
+async function sampledNote(engine: Engine, table: string, rows: number): Promise<string | undefined> {
+  const total = Number(rowsOf(await engine.query(`SELECT count(*)::DOUBLE AS n FROM ${quoteIdent(table)}`))[0]?.n ?? 0);
+  if (total <= rows) return undefined;
+  return `The value checks looked at the first ${rows.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows; each fix was tried by DuckDB on the file before it was offered.`;
+}
+
 export async function csvFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, read: ReadOptions): Promise<CsvChecks> {
   const reader = readerFor(engine, path, read);
+  // A wide file is checked on fewer rows: rows × columns scanned stay within CHECK_VALUES.
+  const rows = checkRowsFor(columns.length);
   const head =
     (read.overrides?.eurostat ? undefined : await eurostatFinding(engine, table, columns, readCsvSql(path, read))) ??
     (await missedDelimiter(engine, reader, columns, read)) ??
@@ -81,17 +91,17 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
   let baseColumns = columns;
   let scratch: string | undefined;
   try {
-    if (!head) findings = await valueFindings(engine, table, columns, path, read, reader);
+    if (!head) findings = await valueFindings(engine, table, columns, path, read, reader, rows);
     else if (!head.fix || head.fix.options.eurostat) findings = [head];
     else {
       // What the values are once the layout is right: the value checks run on the first rows read
       // with the layout fix, so one read can apply the layout and the values together.
       base = { ...read, overrides: mergeOverrides(read.overrides, head.fix.options) };
       scratch = `${table}__layout`;
-      await engine.query(`CREATE OR REPLACE TABLE ${quoteIdent(scratch)} AS SELECT * FROM ${readCsvSql(path, base)} LIMIT ${CHECK_ROWS}`);
+      await engine.query(`CREATE OR REPLACE TABLE ${quoteIdent(scratch)} AS SELECT * FROM ${readCsvSql(path, base)} LIMIT ${rows}`);
       baseTable = scratch;
       baseColumns = await columnTypes(engine, scratch);
-      const after = (await valueFindings(engine, scratch, baseColumns, path, base, readerFor(engine, path, base)).catch(() => [])).map((f) => ({
+      const after = (await valueFindings(engine, scratch, baseColumns, path, base, readerFor(engine, path, base), rows).catch(() => [])).map((f) => ({
         ...f,
         message: `With the layout fix: ${f.message}`,
         ...(f.fix ? { fix: { ...f.fix, options: mergeOverrides(head.fix!.options, f.fix.options) } } : {}),
@@ -101,7 +111,8 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
     // A fix keeps the fix already in force: the file is re-read with both.
     const withRead = read.overrides ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, options: mergeOverrides(read.overrides, f.fix.options) } } : f)) : findings;
     const applyAll = await combined(engine, baseTable, baseColumns, path, base, read, withRead);
-    return { findings: withRead, ...(applyAll ? { applyAll } : {}) };
+    const sampled = await sampledNote(engine, table, rows).catch(() => undefined);
+    return { findings: withRead, ...(applyAll ? { applyAll } : {}), ...(sampled ? { sampled } : {}) };
   } finally {
     if (scratch) await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(scratch)}`).catch(() => undefined);
   }

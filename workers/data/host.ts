@@ -75,8 +75,9 @@ export class DataHost {
       reread: async ({ name, options }) => ({ result: await this.reread(name, options) }),
       list: async () => {
         await ctx.ready();
-        // The model's context is built from this list: it gets a big load's findings, not "checking".
-        await ctx.checksSettled();
+        // Not after the load report's checks: a table is usable once it is loaded, and a question
+        // asked meanwhile is told the checks are running (workers/agent/context.ts); the findings
+        // come with the next `datasets` event.
         return { result: ctx.list() };
       },
       remove: async ({ name }) => ({ result: await this.remove(name) }),

@@ -67,6 +67,7 @@ export async function ingest(
       };
       let findings: LoadFinding[] = [];
       let applyAll: LoadReport['applyAll'];
+      let sampled: string | undefined;
       const r = await ingestCsv({
         engine,
         blob,
@@ -80,14 +81,14 @@ export async function ingest(
           ? {}
           : {
               whileRegistered: async (path: string, read: ReadOptions) => {
-                ({ findings, applyAll } = await csvFindings(engine, table, await columnTypes(engine, table), path, read));
+                ({ findings, applyAll, sampled } = await csvFindings(engine, table, await columnTypes(engine, table), path, read));
               },
             }),
       });
       if (!r.ok) return await fail(r.message, r.suggestion);
       made.push(table);
       warnings.push(...r.warnings);
-      const report = { reader: readerLabel(format, engine), findings, ...(applyAll ? { applyAll } : {}), ...(csvOptions ? { readOptions: csvOptions } : {}), ...(checkLater ? { checking: true as const } : {}) };
+      const report = { reader: readerLabel(format, engine), findings, ...(applyAll ? { applyAll } : {}), ...(sampled ? { sampled } : {}), ...(csvOptions ? { readOptions: csvOptions } : {}), ...(checkLater ? { checking: true as const } : {}) };
       const info = await tableInfo(engine, table, fileName, format, blob.size, undefined, report);
       tables.push(checkLater ? { info, checks: { source: r.source, read: r.read, format } } : { info });
     } else if (format === 'parquet' && engine.extensions?.parquet) {

@@ -50,6 +50,7 @@ export function checkLater(ctx: HostContext, engine: Engine, report: LoadReport,
   const run = (async () => {
     let findings: LoadFinding[] = [];
     let applyAll: LoadReport['applyAll'];
+    let sampled: string | undefined;
     const path = `${REGISTERED_DIR}check_${++ctx.seq}.${pending.format}`;
     await q.registerBlob(path, pending.source);
     try {
@@ -59,7 +60,7 @@ export function checkLater(ctx: HostContext, engine: Engine, report: LoadReport,
         const d = holderOf(ctx, report);
         if (!d) return;
         try {
-          ({ findings, applyAll } = await csvFindings(q, d.name, d.columns, path, pending.read));
+          ({ findings, applyAll, sampled } = await csvFindings(q, d.name, d.columns, path, pending.read));
         } catch {
           // A check that fails costs only its findings, never the dataset.
         }
@@ -71,7 +72,7 @@ export function checkLater(ctx: HostContext, engine: Engine, report: LoadReport,
     const d = holderOf(ctx, report);
     if (!d) return;
     const { checking: _checking, ...rest } = report;
-    ctx.datasets.set(d.name, { ...d, report: { ...rest, findings, ...(applyAll ? { applyAll } : {}) } });
+    ctx.datasets.set(d.name, { ...d, report: { ...rest, findings, ...(applyAll ? { applyAll } : {}), ...(sampled ? { sampled } : {}) } });
     ctx.changed();
   })().catch(() => undefined);
   ctx.checking.add(run);

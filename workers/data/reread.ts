@@ -41,6 +41,7 @@ export async function reread(ctx: HostContext, name: string, requested: ReadOver
     const scratch = `__dataseer_reread_${seq}`;
     let findings: LoadFinding[] = [];
     let applyAll: LoadReport['applyAll'];
+    let sampled: string | undefined;
     const applied = isEmptyOverrides(options) ? undefined : options;
     const r = await ingestCsv({
       engine,
@@ -52,14 +53,14 @@ export async function reread(ctx: HostContext, name: string, requested: ReadOver
       path: `${REGISTERED_DIR}src_${seq}.${format}`,
       ...(applied ? { overrides: applied } : {}),
       whileRegistered: async (path, read) => {
-        ({ findings, applyAll } = await csvFindings(engine, scratch, await columnTypes(engine, scratch), path, read));
+        ({ findings, applyAll, sampled } = await csvFindings(engine, scratch, await columnTypes(engine, scratch), path, read));
       },
     });
     if (!r.ok) return { ok: false, message: r.message };
     await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(name)}`);
     await engine.query(`ALTER TABLE ${quoteIdent(scratch)} RENAME TO ${quoteIdent(name)}`);
     const original = info.report?.original ?? info.report?.findings ?? [];
-    const report = { reader: readerLabel(format, engine), findings, ...(applyAll ? { applyAll } : {}), ...(applied ? { readOptions: applied, original } : {}) };
+    const report = { reader: readerLabel(format, engine), findings, ...(applyAll ? { applyAll } : {}), ...(sampled ? { sampled } : {}), ...(applied ? { readOptions: applied, original } : {}) };
     const fresh = await tableInfo(engine, name, info.fileName, format, info.sizeBytes, undefined, report);
     return { ok: true, dataset: { ...fresh, persisted: info.persisted, loadedAt: info.loadedAt } };
   });

@@ -77,8 +77,13 @@ describe('a 600-column × 5,000-row CSV on the data worker', { timeout: 300_000 
     expect(ds).toMatchObject({ name: 'survey_wide', rowCount: 5000 });
     expect(ds?.columns).toHaveLength(600);
     expect(ds?.columns.slice(0, 4).map((c) => c.type)).toEqual(['BIGINT', 'VARCHAR', 'DATE', 'DOUBLE']);
-    // The load report's checks ran (the N/A placeholder made text of the answer columns).
-    const listed = (await call('list', {})).find((d) => d.name === 'survey_wide');
+    // The load report's checks run after the load answered (the list does not wait for them), then end.
+    let listed = (await call('list', {})).find((d) => d.name === 'survey_wide');
+    const deadline = Date.now() + 240_000;
+    while (listed?.report?.checking && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      listed = (await call('list', {})).find((d) => d.name === 'survey_wide');
+    }
     expect(listed?.report).toBeDefined();
     expect(listed?.report?.checking).toBeFalsy();
 

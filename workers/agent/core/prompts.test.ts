@@ -121,4 +121,11 @@ describe('dataset notes', () => {
     expect(text).toContain('Note: Load report: "price" is numeric but for placeholder text');
     expect(datasetNotes(undefined)).toEqual([]);
   });
+
+  it('says the load report is still checking, without waiting for it (a question right after a big load)', async () => {
+    const { datasetNotes } = await import('../graph/context');
+    const notes = datasetNotes({ reader: "DuckDB's CSV reader (read_csv)", timeZones: [], findings: [], checking: true });
+    expect(notes.join('\n')).toMatch(/checks .* are still running; the table is usable as loaded/);
+    expect(datasetNotes({ reader: 'x', timeZones: [], findings: [] })).toEqual([]);
+  });
 });

@@ -1,8 +1,8 @@
 /**
  * The dataset list the data worker pushes to the agent's port (a `datasets` event on connecting
  * and on every change), kept here so a run does not ask for it again: `list` is answered from
- * the pushed copy. One case still asks: while a dataset's load-report checks are running the
- * data worker's `list` waits for them, so the model's context gets the findings, not "checking".
+ * the pushed copy, also while a dataset's load-report checks run (the table is usable; the model
+ * is told they are running, and their findings arrive with a later push).
  */
 import type { DataEvent, DataPeerRequests, DatasetInfo } from '../../../protocol/data';
 import type { CallOptions } from '../../../protocol/rpcClient';
@@ -21,7 +21,7 @@ export class PushedDatasets {
     return {
       call<K extends keyof DataPeerRequests & string>(type: K, payload: DataPeerRequests[K]['req'], transfer?: Transferable[], options?: CallOptions): Promise<DataPeerRequests[K]['res']> {
         const list = pushed();
-        if (type === 'list' && list && !list.some((d) => d.report?.checking)) return Promise.resolve(structuredClone(list) as DataPeerRequests[K]['res']);
+        if (type === 'list' && list) return Promise.resolve(structuredClone(list) as DataPeerRequests[K]['res']);
         return data.call(type, payload, transfer, options);
       },
     };
