@@ -3,11 +3,11 @@
 // code, so the same nested DuckDB worker and settings) but with none of the app's load path: no
 // sniffing of our own, no assessment, no progress, no snapshot. The bench divides the app's CSV
 // load by this to see what the load path adds.
-import { bootDuckDB } from '../../workers/data/duckdbBoot';
-import { readCsvSql } from '../../workers/data/csvIngest';
-import { runQuery } from '../../workers/data/queryRunner';
-import { REGISTERED_DIR } from '../../workers/data/duckdbEngine';
-import { warmUpEngine } from '../../workers/data/warmUp';
+import { bootDuckDB } from '../../workers/data/engine/duckdbBoot';
+import { readCsvSql } from '../../workers/data/loaders/csvIngest';
+import { runQuery } from '../../workers/data/engine/queryRunner';
+import { REGISTERED_DIR } from '../../workers/data/engine/duckdbEngine';
+import { warmUpEngine } from '../../workers/data/loaders/warmUp';
 import { timeParquet } from './bareParquet';
 
 /**

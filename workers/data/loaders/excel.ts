@@ -4,7 +4,7 @@
  * its cells share (number, boolean, date → timestamp), otherwise text. Everything but the chosen
  * sheets' parts stays compressed.
  */
-import { sheetFindings } from '../sheetChecks';
+import { sheetFindings } from './sheetChecks';
 import type { LoadFinding } from '../../../protocol/loadReport';
 import { rowsToIPC } from './inferredColumns';
 import { isBlank, planSheet, type SheetLayout } from './sheetLayout';

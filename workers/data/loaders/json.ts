@@ -9,7 +9,7 @@
  */
 import { uniqueColumnNames } from './columnNames';
 import { KindTracker, MAX_STRUCT_FIELDS, mixedColumns, rowsToIPC, type ColumnPlan } from './inferredColumns';
-import { mixedKindFindings } from '../tableChecks';
+import { mixedKindFindings } from '../checks/tableChecks';
 import type { LoadFinding } from '../../../protocol/loadReport';
 import { jsonErrorAt } from './jsonErrors';
 import { textLines } from './textLines';

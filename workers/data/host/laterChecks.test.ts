@@ -1,0 +1,71 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Readers } from './host';
+import { makeReportHost } from '../testing/reportHost';
+import { DatasetStorage } from './storage';
+import { LOAD_REPORT_CASES } from '../../../scripts/loadReportCases.mjs';
+
+const noReader = async () => {
+  throw new Error('reader not used in this test');
+};
+const readers: Readers = { parquet: noReader, arrow: noReader, excel: noReader, json: noReader, listExcelSheets: async () => [] };
+
+beforeEach(() => {
+  globalThis.indexedDB = new IDBFactory();
+});
+
+/** `answerFirst`: every load answers before its checks, as a big file's does in the app. */
+function makeHost(answerFirst: boolean) {
+  return makeReportHost({ readers, snapshotIdleMs: 0, ...(answerFirst ? { answerFirstFromBytes: 0 } : {}) });
+}
+
+const csvCases = LOAD_REPORT_CASES.filter((c) => /\.(csv|tsv|txt)$/i.test(c.file));
+
+describe('load-report checks after the load answered', { timeout: 180_000 }, () => {
+  it('answers with the table first, then gives every case the findings the checks give during the load', async () => {
+    const during = makeHost(false);
+    const after = makeHost(true);
+    await during.call('init', {});
+    await after.call('init', {});
+    for (const c of csvCases) {
+      const expected = await during.load(c.file, c.text);
+      const first = await after.load(c.file, c.text);
+      expect(first.report?.checking, c.file).toBe(true);
+      expect(first.columns, c.file).toEqual(expected.columns);
+      expect(first.rowCount, c.file).toBe(expected.rowCount);
+      // `list` (the model's context) waits for the checks.
+      const listed = (await after.call('list', {})).find((d) => d.name === first.name);
+      expect(listed?.report, c.file).toEqual(expected.report);
+    }
+    expect(csvCases.some((c) => c.kind !== null)).toBe(true);
+  });
+
+  it('keeps the findings in the copy saved for the next visit', async () => {
+    const c = csvCases.find((x) => x.kind === 'placeholders')!;
+    const { call, load, host } = makeHost(true);
+    await call('init', {});
+    const info = await load(c.file, c.text);
+    const deadline = Date.now() + 60_000;
+    while (!(await call('list', {})).find((d) => d.name === info.name)?.persisted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await host.snapshotsSettled();
+    const entry = (await (await DatasetStorage.open({ useOpfs: false })).entries()).find((e) => e.name === info.name);
+    expect(entry?.report?.checking).toBeUndefined();
+    expect(entry?.report?.findings.map((f) => f.kind)).toContain('placeholders');
+  });
+
+  it('gives the findings to a dataset renamed while its checks ran, and none to one removed', async () => {
+    const c = csvCases.find((x) => x.kind === 'placeholders')!;
+    const { call, load } = makeHost(true);
+    await call('init', {});
+    const info = await load(c.file, c.text);
+    await call('rename', { from: info.name, to: 'renamed' });
+    const renamed = (await call('list', {})).find((d) => d.name === 'renamed');
+    expect(renamed?.report?.checking).toBeUndefined();
+    expect(renamed?.report?.findings.map((f) => f.kind)).toContain('placeholders');
+
+    const gone = await load(`again_${c.file}`, c.text);
+    await call('remove', { name: gone.name });
+    expect((await call('list', {})).map((d) => d.name)).toEqual(['renamed']);
+  });
+});
