@@ -4,7 +4,7 @@
 // sniffing of our own, no assessment, no progress, no snapshot. The bench divides the app's CSV
 // load by this to see what the load path adds.
 import { bootDuckDB } from '../../workers/data/engine/duckdbBoot';
-import { readCsvSql } from '../../workers/data/loaders/csvIngest';
+import { readCsvSql } from '../../workers/data/engine/csvOptions';
 import { runQuery } from '../../workers/data/engine/queryRunner';
 import { REGISTERED_DIR } from '../../workers/data/engine/duckdbEngine';
 import { warmUpEngine } from '../../workers/data/loaders/warmUp';

@@ -2,7 +2,7 @@ import type { ColumnInfo } from '../../../protocol/data';
 import type { CsvReadOverrides } from '../../../protocol/loadReport';
 import { quoteIdent } from '../../../shared/sql';
 import type { Engine } from '../engine/duckdbEngine';
-import { readCsvSql, type ReadOptions } from '../loaders/csvIngest';
+import { readCsvSql, type ReadOptions } from '../engine/csvOptions';
 import { mergeOverrides } from '../engine/csvOptions';
 import { columnTypes } from '../engine/catalog';
 import { CHECK_ROWS, MAX_TEXT_COLUMNS, readerFor, type CsvFinding, type Reader } from './csvReport/kit';

@@ -14,7 +14,7 @@ import { NodeEngine } from '../testing/nodeEngine';
 import { convertJson } from '../loaders/json';
 import { convertExcel, listExcelSheets } from '../loaders/excel';
 import { columnTypes } from '../engine/catalog';
-import { readCsvSql } from '../loaders/csvIngest';
+import { readCsvSql } from '../engine/csvOptions';
 import { readerFor } from './csvReport/kit';
 import { damageOf, verified } from './csvReport/verify';
 import { combine } from './csvChecks';

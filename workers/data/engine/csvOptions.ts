@@ -1,5 +1,30 @@
 import type { CsvReadOverrides } from '../../../protocol/loadReport';
-import { quoteLiteral } from '../../../shared/sql';
+import type { ColumnInfo } from '../../../protocol/data';
+import { quoteIdent, quoteLiteral } from '../../../shared/sql';
+
+/**
+ * How DuckDB's CSV reader is called: for a file, with the options the load chose and a load
+ * report's fix. The loaders read with it and the checks re-read with it, so it lives below both.
+ */
+
+export interface ReadOptions {
+  encoding: 'utf-8' | 'utf-16' | 'latin-1';
+  tsv: boolean;
+  fullSample: boolean;
+  /** Read with one scanner: DuckDB's parallel one refuses null_padding with quoted newlines. */
+  serial?: boolean;
+  /** A load report's fix (below). */
+  overrides?: CsvReadOverrides;
+}
+
+export function readCsvSql(path: string, opts: ReadOptions): string {
+  const args = [quoteLiteral(path), `encoding = ${quoteLiteral(opts.encoding)}`, 'null_padding = true'];
+  if (opts.tsv && opts.overrides?.delim === undefined) args.push("delim = '\\t'");
+  if (opts.fullSample) args.push('sample_size = -1');
+  if (opts.serial) args.push('parallel = false');
+  args.push(...overridesSql(opts.overrides));
+  return `read_csv(${args.join(', ')})`;
+}
 
 /**
  * A load report's fix as read_csv arguments, in a fixed order so the same options always give the
@@ -32,4 +57,22 @@ export function mergeOverrides(a: CsvReadOverrides | undefined, b: CsvReadOverri
 
 export function isEmptyOverrides(o: CsvReadOverrides | undefined): boolean {
   return !o || (overridesSql(o).length === 0 && !o.eurostat);
+}
+
+/** A number at the start of a cell, the flags after it. */
+const NUMBER = "'^\\s*([-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?)'";
+
+/** The SELECT list that reads a Eurostat table from `columns` (the read's own). */
+export function eurostatSelect(columns: readonly ColumnInfo[]): string {
+  const [dims, ...periods] = columns;
+  const names = dims!.name.trim().replace(/\\(time|TIME_PERIOD)$/i, '').split(',').map((n) => n.trim());
+  const d = quoteIdent(dims!.name);
+  const parts = names.map((n, i) => `trim(string_split(${d}, ',')[${i + 1}]) AS ${quoteIdent(n)}`);
+  for (const p of periods) {
+    const c = `trim(CAST(${quoteIdent(p.name)} AS VARCHAR))`;
+    const name = p.name.trim();
+    parts.push(`TRY_CAST(NULLIF(regexp_extract(${c}, ${NUMBER}, 1), '') AS DOUBLE) AS ${quoteIdent(name)}`);
+    parts.push(`NULLIF(trim(regexp_replace(${c}, '^\\s*(:|[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?)', '')), '') AS ${quoteIdent(`${name} flag`)}`);
+  }
+  return parts.join(', ');
 }

@@ -4,7 +4,8 @@
  */
 import { quoteIdent } from '../../../shared/sql';
 import { columnTypes } from '../engine/catalog';
-import { briefError, readCsvSql } from '../loaders/csvIngest';
+import { readCsvSql } from '../engine/csvOptions';
+import { briefError } from '../loaders/csvIngest';
 import { REGISTERED_DIR, type Engine } from '../engine/duckdbEngine';
 import type { HostContext } from './hostContext';
 import { tableInfo, type IngestOutcome } from './ingest';

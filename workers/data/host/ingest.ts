@@ -10,7 +10,8 @@ import type { CsvReadOverrides, LoadFinding, LoadReport, ReadOverrides, TableRea
 import { ingestArrowStreams } from '../loaders/arrowIngest';
 import { columnTypes, describeTable } from '../engine/catalog';
 import { csvFindings } from '../checks/csvChecks';
-import { briefError, ingestCsv, type ReadOptions } from '../loaders/csvIngest';
+import type { ReadOptions } from '../engine/csvOptions';
+import { briefError, ingestCsv } from '../loaders/csvIngest';
 import { REGISTERED_DIR, type Engine } from '../engine/duckdbEngine';
 import type { HostContext } from './hostContext';
 import type { ConvertedTable } from '../loaders/types';

@@ -11,7 +11,7 @@
 import type { DataFormat, DatasetInfo } from '../../../protocol/data';
 import type { LoadFinding, LoadReport } from '../../../protocol/loadReport';
 import { csvFindings } from '../checks/csvChecks';
-import type { ReadOptions } from '../loaders/csvIngest';
+import type { ReadOptions } from '../engine/csvOptions';
 import { REGISTERED_DIR, type Engine } from '../engine/duckdbEngine';
 import type { HostContext } from './hostContext';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { briefError, ingestCsv, readCsvSql } from './csvIngest';
+import { readCsvSql } from '../engine/csvOptions';
+import { briefError, ingestCsv } from './csvIngest';
 import { NodeEngine } from '../testing/nodeEngine';
 import { rowsOf } from '../engine/duckdbEngine';
 

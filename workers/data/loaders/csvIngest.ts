@@ -1,11 +1,10 @@
 import { rowsOf, type Engine } from '../engine/duckdbEngine';
-import { eurostatSelect } from '../checks/csvReport/eurostat';
 import type { EncodingGuess } from './sniff';
-import { quoteIdent, quoteLiteral } from '../../../shared/sql';
+import { quoteIdent } from '../../../shared/sql';
 import { briefSqlError, shortenExcerpts } from '../engine/sqlError';
 import { messageOf } from '../../../shared/errors';
 import type { CsvReadOverrides } from '../../../protocol/loadReport';
-import { overridesSql } from '../engine/csvOptions';
+import { eurostatSelect, readCsvSql, type ReadOptions } from '../engine/csvOptions';
 import { plural } from '../../../shared/text';
 
 /**
@@ -42,24 +41,6 @@ export type CsvIngestResult =
   | { ok: true; warnings: string[]; read: ReadOptions; source: Blob }
   | { ok: false; message: string; suggestion?: string };
 
-export interface ReadOptions {
-  encoding: 'utf-8' | 'utf-16' | 'latin-1';
-  tsv: boolean;
-  fullSample: boolean;
-  /** Read with one scanner: DuckDB's parallel one refuses null_padding with quoted newlines. */
-  serial?: boolean;
-  /** A load report's fix (csvOptions.ts). */
-  overrides?: CsvReadOverrides;
-}
-
-export function readCsvSql(path: string, opts: ReadOptions): string {
-  const args = [quoteLiteral(path), `encoding = ${quoteLiteral(opts.encoding)}`, 'null_padding = true'];
-  if (opts.tsv && opts.overrides?.delim === undefined) args.push("delim = '\\t'");
-  if (opts.fullSample) args.push('sample_size = -1');
-  if (opts.serial) args.push('parallel = false');
-  args.push(...overridesSql(opts.overrides));
-  return `read_csv(${args.join(', ')})`;
-}
 
 /** UTF-16 BE → UTF-8, chunk by chunk. */
 export async function transcodeUtf16be(blob: Blob, bom: number): Promise<Blob> {

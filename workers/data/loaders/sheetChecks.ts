@@ -4,12 +4,13 @@
  * the data, empty or repeated headers, columns whose cells mix kinds (dates and text, say). A fix is offered only when the reader itself, planning the
  * sheet again with the fix's options (sheetLayout.ts), gives the header and column types the
  * finding promises. Values inside the table (placeholders, numbers or dates as text) are checked
- * by DuckDB on the loaded table (tableChecks.ts).
+ * by DuckDB on the loaded table (checks/tableChecks.ts). It lives with the readers because the
+ * cells are theirs; columns of mixed kinds are handed on as facts, which the checks put in words.
  */
 import type { LoadFinding, TableReadOverrides } from '../../../protocol/loadReport';
 import { asText, mixedColumns, type ColumnPlan } from './inferredColumns';
-import { mixedKindFindings } from '../checks/tableChecks';
 import { isBlank, isBlankRow, planSheet, type Row, type SheetLayout } from './sheetLayout';
+import type { MixedColumn } from './types';
 
 /** Rows below the taken header searched for the real one: government and finance workbooks put up to a dozen lines of notes above it. */
 const MAX_HEADER_SEARCH = 20;
@@ -141,12 +142,15 @@ function columnNames(data: readonly Row[], layout: SheetLayout): LoadFinding | u
   return { kind: 'column_names', columns: [...empty, ...repeated.map((r) => r.made)], message: `Column names: ${parts.join('; ')}.` };
 }
 
-/** The sheet's layout findings; under a title only that one (every other check would echo it). */
-export function sheetFindings(data: readonly Row[], layout: SheetLayout, read: TableReadOverrides): LoadFinding[] {
+/**
+ * The sheet's layout findings and its columns of mixed kinds; under a title only the title (every
+ * other check would echo it).
+ */
+export function sheetFindings(data: readonly Row[], layout: SheetLayout, read: TableReadOverrides): { findings: LoadFinding[]; mixed: MixedColumn[] } {
   const title = titleRows(data, layout, read);
-  if (title) return [title];
+  if (title) return { findings: [title], mixed: [] };
   const notes = notesBelow(data, layout, read);
   // A column the notes made text is that finding's.
   const mixed = mixedColumns(layout.plan, layout.families).filter((m) => !notes?.columns.includes(m.column));
-  return [notes, columnNames(data, layout), ...mixedKindFindings(mixed, 'sheet')].filter((f): f is LoadFinding => f !== undefined);
+  return { findings: [notes, columnNames(data, layout)].filter((f): f is LoadFinding => f !== undefined), mixed };
 }

@@ -1,6 +1,6 @@
 import { Bool, DateDay, Dictionary, Float64, Int32, Int64, makeData, makeVector, Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import { columnTypes, memoryUsed, tableNames } from '../engine/catalog';
-import { readCsvSql } from './csvIngest';
+import { readCsvSql } from '../engine/csvOptions';
 import { REGISTERED_DIR, type Engine } from '../engine/duckdbEngine';
 
 /**

@@ -2,7 +2,7 @@
 import type { ColumnInfo } from '../../../../protocol/data';
 import type { CsvReadOverrides } from '../../../../protocol/loadReport';
 import { rowsOf, type Engine } from '../../engine/duckdbEngine';
-import { readCsvSql, type ReadOptions } from '../../loaders/csvIngest';
+import { readCsvSql, type ReadOptions } from '../../engine/csvOptions';
 import { quoteIdent, quoteLiteral } from '../../../../shared/sql';
 import { CHECK_ROWS, PLACEHOLDER_SQL, brokenBy, costsOthers, fixWorks, list, quoted, type CsvFinding, type Reader } from './kit';
 import { DATE_LIKE, type TextStats } from './textStats';

@@ -7,6 +7,7 @@
  */
 import type { ColumnInfo } from '../../../../protocol/data';
 import { quoteIdent } from '../../../../shared/sql';
+import { eurostatSelect } from '../../engine/csvOptions';
 import { rowsOf, type Engine } from '../../engine/duckdbEngine';
 import type { CsvFinding } from './kit';
 
@@ -14,24 +15,6 @@ import type { CsvFinding } from './kit';
 const DIMENSIONS = /^[^,\\]+(,[^,\\]+)*\\(time|TIME_PERIOD)$/i;
 
 export const isEurostatHeader = (columns: readonly ColumnInfo[]) => columns.length >= 2 && DIMENSIONS.test(columns[0]!.name.trim());
-
-/** A number at the start of a cell, the flags after it. */
-const NUMBER = "'^\\s*([-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?)'";
-
-/** The SELECT list that reads a Eurostat table from `columns` (the read's own). */
-export function eurostatSelect(columns: readonly ColumnInfo[]): string {
-  const [dims, ...periods] = columns;
-  const names = dims!.name.trim().replace(/\\(time|TIME_PERIOD)$/i, '').split(',').map((n) => n.trim());
-  const d = quoteIdent(dims!.name);
-  const parts = names.map((n, i) => `trim(string_split(${d}, ',')[${i + 1}]) AS ${quoteIdent(n)}`);
-  for (const p of periods) {
-    const c = `trim(CAST(${quoteIdent(p.name)} AS VARCHAR))`;
-    const name = p.name.trim();
-    parts.push(`TRY_CAST(NULLIF(regexp_extract(${c}, ${NUMBER}, 1), '') AS DOUBLE) AS ${quoteIdent(name)}`);
-    parts.push(`NULLIF(trim(regexp_replace(${c}, '^\\s*(:|[-+]?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?)', '')), '') AS ${quoteIdent(`${name} flag`)}`);
-  }
-  return parts.join(', ');
-}
 
 /** The finding for a Eurostat bulk TSV read as text, with the fix DuckDB tried (the periods then numbers). */
 export async function eurostatFinding(engine: Engine, table: string, columns: readonly ColumnInfo[], readSql: string): Promise<CsvFinding | undefined> {

@@ -1,7 +1,7 @@
 /** The header checks: a title line above it, the header read as data, empty or repeated names. */
 import type { ColumnInfo } from '../../../../protocol/data';
 import { rowsOf, type Engine } from '../../engine/duckdbEngine';
-import { readCsvSql, type ReadOptions } from '../../loaders/csvIngest';
+import { readCsvSql, type ReadOptions } from '../../engine/csvOptions';
 import { quoteIdent } from '../../../../shared/sql';
 import { CHECK_ROWS, GENERIC_NAME, MAX_TITLE_LINES, PLACEHOLDER_SQL, TRY_NUMBER, isPlaceholder, list, type CsvFinding, type Reader } from './kit';
 

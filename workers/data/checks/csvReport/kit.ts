@@ -2,7 +2,7 @@
 import type { ColumnInfo } from '../../../../protocol/data';
 import type { CsvReadOverrides, LoadFinding } from '../../../../protocol/loadReport';
 import { rowsOf, type Engine } from '../../engine/duckdbEngine';
-import { readCsvSql, type ReadOptions } from '../../loaders/csvIngest';
+import { readCsvSql, type ReadOptions } from '../../engine/csvOptions';
 import { mergeOverrides } from '../../engine/csvOptions';
 import { PLACEHOLDERS, isPlaceholderText } from '../placeholders';
 

@@ -9,7 +9,7 @@
 import type { ColumnInfo } from '../../../../protocol/data';
 import type { CsvReadOverrides } from '../../../../protocol/loadReport';
 import { rowsOf, type Engine } from '../../engine/duckdbEngine';
-import type { ReadOptions } from '../../loaders/csvIngest';
+import type { ReadOptions } from '../../engine/csvOptions';
 import { GENERIC_NAME, isPlaceholder, list, type CsvFinding, type Reader } from './kit';
 
 /** Rows looked at from the top: metadata blocks are short (ONS: 8 lines, World Bank: 4). */
