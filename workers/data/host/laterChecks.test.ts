@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { DataEvent, DatasetInfo } from '../../../protocol/data';
 import type { Readers } from './host';
 import { makeReportHost } from '../testing/reportHost';
 import { DatasetStorage } from './storage';
@@ -67,5 +68,52 @@ describe('load-report checks after the load answered', { timeout: 180_000 }, () 
     const gone = await load(`again_${c.file}`, c.text);
     await call('remove', { name: gone.name });
     expect((await call('list', {})).map((d) => d.name)).toEqual(['renamed']);
+  });
+});
+
+describe('one list event per load', { timeout: 180_000 }, () => {
+  const c = csvCases.find((x) => x.kind === 'placeholders')!;
+
+  /** The `datasets` events a host sends from now on. */
+  function lists(host: ReturnType<typeof makeHost>['host']): DatasetInfo[][] {
+    const seen: DatasetInfo[][] = [];
+    host.addListener((e: DataEvent) => {
+      if (e.type === 'datasets') seen.push(e.datasets);
+    });
+    return seen;
+  }
+
+  async function until(done: () => boolean): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  it('announces a load once', async () => {
+    const { call, load, host } = makeHost(false);
+    await call('init', {});
+    const seen = lists(host);
+    const info = await load(c.file, c.text);
+    await host.snapshotsSettled();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.find((d) => d.name === info.name)?.report?.findings.map((f) => f.kind)).toContain('placeholders');
+  });
+
+  it('announces a big load when its table is usable, then once when its checks and its copy are both done (it was three times)', async () => {
+    const { call, load, host } = makeHost(true);
+    await call('init', {});
+    const seen = lists(host);
+    const info = await load(c.file, c.text);
+    await until(() => seen.some((l) => l.find((d) => d.name === info.name)?.persisted === true));
+    await host.snapshotsSettled();
+    // Nothing else is still to come: a last look after the engine is idle.
+    await call('list', {});
+    expect(seen).toHaveLength(2);
+    const [first, last] = seen.map((l) => l.find((d) => d.name === info.name));
+    expect([first?.report?.checking, first?.saving, first?.persisted]).toEqual([true, true, false]);
+    expect([last?.report?.checking, last?.saving, last?.persisted]).toEqual([undefined, undefined, true]);
+    expect(last?.report?.findings.map((f) => f.kind)).toContain('placeholders');
+    // The copy saved for the next visit keeps the findings the checks made beside it.
+    const entry = (await (await DatasetStorage.open({ useOpfs: false })).entries()).find((e) => e.name === info.name);
+    expect(entry?.report?.findings.map((f) => f.kind)).toContain('placeholders');
   });
 });

@@ -44,8 +44,11 @@ function holderOf(ctx: HostContext, report: LoadReport): DatasetInfo | undefined
   return undefined;
 }
 
-/** Runs the checks of a dataset announced with `report.checking`, then announces the findings. */
-export function checkLater(ctx: HostContext, engine: Engine, report: LoadReport, pending: PendingChecks): Promise<void> {
+/**
+ * Runs the checks of a dataset announced with `report.checking`, then announces the findings
+ * (unless `announce` is false: the caller announces them with its own change, loading.ts).
+ */
+export function checkLater(ctx: HostContext, engine: Engine, report: LoadReport, pending: PendingChecks, announce = true): Promise<void> {
   const q = queued(ctx, engine);
   const run = (async () => {
     let findings: LoadFinding[] = [];
@@ -72,7 +75,7 @@ export function checkLater(ctx: HostContext, engine: Engine, report: LoadReport,
     if (!d) return;
     const { checking: _checking, ...rest } = report;
     ctx.datasets.set(d.name, { ...d, report: { ...rest, findings, ...(applyAll ? { applyAll } : {}) } });
-    ctx.changed();
+    if (announce) ctx.changed();
   })().catch(() => undefined);
   ctx.checking.add(run);
   void run.finally(() => ctx.checking.delete(run));
@@ -80,7 +83,7 @@ export function checkLater(ctx: HostContext, engine: Engine, report: LoadReport,
 }
 
 /** Every pending check of a load's tables, started now; resolves when all are over. */
-export function checkTablesLater(ctx: HostContext, engine: Engine, tables: readonly { info: DatasetInfo; checks?: PendingChecks }[]): Promise<void> {
-  const runs = tables.flatMap((t) => (t.checks && t.info.report ? [checkLater(ctx, engine, t.info.report, t.checks)] : []));
+export function checkTablesLater(ctx: HostContext, engine: Engine, tables: readonly { info: DatasetInfo; checks?: PendingChecks }[], announce = true): Promise<void> {
+  const runs = tables.flatMap((t) => (t.checks && t.info.report ? [checkLater(ctx, engine, t.info.report, t.checks, announce)] : []));
   return Promise.all(runs).then(() => undefined);
 }

@@ -1,7 +1,8 @@
 /**
  * A load, from the bytes the page sends (a file or pasted text; the page downloads URLs itself)
  * to datasets in the list: detect the format, check it fits, ingest (or attach a big CSV as a
- * view), keep it for the next visit, and announce the list once.
+ * view), keep it for the next visit, and announce the list once. A big file's load announces
+ * it when its table is usable, and once more when its checks and its copy are both done.
  */
 import { quoteIdent } from '../../../shared/sql';
 import type { LoadOutcome, LoadSource } from '../../../protocol/data';
@@ -76,13 +77,13 @@ async function loadOnce(ctx: HostContext, source: LoadSource, loadId: string, sh
   for (const t of built.tables) if (t.info.format !== 'parquet' && t.info.format !== 'arrow') ctx.sources.set(t.info.name, blob);
   const viewOnly = built.tables.some((t) => t.info.view);
   if (!viewOnly && answerFirst && (await ctx.writable())) {
-    // A big file: the table is usable now; its checks, then its copy for the next visit (which
-    // keeps the report they make), run meanwhile.
+    // A big file: the table is usable now; its checks and its copy for the next visit (which
+    // keeps the report they make) run meanwhile, side by side, and are announced together.
     for (const t of built.tables) ctx.datasets.set(t.info.name, { ...t.info, persisted: false, saving: true });
     ctx.progress(loadId, name, 'done', 1);
     ctx.changed();
-    const checked = checkTablesLater(ctx, engine, built.tables);
-    void checked.then(() => saveInBackground(ctx, blob, built.tables, loadId, name));
+    const checked = checkTablesLater(ctx, engine, built.tables, false);
+    void saveInBackground(ctx, blob, built.tables, loadId, name, checked);
     return { ok: true, datasets: built.tables.map((t) => ctx.datasets.get(t.info.name) ?? t.info), warnings };
   }
   const persisted = viewOnly ? { ok: false } : await persist(ctx, blob, built.tables, loadId, name);
@@ -99,13 +100,15 @@ async function loadOnce(ctx: HostContext, source: LoadSource, loadId: string, sh
   return { ok: true, datasets: built.tables.map((t) => t.info), warnings };
 }
 
-/** The copy of a big load for the next visit, after the load answered; the list says when it is done. */
-async function saveInBackground(ctx: HostContext, blob: Blob, built: Built[], loadId: string, fileName: string): Promise<void> {
-  // The saved entry keeps the report as the checks left it.
-  const tables = built.map((t) => ({ ...t, info: ctx.datasets.get(t.info.name) ?? t.info }));
-  const saved = await persist(ctx, blob, tables, loadId, fileName);
+/**
+ * The copy of a big load for the next visit, beside its checks, after the load answered; one list
+ * event says when both are done (the findings and the saved state).
+ */
+async function saveInBackground(ctx: HostContext, blob: Blob, built: Built[], loadId: string, fileName: string, checked: Promise<void>): Promise<void> {
+  const saved = await persist(ctx, blob, built, loadId, fileName, checked);
+  await checked;
   const storage = await ctx.writable();
-  for (const t of tables) {
+  for (const t of built) {
     const now = ctx.datasets.get(t.info.name);
     if (!now) {
       // Removed or renamed while it was being saved: the next visit must not bring it back.

@@ -21,8 +21,12 @@ export interface Built {
 
 const storageKey = (prefix: string) => `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 10)}`;
 
-/** Stores the source bytes and manifest; a failure only costs persistence, never the dataset. */
-export async function persist(ctx: HostContext, blob: Blob, tables: Built[], loadId: string, fileName: string): Promise<{ ok: boolean; warning?: string }> {
+/**
+ * Stores the source bytes and manifest; a failure only costs persistence, never the dataset.
+ * `checked`: the load's checks, running beside the copy; the manifest entries wait for them and
+ * keep the report they leave on the dataset.
+ */
+export async function persist(ctx: HostContext, blob: Blob, tables: Built[], loadId: string, fileName: string, checked?: Promise<void>): Promise<{ ok: boolean; warning?: string }> {
   const storage = await ctx.storageReady();
   if (!storage) return { ok: false, warning: `${fileName} will not survive a reload: this browser offers no storage to this page.` };
   if (!(await ctx.mayWrite())) {
@@ -32,10 +36,12 @@ export async function persist(ctx: HostContext, blob: Blob, tables: Built[], loa
   try {
     ctx.progress(loadId, fileName, 'storing', 0);
     await storage.sources.put(key, blob, (f) => ctx.progress(loadId, fileName, 'storing', f));
+    if (checked) await checked;
     for (const t of tables) {
+      const report = checked ? (ctx.datasets.get(t.info.name)?.report ?? t.info.report) : t.info.report;
       const entry: ManifestEntry = { name: t.info.name, fileName, format: t.info.format, sourceKey: key, sizeBytes: blob.size, loadedAt: t.info.loadedAt };
       if (t.sheet !== undefined) entry.sheet = t.sheet;
-      if (t.info.report) entry.report = t.info.report;
+      if (report) entry.report = report;
       await storage.putEntry(entry);
     }
     return { ok: true };
