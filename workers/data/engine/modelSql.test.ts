@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from './duckdbEngine';
+import { rowsOf, type Engine } from './duckdbEngine';
 import { runModelSql, type ModelScope } from './modelSql';
 import { NodeEngine } from '../testing/nodeEngine';
 import { ATTACKS } from '../testing/corpus/attacks';
@@ -91,6 +91,8 @@ describe('attack corpus: nothing smuggled succeeds on the model path', { timeout
       tables: rowsOf(await engine.query('SELECT database_name, schema_name, table_name FROM duckdb_tables() ORDER BY ALL')),
       views: rowsOf(await engine.query('SELECT database_name, view_name FROM duckdb_views() WHERE NOT internal ORDER BY ALL')),
       databases: rowsOf(await engine.query('SELECT database_name FROM duckdb_databases() ORDER BY ALL')),
+      // The statement the judge prepared is gone once the call ends.
+      prepared: rowsOf(await engine.query('SELECT name FROM duckdb_prepared_statements()')),
       variables: rowsOf(await engine.query('SELECT * FROM duckdb_variables()')),
       other: rowsOf(await engine.query("SELECT (SELECT count(*) FROM duckdb_sequences())::INT AS seq, (SELECT count(*) FROM duckdb_types() WHERE NOT internal)::INT AS types, (SELECT count(*) FROM duckdb_functions() WHERE NOT internal)::INT AS macros, (SELECT count(*) FROM duckdb_schemas())::INT AS schemas, current_database() AS db, current_schema() AS sch")),
     });
@@ -104,5 +106,58 @@ describe('attack corpus: nothing smuggled succeeds on the model path', { timeout
     // No transaction was left open: the engine takes a new one.
     await engine.query('BEGIN TRANSACTION');
     await engine.query('ROLLBACK');
+  });
+});
+
+describe('one parse, one plan: the plan judged is the plan run', { timeout: 120_000 }, () => {
+  /** The engine, with every statement sent to DuckDB written down. */
+  function recording(engine: NodeEngine): { engine: Engine; sent: string[] } {
+    const sent: string[] = [];
+    const wrapped: Engine = {
+      version: () => engine.version(),
+      query: (sql) => (sent.push(sql), engine.query(sql)),
+      send: (sql) => (sent.push(sql), engine.send(sql)),
+      cancel: () => engine.cancel(),
+      tokenize: (sql) => engine.tokenize(sql),
+      insertArrowStream: (ipc, table, create) => engine.insertArrowStream(ipc, table, create),
+      registerBlob: (name, blob) => engine.registerBlob(name, blob),
+      dropFile: (name) => engine.dropFile(name),
+    };
+    return { engine: wrapped, sent };
+  }
+
+  it('sends the model\'s text to DuckDB once (PREPARE), judges EXECUTE\'s plan, runs EXECUTE, and names DuckDB\'s types', async () => {
+    const node = await NodeEngine.open();
+    await node.query("CREATE TABLE sales AS SELECT range % 3 AS region, range AS qty, 'x' || range AS note FROM range(1000)");
+    const { engine, sent } = recording(node);
+    const sql = 'SELECT region, count(*) AS n, sum(qty) AS total, list(note ORDER BY qty)[1] AS first_note FROM sales GROUP BY region ORDER BY region';
+    const outcome = await runModelSql(engine, sql, 100, { tables: new Set(['sales']), views: new Set() });
+    expect(outcome.ok, outcome.ok ? '' : outcome.message).toBe(true);
+    // The model's text appears in exactly one statement: the one DuckDB parses and plans.
+    expect(sent.filter((s) => s.includes(sql))).toEqual([`PREPARE dataseer_statement AS ${sql}`]);
+    expect(sent.some((s) => /^\s*(DESCRIBE|EXPLAIN \(FORMAT JSON\) SELECT)/i.test(s))).toBe(false);
+    expect(sent).toContain('EXPLAIN (FORMAT JSON) EXECUTE dataseer_statement');
+    expect(sent).toContain('EXECUTE dataseer_statement');
+    // BIGINT and HUGEINT arrive as doubles over Arrow here (castBigIntToDouble): the names are DuckDB's own.
+    if (outcome.ok) expect(outcome.result.columns).toEqual([
+      { name: 'region', type: 'BIGINT' },
+      { name: 'n', type: 'BIGINT' },
+      { name: 'total', type: 'HUGEINT' },
+      { name: 'first_note', type: 'VARCHAR' },
+    ]);
+    expect(rowsOf(await node.query('SELECT name FROM duckdb_prepared_statements()'))).toEqual([]);
+  });
+
+  it('still judges EXPLAIN and DESCRIBE by their query, and refuses a write before anything runs', async () => {
+    const node = await NodeEngine.open();
+    await node.query('CREATE TABLE sales AS SELECT range AS qty FROM range(10)');
+    const scope: ModelScope = { tables: new Set(['sales']), views: new Set() };
+    const described = await runModelSql(node, 'DESCRIBE SELECT qty * 2 AS double_qty FROM sales', 10, scope);
+    expect(described.ok && described.result.rowCount).toBe(1);
+    const hidden = await runModelSql(node, "DESCRIBE SELECT * FROM read_csv('/dataseer/x.csv')", 10, scope);
+    expect(hidden.ok).toBe(false);
+    const write = await runModelSql(node, 'INSERT INTO sales VALUES (1)', 10, scope);
+    expect(write.ok).toBe(false);
+    expect(rowsOf(await node.query('SELECT count(*)::INT AS n FROM sales'))).toEqual([{ n: 10 }]);
   });
 });

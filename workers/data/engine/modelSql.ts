@@ -1,6 +1,6 @@
 import type { QueryOutcome } from '../../../protocol/data';
 import { rowsOf, type Engine } from './duckdbEngine';
-import { runStatement } from './queryRunner';
+import { deallocateSql, PREPARE_PREFIX, PREPARED_NAME, preparedTypes, runPrepared, runStatement, withoutPrefix } from './queryRunner';
 import { briefSqlError } from './sqlError';
 import { isKeyword, nameOf, splitScript, TokenKind, type SqlStatement } from './sqlScript';
 import { scopeProblem } from './modelScope';
@@ -10,10 +10,12 @@ import { scopeProblem } from './modelScope';
  * `sql()`): DuckDB decides, not a token list.
  * - One statement per call, as DuckDB's own lexer splits the text (so `E'\''` or `$$;$$` hide
  *   nothing: DuckDB parses the whole text before running any of it, with the same lexer).
- * - What it does and reads comes from DuckDB's bound physical plan (`EXPLAIN (FORMAT JSON)`):
- *   only query operators, scans of the datasets, and pure table functions. A write, a session
- *   change (SET VARIABLE, temp objects, ATTACH, COMMIT…) or a file/URL reader has no place in it,
- *   however the text is quoted, cased or escaped.
+ * - Parsed and planned once: DuckDB prepares the statement, and what it does and reads comes from
+ *   that prepared physical plan (`EXPLAIN (FORMAT JSON) EXECUTE`): only query operators, scans of
+ *   the datasets, and pure table functions. A write, a session change (SET VARIABLE, temp objects,
+ *   ATTACH, COMMIT…) or a file/URL reader has no place in it, however the text is quoted, cased or
+ *   escaped. The plan judged is the plan run (`EXECUTE`); the result's column types come from
+ *   DuckDB's list of prepared statements, not from another DESCRIBE.
  * - It runs inside `BEGIN TRANSACTION READ ONLY`, rolled back afterwards: even a plan this misread
  *   could not write a table.
  */
@@ -102,18 +104,8 @@ const READ_ONLY_HINT = 'model SQL is read-only: one query per call (SELECT, WITH
 /** How to read rows without a file reader, for a refusal that names one. */
 const READ_DATASETS_HINT = 'query the loaded datasets by name instead (SELECT … FROM <dataset>); to read a new file, ask the user to load it as a dataset';
 
-const EXPLAIN_PREFIX = 'EXPLAIN (FORMAT JSON) ';
-
-/** DuckDB's error about the EXPLAIN it was given, pointing at the model's own text instead. */
-function withoutPrefix(message: string, prefix: string): string {
-  const lines = message.split('\n');
-  const at = lines.findIndex((l) => l.startsWith(`LINE 1: ${prefix}`));
-  if (at < 0) return message;
-  lines[at] = `LINE 1: ${(lines[at] ?? '').slice(`LINE 1: ${prefix}`.length)}`;
-  const caret = lines[at + 1];
-  if (caret !== undefined && caret.startsWith(' '.repeat(prefix.length))) lines[at + 1] = caret.slice(prefix.length);
-  return lines.join('\n');
-}
+/** The prepared statement's plan, as DuckDB made it when it was prepared (no second parse). */
+const EXPLAIN_PREPARED = `EXPLAIN (FORMAT JSON) EXECUTE ${PREPARED_NAME}`;
 
 interface PlanNode {
   name?: unknown;
@@ -162,14 +154,21 @@ export function planProblem(node: PlanNode, scope: ModelScope, readsView = false
   return undefined;
 }
 
-type Verdict = { ok: true } | { ok: false; message: string };
+/**
+ * `run`: how to run what was judged — the prepared plan itself, or (PRAGMA, EXPLAIN <query>,
+ * DESCRIBE <query>, judged by their query's own plan) the statement as written.
+ */
+type Verdict = { ok: true; run: 'prepared' | 'text' } | { ok: false; message: string };
 
-/** Judges one statement by DuckDB's plan of it. Runs inside the caller's read-only transaction. */
+/**
+ * Judges one statement by DuckDB's plan of it, leaving it prepared (PREPARED_NAME) when the plan
+ * judged is the one to run. Runs inside the caller's read-only transaction.
+ */
 async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, depth = 0): Promise<Verdict> {
   const [first, second] = stmt.tokens;
   if (isKeyword(first, 'pragma')) {
     const name = nameOf(second);
-    return name && QUERY_PRAGMAS.has(name) ? { ok: true } : { ok: false, message: `refused: PRAGMA ${name ?? ''} is not allowed: ${READ_ONLY_HINT}` };
+    return name && QUERY_PRAGMAS.has(name) ? { ok: true, run: 'text' } : { ok: false, message: `refused: PRAGMA ${name ?? ''} is not allowed: ${READ_ONLY_HINT}` };
   }
   if (isKeyword(first, 'explain') && depth === 0) {
     // EXPLAIN [ANALYZE] [(options)] <query>: the query is judged (EXPLAIN ANALYZE runs it).
@@ -187,20 +186,23 @@ async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, dept
     const rest = stmt.tokens.slice(i);
     const start = rest[0]?.start;
     if (start === undefined) return { ok: false, message: 'refused: EXPLAIN needs a query' };
-    return judge(engine, { text: stmt.text.slice(start - (stmt.tokens[0]?.start ?? 0)), tokens: rest }, scope, depth + 1);
+    return textRun(await judge(engine, { text: stmt.text.slice(start - (stmt.tokens[0]?.start ?? 0)), tokens: rest }, scope, depth + 1));
   }
   // DESCRIBE <query> binds the query without running it; its plan would hide what the query reads.
   if ((isKeyword(first, 'describe') || isKeyword(first, 'show')) && depth === 0 && second && (second.text === '(' || QUERY_STARTS.has(second.text.toLowerCase()))) {
-    return judge(engine, { text: stmt.text.slice(second.start - (first?.start ?? 0)), tokens: stmt.tokens.slice(1) }, scope, depth + 1);
+    return textRun(await judge(engine, { text: stmt.text.slice(second.start - (first?.start ?? 0)), tokens: stmt.tokens.slice(1) }, scope, depth + 1));
   }
   // Text put before a statement must not change which statement it is: EXPLAIN ANALYZE would run it.
   if (isKeyword(first, 'analyze') || isKeyword(first, 'explain')) return { ok: false, message: `refused: ${first?.text.toUpperCase() ?? ''} is not allowed here: ${READ_ONLY_HINT}` };
   let plan: unknown;
   try {
-    const row = rowsOf(await engine.query(`${EXPLAIN_PREFIX}${stmt.text}`))[0];
+    // The one parse and plan: prepared as written (the lexer found one statement, so the prefix
+    // only names it), then DuckDB shows the plan it holds.
+    await engine.query(`${PREPARE_PREFIX}${stmt.text}`);
+    const row = rowsOf(await engine.query(EXPLAIN_PREPARED))[0];
     plan = JSON.parse(String(row?.explain_value ?? '[]'));
   } catch (e) {
-    const message = withoutPrefix(briefSqlError(e), EXPLAIN_PREFIX);
+    const message = withoutPrefix(briefSqlError(e), PREPARE_PREFIX);
     // DuckDB refused to even plan a write inside the read-only transaction.
     if (/read-only mode|read-only transaction/i.test(message)) {
       return { ok: false, message: `refused: ${first?.text.toUpperCase() ?? 'this statement'} writes (${message}); ${READ_ONLY_HINT}` };
@@ -216,7 +218,13 @@ async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, dept
     }
     return { ok: false, message };
   }
-  const roots = Array.isArray(plan) ? plan : [plan];
+  // EXPLAIN EXECUTE shows the prepared plan under one EXECUTE step; anything else is not that plan.
+  const [root, ...others] = Array.isArray(plan) ? plan : [plan];
+  const executed = asRecord(root);
+  if (others.length > 0 || String(executed.name ?? '').trim().toUpperCase() !== 'EXECUTE' || !Array.isArray(executed.children)) {
+    return { ok: false, message: `refused: DuckDB's plan of it could not be read; ${READ_ONLY_HINT}` };
+  }
+  const roots: unknown[] = executed.children;
   const readsView = stmt.tokens.some((t) => scope.views.has((nameOf(t) ?? '').toLowerCase()));
   const scanned = new Set<string>();
   for (const root of roots) {
@@ -224,15 +232,19 @@ async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, dept
     if (problem) return { ok: false, message: `refused: ${problem}` };
   }
   const misplaced = await scopeProblem(engine, stmt, scope, scanned);
-  return misplaced ? { ok: false, message: `refused: ${misplaced}` } : { ok: true };
+  return misplaced ? { ok: false, message: `refused: ${misplaced}` } : { ok: true, run: 'prepared' };
 }
 
+/** A wrapper (EXPLAIN, DESCRIBE) judged by its query's plan runs as written. */
+const textRun = (v: Verdict): Verdict => (v.ok ? { ok: true, run: 'text' } : v);
+
 /** Whether `sql` may run as model SQL, by DuckDB's analysis; nothing is executed. */
-export async function judgeModelSql(engine: Engine, sql: string, scope: ModelScope): Promise<Verdict> {
-  return withReadOnly(engine, async () => {
+export async function judgeModelSql(engine: Engine, sql: string, scope: ModelScope): Promise<{ ok: true } | { ok: false; message: string }> {
+  const verdict = await withReadOnly(engine, async () => {
     const stmt = await single(engine, sql);
-    return 'message' in stmt ? { ok: false, message: stmt.message } : judge(engine, stmt, scope);
+    return 'message' in stmt ? { ok: false as const, message: stmt.message } : judge(engine, stmt, scope);
   });
+  return verdict.ok ? { ok: true } : verdict;
 }
 
 async function single(engine: Engine, sql: string): Promise<SqlStatement | { message: string }> {
@@ -254,7 +266,8 @@ async function withReadOnly<T extends Verdict | QueryOutcome>(engine: Engine, fn
   try {
     return await fn();
   } finally {
-    await engine.query('ROLLBACK').catch(() => undefined);
+    // The statement judge() prepared is forgotten in the same trip.
+    await engine.query(`ROLLBACK; ${deallocateSql}`).catch(() => undefined);
   }
 }
 
@@ -266,6 +279,7 @@ export async function runModelSql(engine: Engine, sql: string, maxRows: number, 
     if ('message' in stmt) return { ok: false, message: stmt.message };
     const verdict = await judge(engine, stmt, scope);
     if (!verdict.ok) return verdict;
+    if (verdict.run === 'prepared') return runPrepared(engine, await preparedTypes(engine).catch(() => undefined), maxRows, started);
     return runStatement(engine, stmt.text, nameOf(stmt.tokens[0]), maxRows, started);
   });
 }

@@ -68,7 +68,8 @@ export async function consoleQuery(ctx: HostContext, sql: string, maxRows: numbe
   await ctx.checksSettled();
   // Read before the run: DuckDB's lexer finds the renames (a dropped table cannot be planned after).
   const assessed = await ctx.serial.run(() => assessStatements(engine, sql)).catch(() => []);
-  const outcome = await ctx.serial.run(() => runQuery(engine, sql, maxRows));
+  // The script as the assessment split it: lexed once.
+  const outcome = await ctx.serial.run(() => runQuery(engine, sql, maxRows, assessed.length > 0 ? assessed.map((a) => a.stmt) : undefined));
   const renames = assessed.flatMap((a) => {
     const r = renameIn(a.stmt);
     return r ? [r] : [];

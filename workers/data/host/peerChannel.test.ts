@@ -23,7 +23,7 @@ beforeEach(() => {
 
 /**
  * The Node build of DuckDB-WASM runs a statement synchronously, so nothing can cancel it midway:
- * this engine holds a statement that reads `range(4000000000)` until `cancel()`, as the
+ * this engine holds a statement that reads `range(4000000000)` (or executes one prepared so) until `cancel()`, as the
  * browser's worker-hosted DuckDB does, and answers it with DuckDB's interrupt error.
  */
 async function holdingEngine(): Promise<Engine> {
@@ -33,10 +33,16 @@ async function holdingEngine(): Promise<Engine> {
     new Promise<T>((_, reject) => {
       release = () => reject(new Error('INTERRUPT Error: Interrupted!'));
     });
+  // A query is prepared first (queryRunner.ts) and run as `EXECUTE`: the slow one is held then.
+  let slowPrepared = false;
+  const slow = (sql: string) => /range\(4000000000\)/.test(sql);
   return {
     version: () => engine.version(),
-    query: (sql) => (/^SELECT count\(\*\) AS n FROM range\(4000000000\)/.test(sql) ? hold() : engine.query(sql)),
-    send: (sql) => (/range\(4000000000\)/.test(sql) && !/^\s*(EXPLAIN|DESCRIBE)/i.test(sql) ? hold() : engine.send(sql)),
+    query: (sql) => {
+      if (/^PREPARE /.test(sql)) slowPrepared = slow(sql);
+      return /^SELECT count\(\*\) AS n FROM range\(4000000000\)/.test(sql) ? hold() : engine.query(sql);
+    },
+    send: (sql) => ((slow(sql) && !/^\s*(EXPLAIN|DESCRIBE)/i.test(sql)) || (/^EXECUTE /.test(sql) && slowPrepared) ? hold() : engine.send(sql)),
     cancel: async () => {
       release?.();
       release = undefined;
