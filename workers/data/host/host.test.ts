@@ -263,8 +263,9 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     expect(out.ok && out.datasets[0]).toMatchObject({ name: 'big', saving: true, persisted: false, rowCount: 95_000 });
     await vi.waitFor(
       () => {
-        const last = events.filter((e) => e.type === 'datasets').at(-1);
-        expect(last?.type === 'datasets' && last.datasets.find((d) => d.name === 'big')).toMatchObject({ persisted: true });
+        // The list said it was saving; its own entry then says it is saved.
+        const last = events.filter((e) => e.type === 'dataset').at(-1);
+        expect(last?.type === 'dataset' && last.dataset).toMatchObject({ name: 'big', persisted: true });
       },
       { timeout: 30_000 },
     );

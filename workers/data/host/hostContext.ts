@@ -104,7 +104,13 @@ export class HostContext {
     return [...this.datasets.values()].sort((a, b) => a.loadedAt - b.loadedAt);
   }
 
-  /** Announces the list: the one way a change reaches the page (and the peers). */
+  /** Announces one dataset's new entry when the list itself is unchanged (loading.ts). */
+  updated(name: string): void {
+    const dataset = this.datasets.get(name);
+    if (dataset) this.emit({ type: 'dataset', dataset });
+  }
+
+  /** Announces the list: the one way a change of it reaches the page (and the peers). */
   changed(): DatasetInfo[] {
     const list = this.list();
     this.emit({ type: 'datasets', datasets: list });

@@ -2,7 +2,8 @@
  * A load, from the bytes the page sends (a file or pasted text; the page downloads URLs itself)
  * to datasets in the list: detect the format, check it fits, ingest (or attach a big CSV as a
  * view), keep it for the next visit, and announce the list once. A big file's load announces
- * it when its table is usable, and once more when its checks and its copy are both done.
+ * the list when its table is usable, and then only its dataset's entry, once, when its checks and
+ * its copy are both done.
  */
 import { quoteIdent } from '../../../shared/sql';
 import type { LoadOutcome, LoadSource } from '../../../protocol/data';
@@ -101,8 +102,8 @@ async function loadOnce(ctx: HostContext, source: LoadSource, loadId: string, sh
 }
 
 /**
- * The copy of a big load for the next visit, beside its checks, after the load answered; one list
- * event says when both are done (the findings and the saved state).
+ * The copy of a big load for the next visit, beside its checks, after the load answered; one
+ * `dataset` event per table says when both are done (the findings and the saved state).
  */
 async function saveInBackground(ctx: HostContext, blob: Blob, built: Built[], loadId: string, fileName: string, checked: Promise<void>): Promise<void> {
   const saved = await persist(ctx, blob, built, loadId, fileName, checked);
@@ -117,7 +118,7 @@ async function saveInBackground(ctx: HostContext, blob: Blob, built: Built[], lo
     }
     const { saving: _saving, ...rest } = now;
     ctx.datasets.set(t.info.name, { ...rest, persisted: saved.ok });
+    ctx.updated(t.info.name);
     if (saved.ok) void ctx.snapshots.save(t.info.name);
   }
-  ctx.changed();
 }
