@@ -53,7 +53,7 @@ describe('quoted newlines', { timeout: 60_000 }, () => {
   });
 });
 
-describe('the engine after its set-up', () => {
+describe('the engine after its set-up', { timeout: 60_000 }, () => {
   it('reads only registered files and cannot be unlocked', async () => {
     const engine = await NodeEngine.open();
     await engine.registerBlob('/dataseer/ok.csv', new Blob(['a\n1\n']));
