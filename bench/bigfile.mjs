@@ -1,5 +1,5 @@
 // The bigger-than-memory row: a generated CSV whose estimated footprint passes the tab's memory
-// ceiling (workers/data/footprint.ts: 4 GiB of wasm less 768 MiB of headroom, CSV at 1.5× its
+// ceiling (workers/data/engine/footprint.ts: 4 GiB of wasm less 768 MiB of headroom, CSV at 1.5× its
 // size) is added through the app, which attaches it as a view over the file; a GROUP BY then
 // streams it from disk. Reported: the add (one scan, to count rows), the query, the memory DuckDB
 // holds afterwards, DuckDB's peak wasm memory, and the peak resident memory of the tab's process

@@ -66,6 +66,9 @@ const onlyFigures = process.argv.includes('--only=figures');
 const onlyWide = process.argv.includes('--only=wide');
 // --only=imports measures just the import rows (imports.mjs): a 5 MB dictionary CSV and JSON.
 const onlyImports = process.argv.includes('--only=imports');
+// --only=query-path measures just the GROUP BY over 1M rows: DuckDB-WASM alone beside the app's
+// console and model SQL paths (harness bare.html, no app, no native).
+const onlyQueryPath = process.argv.includes('--only=query-path');
 
 function row(name, value, unit, baseline) {
   const r = { name, value: round(value), unit };
@@ -166,6 +169,15 @@ function parquetRows(wasm, p, native, via) {
   ];
 }
 
+/** The app's two query paths beside DuckDB-WASM alone, paired round by round (goal ≤ 1.1×). */
+function queryPathRows(bare) {
+  const alone = { name: 'DuckDB-WASM alone, one call', value: bare.groupBy.direct };
+  return [
+    row('GROUP BY category over 1M rows: DuckDB-WASM through the console’s query path, no page (median of 9)', bare.groupBy.viaApp, 'ms', alone),
+    row('GROUP BY category over 1M rows: DuckDB-WASM through the model SQL path, judged and read-only, no page (median of 9; goal ≤ 1.1×)', bare.groupBy.viaModel, 'ms', alone),
+  ];
+}
+
 /** The CSV load split: the engine by itself, and what the app's load path adds on top. */
 function bareRows(wasm, bare, native, csvMB, via) {
   const label = `1M rows / ${csvMB.toFixed(0)} MB`;
@@ -174,8 +186,8 @@ function bareRows(wasm, bare, native, csvMB, via) {
     row(`CSV ingest, ${label}: bare read_csv in DuckDB-WASM, warm (median of 3)`, bare.defaultMs, 'ms', { name: 'native: CREATE TABLE AS read_csv', value: native.csvIngest }),
     row(`CSV ingest, ${label}: read_csv with the app's options (null_padding), no load path`, bare.appOptionsMs, 'ms', { name: 'bare read_csv, DuckDB-WASM', value: bare.defaultMs }),
     row(`CSV ingest, ${label}: through Add data files vs a bare read_csv (goal ≤ 1.2×)${via}`, wasm.csv.ms, 'ms', { name: 'bare read_csv, DuckDB-WASM', value: bare.defaultMs }),
-    row('GROUP BY category over 1M rows: DuckDB-WASM alone, one call (median of 5)', bare.groupBy.direct, 'ms', { name: 'native: same query', value: native.groupBy }),
-    row('GROUP BY category over 1M rows: DuckDB-WASM through the app’s query path, no page (median of 5)', bare.groupBy.viaApp, 'ms', { name: 'DuckDB-WASM alone, one call', value: bare.groupBy.direct }),
+    ...(native ? [row('GROUP BY category over 1M rows: DuckDB-WASM alone, one call (median of 9)', bare.groupBy.direct, 'ms', { name: 'native: same query', value: native.groupBy })] : []),
+    ...queryPathRows(bare),
   ];
 }
 
@@ -223,6 +235,24 @@ async function csvOnly(rows) {
     console.log('native DuckDB, second pass…');
     passes.push(await nativePass(csvPath));
     rows.push(...csvFloorRows(measured, nativeMedians(passes)));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/** The query-path rows alone: the harness's bare CSV run (its GROUP BY rounds), nothing else. */
+async function queryPathOnly(rows) {
+  const csvPath = await ensureCsv();
+  buildHarness();
+  const server = await startStaticServer(new Map([[HARNESS_PREFIX, HARNESS_DIST]]), PORT);
+  const browser = await chromium.launch(launchOptions());
+  try {
+    console.log(`chromium ${browser.version()} → ${server.url} (harness)`);
+    const bare = await runBareCsv(browser, `${server.url}${HARNESS_PREFIX}bare.html`, csvPath);
+    const g = bare.groupBy;
+    console.log(`  GROUP BY over 1M rows, medians of 9 paired rounds: alone ${g.direct.toFixed(1)} ms, console path ${g.viaApp.toFixed(1)} ms (${(g.viaApp / g.direct).toFixed(2)}×), model SQL path ${g.viaModel.toFixed(1)} ms (${(g.viaModel / g.direct).toFixed(2)}×)`);
+    rows.push(row('GROUP BY category over 1M rows: DuckDB-WASM alone, one call (median of 9)', g.direct, 'ms'), ...queryPathRows(bare));
   } finally {
     await browser.close();
     await server.close();
@@ -327,6 +357,16 @@ async function main() {
     const rows = [];
     try {
       await candidateOnly(rows);
+    } finally {
+      printTable(rows);
+      console.log(`machine load average now ${round(loadavg()[0], 2)}`);
+    }
+    return;
+  }
+  if (onlyQueryPath) {
+    const rows = [];
+    try {
+      await queryPathOnly(rows);
     } finally {
       printTable(rows);
       console.log(`machine load average now ${round(loadavg()[0], 2)}`);

@@ -1,6 +1,6 @@
 /**
  * A big CSV's load report: from 8 MiB the load answers with its table first and the report's
- * checks run after it (workers/data/laterChecks.ts); the Data view then shows the findings and
+ * checks run after it (workers/data/host/laterChecks.ts); the Data view then shows the findings and
  * the fix works as for a small file, and the copy for the next visit keeps them.
  */
 import { writeFileSync } from 'node:fs';

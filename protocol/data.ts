@@ -242,7 +242,14 @@ export type DataEvent =
    */
   | { type: 'restoring'; sources: RestoringSource[] }
   | { type: 'progress'; loadId: string; fileName: string; phase: LoadPhase; fraction?: number; detail?: string }
+  /** The list, once per change of it: a load (its datasets added), a removal, a rename, a console change. */
   | { type: 'datasets'; datasets: DatasetInfo[] }
+  /**
+   * One dataset's entry, changed after the list announced it, the list otherwise the same: a big
+   * file's load report checks and its copy for the next visit are done. Replace the entry of that
+   * name (a name not in the list is a dataset gone meanwhile: ignore it).
+   */
+  | { type: 'dataset'; dataset: DatasetInfo }
   /** A running profile's progress (only for a `profile` call given a `profileId`). */
   | ({ type: 'profileProgress'; profileId: string } & ProfileProgress)
   /**

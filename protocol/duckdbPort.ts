@@ -1,6 +1,6 @@
 /**
  * The first message the page sends the data worker and DuckDB's own worker: one end each of a
- * MessageChannel, or `null` for "start DuckDB's worker yourself" (workers/data/duckdbPort.ts).
+ * MessageChannel, or `null` for "start DuckDB's worker yourself" (workers/data/engine/duckdbPort.ts).
  */
 export const DUCKDB_PORT = 'dataseer:duckdb-port';
 

@@ -1,6 +1,6 @@
 // The load report's fixture cases: each CSV, the finding the report must make, and the fix it
 // must offer (the read_csv options native DuckDB is given to read the file right). Written into
-// e2e/fixtures/bad/ by make-bad-fixtures.mjs; the unit tests (workers/data/loadReport.test.ts)
+// e2e/fixtures/bad/ by make-bad-fixtures.mjs; the unit tests (workers/data/checks/loadReport.test.ts)
 // and e2e/load-report.spec.ts read the same list.
 
 /**

@@ -138,3 +138,49 @@ describe('layering', () => {
     expect(cyclesOf(graph)).toEqual([]);
   });
 });
+
+/**
+ * Layers inside the data worker, lowest first: a file imports only its own layer and the layers
+ * below it (loaders/ and checks/ share a rank and never import each other). The entry files
+ * (data.worker.ts, DuckDB's own worker) sit on top; testing/ is test code.
+ */
+const DATA_LAYERS: readonly { folder: string; rank: number; holds: string }[] = [
+  { folder: 'engine', rank: 0, holds: 'DuckDB: boot, the engine slice, the queue, memory budget, SQL lexing, judging and running' },
+  { folder: 'loaders', rank: 1, holds: 'a file → a table: sniffing, the CSV/Arrow/Parquet/Excel/JSON readers' },
+  { folder: 'checks', rank: 1, holds: 'what a load may have got wrong (CSV, table, sheet checks), console assessment, profiles' },
+  { folder: 'host', rank: 2, holds: 'the requests: HostContext, loading, re-reads, storage, restore, list changes, the peer port' },
+];
+const DATA_ENTRIES = ['workers/data/data.worker.ts', 'workers/data/duckdb-browser-cached.worker.ts'];
+
+describe('layers inside workers/data', () => {
+  const layerOf = (p: string) => DATA_LAYERS.find((l) => p.startsWith(`workers/data/${l.folder}/`));
+  const dataFiles = files.filter((f) => f.startsWith('workers/data/'));
+
+  it('every production file is in a layer folder or is an entry', () => {
+    expect(dataFiles.filter((f) => !layerOf(f) && !DATA_ENTRIES.includes(f))).toEqual([]);
+    expect(DATA_LAYERS.every((l) => dataFiles.some((f) => f.startsWith(`workers/data/${l.folder}/`)))).toBe(true);
+  });
+
+  it('a layer imports only itself and the layers below it; nothing imports an entry but the page', () => {
+    const bad = edges.filter((e) => {
+      if (!e.from.startsWith('workers/data/') || !e.to.startsWith('workers/data/')) return false;
+      const from = layerOf(e.from);
+      const to = layerOf(e.to);
+      if (!from) return !DATA_ENTRIES.includes(e.from) || !to; // an entry imports the layers only
+      if (e.spawn && DATA_ENTRIES.includes(e.to)) return false; // DuckDB's worker, started by URL (engine/duckdbBoot.ts)
+      if (!to) return true;
+      return to.folder !== from.folder && to.rank >= from.rank;
+    });
+    expect(show(bad)).toEqual([]);
+  });
+
+  it('the layer folders form no cycle', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const e of edges) {
+      const a = layerOf(e.from)?.folder;
+      const b = layerOf(e.to)?.folder;
+      if (a && b && a !== b) graph.set(a, (graph.get(a) ?? new Set()).add(b));
+    }
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+});

@@ -3,18 +3,19 @@
 // code, so the same nested DuckDB worker and settings) but with none of the app's load path: no
 // sniffing of our own, no assessment, no progress, no snapshot. The bench divides the app's CSV
 // load by this to see what the load path adds.
-import { bootDuckDB } from '../../workers/data/duckdbBoot';
-import { readCsvSql } from '../../workers/data/csvIngest';
-import { runQuery } from '../../workers/data/queryRunner';
-import { REGISTERED_DIR } from '../../workers/data/duckdbEngine';
-import { warmUpEngine } from '../../workers/data/warmUp';
+import { bootDuckDB } from '../../workers/data/engine/duckdbBoot';
+import { readCsvSql } from '../../workers/data/engine/csvOptions';
+import { runQuery } from '../../workers/data/engine/queryRunner';
+import { runModelSql } from '../../workers/data/engine/modelSql';
+import { REGISTERED_DIR } from '../../workers/data/engine/duckdbEngine';
+import { warmUpEngine } from '../../workers/data/loaders/warmUp';
 import { timeParquet } from './bareParquet';
 
 /**
  * `firstMs`: the first read_csv in this engine, as a page's first load is (DuckDB's code for it is
  * compiled lazily on first use); `defaultMs` and `appOptionsMs`: medians of the runs after it.
  */
-export type BareReply = { ok: true; firstMs: number; defaultMs: number; appOptionsMs: number; rows: number; groupByMs: { direct: number; viaApp: number } } | { ok: false; error: string };
+export type BareReply = { ok: true; firstMs: number; defaultMs: number; appOptionsMs: number; rows: number; groupByMs: { direct: number; viaApp: number; viaModel: number } } | { ok: false; error: string };
 
 const engine = bootDuckDB();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -55,22 +56,29 @@ self.addEventListener('message', (ev: MessageEvent<{ file: File; repeats: number
       appOptions.push(await timeCreate('bare_app', readCsvSql(path, { encoding: 'utf-8', tsv: false, fullSample: false })));
       await e.query('DROP TABLE bare_app');
     }
-    // GROUP BY on the loaded rows: one blocking call vs the app's query path (DESCRIBE, then a
-    // streamed, polled result).
+    // GROUP BY on the loaded rows: one blocking call vs the app's two query paths, paired in each
+    // round — the console's (prepared once, types from DuckDB's list of prepared statements, a
+    // streamed, polled result) and the model's (lexed, prepared once, its plan judged read-only,
+    // that plan executed, in a read-only transaction).
     await timeCreate('bare_rows', readCsvSql(path, { encoding: 'utf-8', tsv: false, fullSample: false }));
     const groupBy = 'SELECT category, count(*) AS n, sum(qty) AS total_qty, avg(price) AS avg_price, avg(score) AS avg_score FROM bare_rows GROUP BY category ORDER BY category';
+    const scope = { tables: new Set(['bare_rows']), views: new Set<string>() };
     const direct: number[] = [];
     const viaApp: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    const viaModel: number[] = [];
+    for (let i = 0; i < 9; i++) {
       const t = performance.now();
       await e.query(groupBy);
       direct.push(performance.now() - t);
       const r = await runQuery(e, groupBy);
       if (!r.ok) throw new Error(r.message);
       viaApp.push(r.result.elapsedMs);
+      const m = await runModelSql(e, groupBy, 10_000, scope);
+      if (!m.ok) throw new Error(m.message);
+      viaModel.push(m.result.elapsedMs);
     }
     await e.query('DROP TABLE bare_rows');
-    const groupByMs = { direct: median(direct), viaApp: median(viaApp) };
+    const groupByMs = { direct: median(direct), viaApp: median(viaApp), viaModel: median(viaModel) };
     await e.dropFile(path);
     const reply: BareReply = { ok: true, firstMs, defaultMs: median(plain), appOptionsMs: median(appOptions), rows, groupByMs };
     self.postMessage(reply);

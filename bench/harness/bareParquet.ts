@@ -1,9 +1,9 @@
 // Parquet through the app's own reader and Arrow insert, with none of the rest of the load path:
 // decode alone, then decode + insert cold (the engine's first Arrow insert) and warm; and DuckDB's
 // own read_parquet, where the engine's set-up loaded the parquet extension (extensions.ts).
-import { REGISTERED_DIR, type Engine } from '../../workers/data/duckdbEngine';
-import { ingestParquetNative } from '../../workers/data/parquetNative';
-import { ingestArrowStreams } from '../../workers/data/arrowIngest';
+import { REGISTERED_DIR, type Engine } from '../../workers/data/engine/duckdbEngine';
+import { ingestParquetNative } from '../../workers/data/loaders/parquetNative';
+import { ingestArrowStreams } from '../../workers/data/loaders/arrowIngest';
 import { convertParquet } from '../../workers/data/loaders/parquet';
 
 export interface ParquetTimes {

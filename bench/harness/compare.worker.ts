@@ -8,8 +8,8 @@ import ehWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
 import coiWasm from '@duckdb/duckdb-wasm/dist/duckdb-coi.wasm?url';
 import coiWorker from '@duckdb/duckdb-wasm/dist/duckdb-browser-coi.worker.js?url';
 import coiPthread from '@duckdb/duckdb-wasm/dist/duckdb-browser-coi.pthread.worker.js?url';
-import { ENGINE_SETUP_SQL } from '../../workers/data/duckdbEngine';
-import { readCsvSql } from '../../workers/data/csvIngest';
+import { ENGINE_SETUP_SQL } from '../../workers/data/engine/duckdbEngine';
+import { readCsvSql } from '../../workers/data/engine/csvOptions';
 
 export type CompareReply =
   | { ok: true; bundle: string; source: string; threads: string; bootMs: number; fileAt: number; loadMs: number; registerMs: number; queryMs: number; rows: number; version: string }

@@ -22,7 +22,7 @@
  */
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../../workers/data/duckdbEngine';
+import { rowsOf } from '../../workers/data/engine/duckdbEngine';
 import { NodeEngine } from '../../workers/data/testing/nodeEngine';
 import { dbtMetrics, definesMetrics, refName } from './dbtMetrics';
 

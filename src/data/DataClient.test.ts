@@ -114,6 +114,22 @@ describe('DataClient', () => {
     expect(client.datasets.map((d) => [d.name, d.rowCount])).toEqual([['pasted', 2]]);
   });
 
+  it("replaces one entry on a `dataset` event (a big load's checks and copy are done), and ignores a name not in the list", async () => {
+    const { client, emit } = harness({
+      load: () => {
+        emit({ type: 'datasets', datasets: [info('first'), { ...info('big'), saving: true, persisted: false }] });
+        return { result: { ok: true, datasets: [info('big')], warnings: [] } };
+      },
+    });
+    clients.push(client);
+    await client.loadText('a\n1', 'big.csv');
+    const before = client.datasets[0];
+    emit({ type: 'dataset', dataset: info('big', 7) });
+    emit({ type: 'dataset', dataset: info('gone') });
+    await vi.waitFor(() => expect(client.datasets.map((d) => [d.name, d.rowCount, d.saving])).toEqual([['first', 2, undefined], ['big', 7, undefined]]));
+    expect(client.datasets[0]).toEqual(before);
+  });
+
   it('keeps a load error as a value with the file name and suggestion', async () => {
     const { client } = harness();
     clients.push(client);

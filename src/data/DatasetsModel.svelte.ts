@@ -97,6 +97,10 @@ export class DatasetsModel {
       case 'datasets':
         this.setDatasets(e.datasets);
         break;
+      case 'dataset':
+        // One entry changed (a big load's checks and copy are done): the list is otherwise the same.
+        if (this.datasets.some((d) => d.name === e.dataset.name)) this.setDatasets(this.datasets.map((d) => (d.name === e.dataset.name ? e.dataset : d)));
+        break;
       case 'storageFreed':
         this.storageFreed = true;
         break;

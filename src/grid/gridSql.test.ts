@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../../workers/data/duckdbEngine';
+import { rowsOf } from '../../workers/data/engine/duckdbEngine';
 import { NodeEngine } from '../../workers/data/testing/nodeEngine';
 import { cappedSortSql, columnFilterWhere, combinedWhere, filterWhere, filteredCountSql, filteredPageSql } from './gridSql';
 

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emptyDictionary, type Metric } from '../../protocol/agent/knowledge';
-import { judgeModelSql } from '../../workers/data/modelSql';
+import { judgeModelSql } from '../../workers/data/engine/modelSql';
 import { NodeEngine } from '../../workers/data/testing/nodeEngine';
 import { checkAll, readProjectImport, type ImportTarget } from './projectImport';
 

@@ -5,17 +5,17 @@
  */
 import type { DataEvent, DataRequests } from '../../protocol/data';
 import { serve } from '../../protocol/rpcServer';
-import { bootDuckDB } from './duckdbBoot';
-import { receiveDuckDBPort } from './duckdbPort';
-import { DataHost } from './host';
-import { footprintCeiling, memoryLimitBytes } from './memoryBudget';
+import { bootDuckDB } from './engine/duckdbBoot';
+import { receiveDuckDBPort } from './engine/duckdbPort';
+import { DataHost } from './host/host';
+import { footprintCeiling, memoryLimitBytes } from './engine/memoryBudget';
 import { convertArrow } from './loaders/arrow';
 import { convertExcel, listExcelSheets } from './loaders/excel';
 import { convertJson } from './loaders/json';
 import { convertParquet } from './loaders/parquet';
 import { initParquetWasm } from './loaders/parquetWasm';
-import { DatasetStorage } from './storage';
-import { warmUpEngine } from './warmUp';
+import { DatasetStorage } from './host/storage';
+import { warmUpEngine } from './loaders/warmUp';
 import { WORKSPACE_DATA_WORKER } from '../../protocol/workspace';
 
 /** The lock that makes one tab the writer of the saved datasets (held for this worker's life). */

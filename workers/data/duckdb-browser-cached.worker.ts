@@ -12,8 +12,8 @@
  * - Started by the page (src/engines/early.ts), it serves the data worker through a port
  *   (duckdbPortBridge.ts, imported before DuckDB's code so it sees the port first).
  */
-import './duckdbPortBridge';
-import './duckdbWasmEarly';
+import './engine/duckdbPortBridge';
+import './engine/duckdbWasmEarly';
 import '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js';
 
 Reflect.deleteProperty(self, 'TransformStream');

@@ -6,9 +6,9 @@ import { IDBFactory } from 'fake-indexeddb';
 import type { DataEvent, DataPeerRequests, LoadOutcome } from '../../../protocol/data';
 import { RpcClient } from '../../../protocol/rpcClient';
 import { serve } from '../../../protocol/rpcServer';
-import { DataHost } from '../../data/host';
+import { DataHost } from '../../data/host/host';
 import { convertJson } from '../../data/loaders/json';
-import { DatasetStorage } from '../../data/storage';
+import { DatasetStorage } from '../../data/host/storage';
 import { NodeEngine } from '../../data/testing/nodeEngine';
 
 export interface DataWorker {

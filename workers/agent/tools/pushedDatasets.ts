@@ -13,6 +13,8 @@ export class PushedDatasets {
 
   onEvent(event: DataEvent): void {
     if (event.type === 'datasets') this.#list = event.datasets;
+    // One entry changed after the list (a big load's checks are done): the copy follows it.
+    if (event.type === 'dataset') this.#list = this.#list?.map((d) => (d.name === event.dataset.name ? event.dataset : d));
   }
 
   /** A client that answers `list` from the pushed copy and sends every other request on. */

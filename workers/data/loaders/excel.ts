@@ -4,11 +4,11 @@
  * its cells share (number, boolean, date → timestamp), otherwise text. Everything but the chosen
  * sheets' parts stays compressed.
  */
-import { sheetFindings } from '../sheetChecks';
+import { sheetFindings } from './sheetChecks';
 import type { LoadFinding } from '../../../protocol/loadReport';
 import { rowsToIPC } from './inferredColumns';
 import { isBlank, planSheet, type SheetLayout } from './sheetLayout';
-import type { ConvertOptions, ConvertedTable, Converter } from './types';
+import type { ConvertOptions, ConvertedTable, Converter, MixedColumn } from './types';
 import { XlsxError, XlsxWorkbook, type XlsxCell } from './xlsxReader';
 
 const BATCH_ROWS = 50_000;
@@ -40,7 +40,7 @@ export const convertExcel: Converter = async (source: Blob, options: ConvertOpti
   const chosenPaths = new Set(outline.filter((sheet) => !wanted || wanted.has(sheet.name)).map((sheet) => sheet.path));
   const workbook = open(bytes, (path) => !path.startsWith('xl/worksheets/') || chosenPaths.has(path));
   const chosen = workbook.sheets.filter((sheet) => chosenPaths.has(sheet.path));
-  const planned: { sheet: string; layout: SheetLayout; findings: LoadFinding[] }[] = [];
+  const planned: { sheet: string; layout: SheetLayout; findings: LoadFinding[]; mixed: MixedColumn[] }[] = [];
   chosen.forEach((sheet, index) => {
     let data: XlsxCell[][];
     try {
@@ -52,7 +52,7 @@ export const convertExcel: Converter = async (source: Blob, options: ConvertOpti
     const read = options.readOptions?.(sheet.name) ?? {};
     const layout = planSheet(data, read);
     // The sheet's cells are at hand only here: its layout is checked now (title rows, notes below, names).
-    if (layout) planned.push({ sheet: sheet.name, layout, findings: sheetFindings(data, layout, read) });
+    if (layout) planned.push({ sheet: sheet.name, layout, ...sheetFindings(data, layout, read) });
     options.onProgress?.((0.7 * (index + 1)) / chosen.length);
   });
   if (planned.length === 0) {
@@ -61,9 +61,10 @@ export const convertExcel: Converter = async (source: Blob, options: ConvertOpti
   // Progress past reading counts rows encoded across all chosen sheets.
   const totalRows = Math.max(1, planned.reduce((sum, entry) => sum + entry.layout.rows.length, 0));
   let doneRows = 0;
-  return planned.map(({ sheet, layout, findings }): ConvertedTable => ({
+  return planned.map(({ sheet, layout, findings, mixed }): ConvertedTable => ({
     sheet,
     findings,
+    ...(mixed.length > 0 ? { mixed } : {}),
     batches: (async function* () {
       const { plan, rows } = layout;
       // start === 0 lets a header-only sheet still yield its (empty) table.

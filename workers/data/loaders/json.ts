@@ -9,11 +9,9 @@
  */
 import { uniqueColumnNames } from './columnNames';
 import { KindTracker, MAX_STRUCT_FIELDS, mixedColumns, rowsToIPC, type ColumnPlan } from './inferredColumns';
-import { mixedKindFindings } from '../tableChecks';
-import type { LoadFinding } from '../../../protocol/loadReport';
 import { jsonErrorAt } from './jsonErrors';
 import { textLines } from './textLines';
-import type { ConvertOptions, ConvertedTable, Converter } from './types';
+import type { ConvertOptions, ConvertedTable, Converter, MixedColumn } from './types';
 
 type JsonRecord = Record<string, unknown>;
 
@@ -44,14 +42,14 @@ class SchemaInference {
     }
   }
 
-  plan(): { keys: string[]; plan: ColumnPlan[]; findings: LoadFinding[] } {
+  plan(): { keys: string[]; plan: ColumnPlan[]; mixed: MixedColumn[] } {
     const keys = [...this.trackers.keys()];
     if (keys.length === 0) throw new Error('the JSON holds no records with fields to load');
     const names = uniqueColumnNames(keys);
     const plan = keys.map((key, index) => ({ name: names[index] ?? key, ...this.trackers.get(key)!.type }));
     // Fields whose values were of several kinds across records: the load report names them.
-    const findings = mixedKindFindings(mixedColumns(plan, keys.map((key) => this.trackers.get(key)!.families)), 'json');
-    return { keys, plan, findings };
+    const mixed = mixedColumns(plan, keys.map((key) => this.trackers.get(key)!.families));
+    return { keys, plan, mixed };
   }
 }
 
@@ -124,7 +122,7 @@ async function convertDocument(source: Blob, options: ConvertOptions): Promise<C
   const records = documentRecords(value);
   const inference = new SchemaInference();
   for (const record of records) inference.observe(record);
-  const { keys, plan, findings } = inference.plan();
+  const { keys, plan, mixed } = inference.plan();
   const encode = encoder(keys, plan);
 
   async function* batches(): AsyncGenerator<Uint8Array> {
@@ -134,7 +132,7 @@ async function convertDocument(source: Blob, options: ConvertOptions): Promise<C
     }
     options.onProgress?.(1);
   }
-  return [{ batches: batches(), ...utcColumnsOf(plan), ...(findings.length > 0 ? { findings } : {}) }];
+  return [{ batches: batches(), ...utcColumnsOf(plan), ...(mixed.length > 0 ? { mixed } : {}) }];
 }
 
 async function* ndjsonRecords(source: Blob): AsyncGenerator<{ record: JsonRecord; bytesRead: number }> {
@@ -170,7 +168,7 @@ async function convertNdjson(source: Blob, options: ConvertOptions): Promise<Con
     inference.observe(record);
     report(0.5 * (bytesRead / size));
   }
-  const { keys, plan, findings } = inference.plan();
+  const { keys, plan, mixed } = inference.plan();
   const encode = encoder(keys, plan);
 
   async function* batches(): AsyncGenerator<Uint8Array> {
@@ -186,7 +184,7 @@ async function convertNdjson(source: Blob, options: ConvertOptions): Promise<Con
     if (rows.length > 0) yield encode(rows);
     report(1);
   }
-  return [{ batches: batches(), ...utcColumnsOf(plan), ...(findings.length > 0 ? { findings } : {}) }];
+  return [{ batches: batches(), ...utcColumnsOf(plan), ...(mixed.length > 0 ? { mixed } : {}) }];
 }
 
 export const convertJson: Converter = async (source: Blob, options: ConvertOptions): Promise<ConvertedTable[]> =>

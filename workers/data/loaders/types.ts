@@ -5,6 +5,12 @@ import type { LoadFinding, TableReadOverrides } from '../../../protocol/loadRepo
  * `insertArrowFromIPCStream` (DuckDB-WASM here cannot read Parquet, JSON or Excel itself).
  */
 
+/** A column whose values were of several kinds, and which (`dates`, `numbers`, `text`, `objects`…). */
+export interface MixedColumn {
+  column: string;
+  families: readonly string[];
+}
+
 export interface ConvertedTable {
   /** Excel sheet name; undefined for single-table formats. */
   sheet?: string;
@@ -18,6 +24,11 @@ export interface ConvertedTable {
   utcColumns?: string[];
   /** What the reader saw wrong with the source's layout (Excel: title rows, notes below, header names). */
   findings?: LoadFinding[];
+  /**
+   * Columns read as text because their values were of several kinds (dates and text, objects and
+   * numbers…): a fact the reader saw, worded by the load report's checks (checks/tableReport.ts).
+   */
+  mixed?: MixedColumn[];
 }
 
 export interface ConvertOptions {

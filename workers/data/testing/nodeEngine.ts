@@ -6,10 +6,10 @@
 import { createRequire } from 'node:module';
 import type { DuckDBBindings, DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
 import { tableFromIPC, type RecordBatch, type Table } from 'apache-arrow';
-import { memoryLimitSql } from '../memoryBudget';
-import { ENGINE_CONFIG_SQL, ENGINE_LOCK_SQL, type Engine, type ResultStream, type ScriptTokens } from '../duckdbEngine';
+import { memoryLimitSql } from '../engine/memoryBudget';
+import { ENGINE_CONFIG_SQL, ENGINE_LOCK_SQL, type Engine, type ResultStream, type ScriptTokens } from '../engine/duckdbEngine';
 import { bootNodeDuckDB } from './nodeDuckDB';
-import { UTC_ONLY_SQL } from '../timeZones';
+import { UTC_ONLY_SQL } from '../engine/timeZones';
 
 const require = createRequire(import.meta.url);
 

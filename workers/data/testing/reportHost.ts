@@ -5,9 +5,9 @@
 import { tableFromIPC } from 'apache-arrow';
 import type { DataRequests, DatasetInfo, LoadOutcome, QueryOutcome } from '../../../protocol/data';
 import type { Handlers } from '../../../protocol/rpcServer';
-import { DataHost, type Readers } from '../host';
-import type { HostDeps } from '../hostContext';
-import { DatasetStorage } from '../storage';
+import { DataHost, type Readers } from '../host/host';
+import type { HostDeps } from '../host/hostContext';
+import { DatasetStorage } from '../host/storage';
 import { NodeEngine } from './nodeEngine';
 
 export interface ReportHostOptions extends Partial<Omit<HostDeps, 'boot' | 'openStorage' | 'readers'>> {

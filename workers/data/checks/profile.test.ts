@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { describeTable } from '../engine/catalog';
+import { BLOCK, columnKind, EXACT_TOP_ROWS, ProfileCancelled, profileTable, TOP_SAMPLE_ROWS } from './profile';
+import { NodeEngine } from '../testing/nodeEngine';
+
+describe('profile', { timeout: 60_000 }, () => {
+  it('classifies DuckDB types', () => {
+    expect(['BIGINT', 'DECIMAL(18,3)', 'UBIGINT', 'DOUBLE'].map(columnKind)).toEqual(['numeric', 'numeric', 'numeric', 'numeric']);
+    expect(['VARCHAR', 'BOOLEAN'].map(columnKind)).toEqual(['text', 'text']);
+    expect(['DATE', 'TIMESTAMP WITH TIME ZONE'].map(columnKind)).toEqual(['temporal', 'temporal']);
+    expect(columnKind('INTEGER[]')).toBe('other');
+  });
+  it('profiles odd columns: constant, all-null, lists, quoted names, NaN', async () => {
+    const engine = await NodeEngine.open();
+    await engine.query(`CREATE TABLE "select" AS SELECT 7 AS "const", NULL::DOUBLE AS "all null", [i, i] AS lst, CASE WHEN i = 0 THEN 'nan'::DOUBLE ELSE i END AS "we""ird", i % 2 = 0 AS flag FROM range(10) t(i)`);
+    const { columns, rowCount } = await describeTable(engine, 'select');
+    const p = await profileTable(engine, 'select', columns, rowCount);
+    const [k, nul, lst, weird, flag] = p.columns;
+    expect(k).toMatchObject({ min: 7, max: 7, distinct: 1, histogram: [{ lo: 7, hi: 7, count: 10 }] });
+    expect(nul).toMatchObject({ nulls: 10, distinct: 0 });
+    expect(nul?.histogram).toBeUndefined();
+    expect(lst).toMatchObject({ type: 'BIGINT[]', nulls: 0, distinct: 10 });
+    expect(weird?.histogram?.reduce((s, b) => s + b.count, 0)).toBe(9);
+    expect(flag?.top).toEqual([
+      { value: 'false', count: 5 },
+      { value: 'true', count: 5 },
+    ]);
+  });
+
+  // Issue 37: 150 integer columns × 50 rows failed with "Out of Memory Error: Allocation failure"
+  // (FILTER beside count(DISTINCT) in one pass over every column). 600 × 5,000, under a 1 GiB
+  // memory_limit, mixes numeric, text and date columns.
+  it('profiles a 600-column table in blocks under a 1 GiB memory limit', async () => {
+    const engine = await NodeEngine.open({ memoryLimitBytes: 1024 ** 3 });
+    const cols = Array.from({ length: 600 }, (_, i) =>
+      i % 5 === 4 ? `'v' || ((i * ${i + 3}) % 13) AS c${i}` : i % 7 === 6 ? `DATE '2020-01-01' + (i % 365)::INTEGER AS c${i}` : `(i * ${i + 7}) % 97 AS c${i}`,
+    );
+    await engine.query(`CREATE TABLE wide AS SELECT ${cols.join(', ')} FROM range(5000) t(i)`);
+    const { columns, rowCount } = await describeTable(engine, 'wide');
+    const steps: number[] = [];
+    const p = await profileTable(engine, 'wide', columns, rowCount, { onProgress: (done, total) => steps.push(done / total) });
+    expect(p.columns).toHaveLength(600);
+    expect(p.approximate).toBeUndefined();
+    expect(p.columns[0]).toMatchObject({ name: 'c0', nulls: 0, distinct: 97, min: 0, max: 96 });
+    expect(p.columns[4]).toMatchObject({ type: 'VARCHAR', distinct: 13 });
+    expect(p.columns[4]?.top?.[0]?.count).toBeGreaterThan(300);
+    expect(p.columns[598]?.histogram?.reduce((s, b) => s + b.count, 0)).toBe(5000);
+    // One aggregate statement per block of columns, then histograms and top values by block.
+    expect(steps.length).toBeGreaterThanOrEqual(600 / BLOCK);
+    expect(steps.at(-1)).toBe(1);
+  });
+  it('says which statistics are estimates on a long table, and scales sampled top values', async () => {
+    const engine = await NodeEngine.open();
+    const n = EXACT_TOP_ROWS + 200_000;
+    await engine.query(`CREATE TABLE long AS SELECT i, CASE WHEN i % 4 = 0 THEN 'a' ELSE 'b' || (i % 3) END AS s FROM range(${n}) t(i)`);
+    const { columns, rowCount } = await describeTable(engine, 'long');
+    const p = await profileTable(engine, 'long', columns, rowCount);
+    expect(p.approximate).toEqual({ distinct: true, topSampleRows: TOP_SAMPLE_ROWS });
+    const top = p.columns[1]?.top ?? [];
+    expect(top.map((t) => t.value).sort()).toEqual(['a', 'b0', 'b1', 'b2']);
+    const a = top.find((t) => t.value === 'a')?.count ?? 0;
+    // A quarter of the rows, within a few percent (a 100,000-row sample).
+    expect(Math.abs(a / n - 0.25)).toBeLessThan(0.02);
+    // HyperLogLog is close, not exact.
+    expect(Math.abs((p.columns[0]?.distinct ?? 0) / n - 1)).toBeLessThan(0.1);
+  });
+  it('stops at the next statement when cancelled, with ProfileCancelled', async () => {
+    const engine = await NodeEngine.open();
+    await engine.query(`CREATE TABLE w AS SELECT ${Array.from({ length: 120 }, (_, i) => `i + ${i} AS c${i}`).join(', ')} FROM range(100) t(i)`);
+    const { columns, rowCount } = await describeTable(engine, 'w');
+    let cancelled = false;
+    let statements = 0;
+    const run = profileTable(engine, 'w', columns, rowCount, {
+      cancelled: () => cancelled,
+      onProgress: () => {
+        statements++;
+        cancelled = true;
+      },
+    });
+    await expect(run).rejects.toBeInstanceOf(ProfileCancelled);
+    expect(statements).toBe(1);
+  });
+});

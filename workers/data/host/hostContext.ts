@@ -1,0 +1,162 @@
+/**
+ * What every part of the data worker's host shares: the engine and its queue, the storage and
+ * the writer claim, the dataset list and the events that announce it. The jobs (loading,
+ * persistence, restore, list changes, the peer channel) are functions over this one context.
+ */
+import type { DataEvent, DatasetInfo, LoadPhase } from '../../../protocol/data';
+import { Serial, type Engine } from '../engine/duckdbEngine';
+import type { Converter } from '../loaders/types';
+import type { DatasetStorage } from './storage';
+import { SnapshotWriter } from './saving';
+
+export interface Readers {
+  parquet: Converter;
+  json: Converter;
+  arrow: Converter;
+  excel: Converter;
+  listExcelSheets(source: Blob): Promise<string[]>;
+}
+
+export interface HostDeps {
+  boot(): Promise<Engine & { onProgress?(handler: (percentage: number) => void): void }>;
+  openStorage(): Promise<DatasetStorage | undefined>;
+  readers: Readers;
+  /** Whether the browser granted persistent storage (the UI asks; workers cannot). */
+  persisted?(): Promise<boolean>;
+  /** How long the host must have had no request before it writes a snapshot (default 2 s). */
+  snapshotIdleMs?: number;
+  /**
+   * Whether this tab may write the saved datasets (one tab at a time: data.worker.ts holds a Web
+   * Lock). Another tab's host still reads them, but never writes, deletes or sweeps, so two
+   * tabs never lose each other's files. Absent: always.
+   */
+  claimWrites?(whenFreed: () => void): Promise<boolean>;
+  /** The memory ceiling the footprint check uses (tests lower it; default: wasm32's 4 GiB). */
+  memoryCeilingBytes?: number;
+  /**
+   * From this size a load answers as soon as its table is made: its copy for the next visit and
+   * its load report's checks follow (default 8 MiB; tests lower it).
+   */
+  answerFirstFromBytes?: number;
+  /** Work run once, queued, after the restore, while the engine is otherwise idle (warmUp.ts). */
+  warmUp?(engine: Engine): Promise<void>;
+}
+
+export type Emit = (event: DataEvent) => void;
+
+export class HostContext {
+  readonly deps: HostDeps;
+  /** One statement at a time on the engine, in request order. */
+  readonly serial = new Serial();
+  readonly #listeners = new Set<Emit>();
+  readonly datasets = new Map<string, DatasetInfo>();
+  /** Views over big files, by name: the registered path each reads (bigFile.ts). */
+  readonly views = new Map<string, string>();
+  /** This session's loaded CSV, Excel and JSON sources by dataset, for a re-read before (or without) their saved copy. */
+  readonly sources = new Map<string, Blob>();
+  /** Datasets a console statement dropped, in case a ROLLBACK brings them back. */
+  readonly dropped = new Map<string, DatasetInfo>();
+  /** Loads the user cancelled (kept until their `load` answers), and the one being ingested now. */
+  readonly cancelledLoads = new Set<string>();
+  ingesting: string | null = null;
+  /** Profiles the user cancelled (kept until their `profile` answers), and the one running now. */
+  readonly cancelledProfiles = new Set<string>();
+  profiling: string | null = null;
+  /** Receives DuckDB's execution progress while an ingest runs. */
+  progressSink?: (percentage: number) => void;
+  /** Names scratch tables and registered files uniquely. */
+  seq = 0;
+  /** When the last request began (snapshots wait for a quiet moment). */
+  lastRequestAt = 0;
+  /** Load-report checks running after their load answered (laterChecks.ts). */
+  readonly checking = new Set<Promise<void>>();
+  /** The restore of the saved datasets, started once by the first request that needs the engine. */
+  restored?: Promise<void>;
+  readonly snapshots: SnapshotWriter;
+  readonly #restore: (engine: Engine) => Promise<void>;
+  #engine?: Promise<Engine>;
+  #storage?: Promise<DatasetStorage | undefined>;
+  #writes?: Promise<boolean>;
+
+  constructor(deps: HostDeps, restore: (ctx: HostContext, engine: Engine) => Promise<void>) {
+    this.deps = deps;
+    this.#restore = (engine) => restore(this, engine);
+    this.snapshots = new SnapshotWriter(this);
+  }
+
+  addListener(emit: Emit): void {
+    this.#listeners.add(emit);
+  }
+
+  removeListener(emit: Emit): void {
+    this.#listeners.delete(emit);
+  }
+
+  emit(event: DataEvent): void {
+    for (const l of this.#listeners) l(event);
+  }
+
+  progress(loadId: string, fileName: string, phase: LoadPhase, fraction?: number, detail?: string): void {
+    this.emit({ type: 'progress', loadId, fileName, phase, ...(fraction === undefined ? {} : { fraction }), ...(detail === undefined ? {} : { detail }) });
+  }
+
+  list(): DatasetInfo[] {
+    return [...this.datasets.values()].sort((a, b) => a.loadedAt - b.loadedAt);
+  }
+
+  /** Announces one dataset's new entry when the list itself is unchanged (loading.ts). */
+  updated(name: string): void {
+    const dataset = this.datasets.get(name);
+    if (dataset) this.emit({ type: 'dataset', dataset });
+  }
+
+  /** Announces the list: the one way a change of it reaches the page (and the peers). */
+  changed(): DatasetInfo[] {
+    const list = this.list();
+    this.emit({ type: 'datasets', datasets: list });
+    return list;
+  }
+
+  engineReady(): Promise<Engine> {
+    this.#engine ??= this.deps.boot().then((engine) => {
+      engine.onProgress?.((pct) => this.progressSink?.(pct));
+      return engine;
+    });
+    return this.#engine;
+  }
+
+  storageReady(): Promise<DatasetStorage | undefined> {
+    this.#storage ??= this.deps.openStorage().catch(() => undefined);
+    return this.#storage;
+  }
+
+  mayWrite(): Promise<boolean> {
+    this.#writes ??= this.deps.claimWrites ? this.deps.claimWrites(() => this.emit({ type: 'storageFreed' })).catch(() => false) : Promise.resolve(true);
+    return this.#writes;
+  }
+
+  /** The storage, when this tab is the one that writes it. */
+  async writable(): Promise<DatasetStorage | undefined> {
+    const storage = await this.storageReady();
+    return storage && (await this.mayWrite()) ? storage : undefined;
+  }
+
+  /** Resolves once no load-report check is running (laterChecks.ts). */
+  async checksSettled(): Promise<void> {
+    while (this.checking.size > 0) await Promise.all(this.checking);
+  }
+
+  /** Starts the restore once the engine is up (idempotent); `ready` and `init` both call it. */
+  startRestore(engine: Engine): Promise<void> {
+    this.restored ??= this.#restore(engine);
+    return this.restored;
+  }
+
+  /** Engine plus restored datasets: every request waits for both. */
+  async ready(): Promise<Engine> {
+    this.lastRequestAt = performance.now();
+    const engine = await this.engineReady();
+    await this.startRestore(engine);
+    return engine;
+  }
+}
