@@ -176,10 +176,12 @@ async function runCell(browser, baseURL, cell, path, planned) {
       () => runQuery(page, groupBySql(cell), 8, 0, STEP_TIMEOUT),
       () => native.step({ op: 'query', sql: groupBySql(cell) }),
     );
+    // The whole cell, the waits between steps included (the rail's profile may run during them).
+    const longest = await longestTask(page, loadStart, await page.evaluate(() => performance.now()));
     const kind = await scalar(page, `SELECT table_type FROM information_schema.tables WHERE table_name = '${cell.key}'`);
     const view = kind === 'VIEW';
     if (cell.view && !view) throw new Error(`the app made a ${kind}, not a view: the 1 GiB device emulation did not reach its data worker`);
-    return { mb, view, nativeView: planned.view, nativeVersion: native.version, load, profile, group };
+    return { mb, view, nativeView: planned.view, nativeVersion: native.version, load, profile, group, longest };
   } catch (e) {
     await page.screenshot({ path: join(tmpdir(), `${cell.key}-failed.png`) }).catch(() => undefined);
     throw e;
@@ -221,7 +223,7 @@ function cellRows(cell, r, note) {
   row(`GROUP BY (engine, first run; ${mem(r.group)})`, r.group.app.firstMs, 'ms', { name: 'native, threads = 1, same round: same query', value: r.group.native.ms });
   const wasm = [r.load.wasm, r.profile.wasm, r.group.wasm].filter((v) => typeof v === 'number');
   if (wasm.length) row("DuckDB's wasm memory at its peak (it never shrinks)", Math.max(...wasm), 'MB');
-  row("the page's longest main-thread task, load + profile + GROUP BY (goal ≤ 200)", Math.max(r.load.longest, r.profile.longest, r.group.longest), 'ms');
+  row("the page's longest main-thread task, from load to GROUP BY (goal ≤ 200)", r.longest, 'ms');
   return out;
 }
 
