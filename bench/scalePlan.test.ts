@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain .mjs module of the bench, without types
+import { appCeilingBytes, matrixCells, profileStatements, whyNot } from './scalePlan.mjs';
+
+interface Cell {
+  key: string;
+  cols: number;
+  rows: number;
+  view?: boolean;
+  big: boolean;
+  label: string;
+}
+
+const cells = (matrixCells as () => Cell[])();
+const cell = (cols: number, rows: number): Cell => {
+  const c = cells.find((x) => x.cols === cols && x.rows === rows);
+  if (!c) throw new Error(`no cell ${cols}×${rows}`);
+  return c;
+};
+const ctx = (over: object = {}) => ({ big: true, tmpFreeBytes: 80e9, memAvailableBytes: 20e9, ceilingBytes: (appCeilingBytes as (g: number) => number)(4), budgetMs: 20 * 60_000, bytesPerRow: (cols: number) => cols * 3, done: [], ...over });
+
+describe('scale plan', () => {
+  it('has every cell of the matrix and the 1 GB file both ways', () => {
+    for (const cols of [10, 150, 500, 2000]) for (const rows of [1_000, 1_000_000, 10_000_000]) expect(cell(cols, rows)).toBeDefined();
+    expect(cells.filter((c) => c.key === 'scale_1gb').map((c) => c.view)).toEqual([false, true]);
+  });
+  it('says why a cell does not run instead of leaving it out', () => {
+    expect(whyNot(cell(10, 10_000_000), ctx({ big: false }))).toMatch(/--scale-big/);
+    expect(whyNot(cell(10, 1_000), ctx({ big: false }))).toBeNull();
+    // 2,000 × 10M at 3 bytes a value is 60 GB of CSV: past half the free disk.
+    expect(whyNot(cell(2000, 10_000_000), ctx())).toMatch(/more than half the 80.0 GB free/);
+  });
+  it('estimates from a measured cell of the same kind and holds to the budget', () => {
+    const done = [{ cell: cell(150, 1_000_000), mb: 450, view: false, appMs: 60_000, appLoadMs: 20_000, nativeMs: 60_000, nativeLoadMs: 20_000 }];
+    // 500 × 1M: 1.5 GB, a table (under the 4 GiB device's ceiling), ~3.3 × 2 min.
+    expect(whyNot(cell(500, 1_000_000), ctx({ done }))).toBeNull();
+    expect(whyNot(cell(500, 1_000_000), ctx({ done, budgetMs: 5 * 60_000 }))).toMatch(/estimated ~7 min/);
+    // 150 × 10M (4.5 GB) is a view: each profile statement reads the file again.
+    expect(whyNot(cell(150, 10_000_000), ctx({ done }))).toMatch(/as a view, read again by each of ~5 statements/);
+  });
+  it('counts the profile statements a view takes', () => {
+    expect(profileStatements(500, false)).toBe(6 + 6 + 1);
+    expect(profileStatements(500, true)).toBe(3);
+  });
+});
