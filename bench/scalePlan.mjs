@@ -96,7 +96,8 @@ export function whyNot(cell, ctx) {
   const bySize = [...ctx.done].sort((a, b) => b.mb - a.mb);
   const sameKind = bySize.find((d) => d.view === view) ?? bySize[0];
   if (!sameKind) return null;
-  const scale = bytes / 1e6 / sameKind.mb;
+  // By values (rows × columns): parsing, profiling and SUMMARIZE all go value by value.
+  const scale = (cell.rows * cell.cols) / (sameKind.cell.rows * sameKind.cell.cols);
   // A view reads its file for every statement: the app's load (one scan) times its scans.
   const est = view
     ? scale * (sameKind.appLoadMs * (2 + profileStatements(cell.cols, true)) + sameKind.nativeLoadMs * 3)

@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error -- a plain .mjs module of the bench, without types
 import { appCeilingBytes, matrixCells, profileStatements, whyNot } from './scalePlan.mjs';
 
-interface Cell {
-  key: string;
-  cols: number;
-  rows: number;
-  view?: boolean;
-  big: boolean;
-  label: string;
-}
-
-const cells = (matrixCells as () => Cell[])();
-const cell = (cols: number, rows: number): Cell => {
+const cells = matrixCells();
+const cell = (cols: number, rows: number) => {
   const c = cells.find((x) => x.cols === cols && x.rows === rows);
   if (!c) throw new Error(`no cell ${cols}×${rows}`);
   return c;
 };
-const ctx = (over: object = {}) => ({ big: true, tmpFreeBytes: 80e9, memAvailableBytes: 20e9, ceilingBytes: (appCeilingBytes as (g: number) => number)(4), budgetMs: 20 * 60_000, bytesPerRow: (cols: number) => cols * 3, done: [], ...over });
+const ctx = (over: object = {}) => ({ big: true, tmpFreeBytes: 80e9, memAvailableBytes: 20e9, ceilingBytes: appCeilingBytes(4), budgetMs: 20 * 60_000, bytesPerRow: (cols: number) => cols * 3, done: [], ...over });
 
 describe('scale plan', () => {
   it('has every cell of the matrix and the 1 GB file both ways', () => {
