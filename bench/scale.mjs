@@ -18,7 +18,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { duckdbHeapMB, scalar } from './bigfile.mjs';
 import { ensureCsv } from './gen-csv.mjs';
 import { memAvailableBytes, ourRenderers, peakMB, resetPeaks } from './procMemory.mjs';
-import { appCeilingBytes, estimatedBytes, matrixCells, whyNot } from './scalePlan.mjs';
+import { appCeilingBytes, appMakesView, estimatedBytes, matrixCells, parseLimit, whyNot } from './scalePlan.mjs';
 import { coldStart, loadFile, newPage, quiet, runQuery, settled } from './wasm.mjs';
 
 const PROFILE = 'dataseer:profile';
@@ -144,7 +144,7 @@ async function pair(page, appStep, nativeStep) {
 }
 
 /** Runs one cell: app and native, step by step. */
-async function runCell(browser, baseURL, cell, path, planned) {
+async function runCell(browser, baseURL, cell, path, planned, onLimit) {
   const mb = statSync(path).size / 1e6;
   const began = performance.now();
   const say = (what) => console.log(`    ${((performance.now() - began) / 1000).toFixed(0)} s: ${what}`);
@@ -154,6 +154,8 @@ async function runCell(browser, baseURL, cell, path, planned) {
     if (cell.view) await emulateDeviceMemory(context, 1);
     await coldStart(page, baseURL);
     await settled(page);
+    // The data worker's own memory_limit (from its navigator.deviceMemory), for the next plans.
+    if (!cell.view) onLimit(parseLimit(await scalar(page, "SELECT current_setting('memory_limit')")));
     say('page up; load');
     const loadStart = await page.evaluate(() => performance.now());
     const load = await pair(
@@ -241,7 +243,7 @@ export async function scaleRows(browser, baseURL) {
   const deviceMemory = (await probe.evaluate(() => /** @type {Navigator & { deviceMemory?: number }} */ (navigator).deviceMemory).catch(() => undefined)) ?? 4;
   await probe.close();
   const ctx = { big: BIG, tmpFreeBytes: free(), memAvailableBytes: memAvailableBytes(), ceilingBytes: appCeilingBytes(deviceMemory), budgetMs: BUDGET_MS, bytesPerRow: (c) => perRow.get(c), done: [] };
-  console.log(`  scale matrix: browser deviceMemory ${deviceMemory} GiB → the app attaches a CSV as a view past ~${(ctx.ceilingBytes / 1.5 / 1e9).toFixed(2)} GB; ${BIG ? 'all cells' : 'small cells (--scale-big for the rest)'}; ${BUDGET_MS / 60_000} min budget a cell`);
+  console.log(`  scale matrix: browser deviceMemory ${deviceMemory} GiB → the app attaches a CSV as a view past ~${((ctx.ceilingBytes - 768 * 1024 ** 2) / 1.5 / 1e9).toFixed(2)} GB (less for short values); ${BIG ? 'all cells' : 'small cells (--scale-big for the rest)'}; ${BUDGET_MS / 60_000} min budget a cell`);
   const cells = matrixCells();
   try {
     for (const [i, cell] of cells.entries()) {
@@ -254,7 +256,7 @@ export async function scaleRows(browser, baseURL) {
         continue;
       }
       const bytes = estimatedBytes(cell, ctx);
-      const planned = { view: cell.view ?? (bytes !== undefined && bytes * 1.5 > ctx.ceilingBytes) };
+      const planned = { view: cell.view ?? (bytes !== undefined && appMakesView(bytes, cell.rows * cell.cols, ctx.ceilingBytes)) };
       let path;
       try {
         const t0 = performance.now();
@@ -262,7 +264,11 @@ export async function scaleRows(browser, baseURL) {
         if (cell.source === 'range') perRow.set(cell.cols, statSync(path).size / cell.rows);
         console.log(`  ${cell.label}: CSV written in ${((performance.now() - t0) / 1000).toFixed(0)} s (${(statSync(path).size / 1e6).toFixed(0)} MB)`);
         const load = loadavg()[0];
-        const r = await runCell(browser, baseURL, cell, path, planned);
+        const r = await runCell(browser, baseURL, cell, path, planned, (limit) => {
+          if (limit === undefined || limit + 768 * 1024 ** 2 === ctx.ceilingBytes) return;
+          ctx.ceilingBytes = limit + 768 * 1024 ** 2;
+          console.log(`  the app's DuckDB memory_limit is ${(limit / 1024 ** 3).toFixed(2)} GiB: it attaches a CSV as a view past ~${((ctx.ceilingBytes - 768 * 1024 ** 2) / 1.5 / 1e9).toFixed(2)} GB (less for short values)`);
+        });
         const note = ` [load average ${load.toFixed(1)} → ${loadavg()[0].toFixed(1)}]`;
         rows.push(...cellRows(cell, r, note));
         const appMs = r.load.app.ms + r.profile.app.engineMs + r.group.app.firstMs;

@@ -29,6 +29,23 @@ export function appCeilingBytes(deviceMemoryGiB) {
   return limit + headroom;
 }
 
+/** Bytes the app counts a delimited value at once typed (workers/data/footprint.ts BYTES_PER_VALUE). */
+const BYTES_PER_VALUE = 12;
+const HEADROOM = 768 * MIB;
+
+/** Whether the app will attach a CSV of `bytes` and `values` as a view (footprint.ts's rule). */
+export function appMakesView(bytes, values, ceilingBytes) {
+  return Math.max(bytes * 1.5, values * BYTES_PER_VALUE) > ceilingBytes - HEADROOM;
+}
+
+/** DuckDB's `memory_limit` setting as the app reports it ("3.0 GiB", "512.0 MiB") in bytes. */
+export function parseLimit(text) {
+  const m = /^([\d.]+)\s*(KiB|MiB|GiB|TiB|KB|MB|GB|TB)$/.exec(text.trim());
+  if (!m) return undefined;
+  const unit = { KiB: 1024, MiB: MIB, GiB: GIB, TiB: 1024 * GIB, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12 }[m[2]];
+  return Number(m[1]) * unit;
+}
+
 const short = (rows) => (rows >= 1e6 ? `${rows / 1e6}m` : `${rows / 1e3}k`);
 
 /**
@@ -87,7 +104,7 @@ export function whyNot(cell, ctx) {
   if (bytes === undefined) return null;
   const cells = `${((cell.cols * cell.rows) / 1e9).toFixed(2)} G cells`;
   if (bytes > ctx.tmpFreeBytes / 2) return `not run: its CSV would be ~${gb(bytes)} (${cells}), more than half the ${gb(ctx.tmpFreeBytes)} free in the temporary folder`;
-  const view = cell.view ?? bytes * 1.5 > ctx.ceilingBytes;
+  const view = cell.view ?? appMakesView(bytes, cell.rows * cell.cols, ctx.ceilingBytes);
   // Native holds a table of ~8 bytes a value (BIGINT, DOUBLE, short inlined VARCHAR), uncompressed.
   const nativeBytes = view ? 0 : cell.cols * cell.rows * 8;
   if (ctx.memAvailableBytes !== null && nativeBytes > ctx.memAvailableBytes / 2) return `not run: native DuckDB would hold ~${gb(nativeBytes)} beside the app's copy; ${gb(ctx.memAvailableBytes)} is available on this shared machine`;
