@@ -4,8 +4,9 @@
 // streams it from disk. Reported: the add (one scan, to count rows), the query, the memory DuckDB
 // holds afterwards, DuckDB's peak wasm memory, and the peak resident memory of the tab's process
 // (which also counts the reads DuckDB-WASM makes of the File, garbage the worker collects lazily).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { ensureCsv } from './gen-csv.mjs';
+import { ourRenderers, peakMB } from './procMemory.mjs';
 import { coldStart, loadFile, newPage, runQuery, settled, showSqlConsole } from './wasm.mjs';
 
 /** ~2.5 GB: estimated at 1.5× that, past the 3.25 GiB a load may take. */
@@ -13,7 +14,7 @@ export const BIG_ROWS = 26_000_000;
 const BIG_TABLE = 'big_rows';
 
 /** The first cell of the console's result grid, once a query has run. */
-async function scalar(page, sql) {
+export async function scalar(page, sql) {
   const before = await page.evaluate(() => performance.getEntriesByName('dataseer:query').length);
   await showSqlConsole(page);
   await page.getByRole('textbox', { name: 'SQL query', exact: true }).fill(sql);
@@ -24,30 +25,19 @@ async function scalar(page, sql) {
 }
 
 /**
- * The highest peak resident memory (VmHWM) among the browser's renderer processes, in MB: the
- * tab's page and its workers live in one. Linux only (reads /proc); null elsewhere.
+ * The highest peak resident memory (VmHWM) among this bench's own renderer processes, in MB: the
+ * tab's page and its workers live in one (other users' browsers on a shared machine are not
+ * read). Linux only (reads /proc); null elsewhere.
  */
 function rendererPeakMB() {
-  if (process.platform !== 'linux') return null;
-  let peak = null;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.includes('--type=renderer')) continue;
-      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-      if (Number.isFinite(kb)) peak = Math.max(peak ?? 0, kb / 1024);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return peak === null ? null : Math.round(peak);
+  return peakMB(ourRenderers());
 }
 
 /**
  * The size of DuckDB's wasm memory, in MB, read from its worker (DuckDB-WASM keeps its bindings
  * on that worker's global). Wasm memory never shrinks, so this is DuckDB's peak so far.
  */
-async function duckdbHeapMB(page) {
+export async function duckdbHeapMB(page) {
   for (const worker of page.workers()) {
     if (!worker.url().includes('duckdb')) continue;
     const bytes = await worker.evaluate(() => globalThis.DUCKDB_BINDINGS?.mod?.HEAPU8?.buffer?.byteLength ?? null).catch(() => null);

@@ -47,11 +47,11 @@ function line(i, rnd) {
 /**
  * Returns the CSV's path, generating it when missing or produced by another generator version.
  * The same generator makes the bigger-than-memory file (`rows`, `fileName`): its first rows are
- * the bench CSV's.
+ * the bench CSV's; the scale matrix writes its 1 GB file into a temporary `dir` and deletes it.
  */
-export async function ensureCsv({ rows = CSV_ROWS, fileName = FILE_NAME } = {}) {
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const path = join(CACHE_DIR, fileName);
+export async function ensureCsv({ rows = CSV_ROWS, fileName = FILE_NAME, dir = CACHE_DIR } = {}) {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, fileName);
   const stamp = `${path}.meta.json`;
   const expected = JSON.stringify({ version: GENERATOR_VERSION, rows });
   if (existsSync(path) && existsSync(stamp) && readFileSync(stamp, 'utf8') === expected) return path;

@@ -151,7 +151,7 @@ function rowsFor(wasm, native, csvMB, via) {
     // Beside native on one thread: the engine's own cost, apart from native's second core.
     row(`CSV ingest, 1M rows / ${csvMB.toFixed(0)} MB, vs native on one thread${via}`, wasm.csv.ms, 'ms', { name: 'native, threads = 1: CREATE TABLE AS read_csv', value: native.oneThread.csvIngest }),
     row(`GROUP BY category over 1M rows (engine), vs native on one thread${via}`, wasm.groupBy.engineMs, 'ms', { name: 'native, threads = 1: same query', value: native.oneThread.groupBy }),
-    row(`flights-3m.parquet load, vs native on one thread${via}`, wasm.parquet.ms, 'ms', { name: 'native, threads = 1: CREATE TABLE AS read_parquet', value: native.oneThread.parquetLoad }),
+    row(`flights-3m.parquet load, read by ${wasm.parquet.reader}, vs native on one thread${via}`, wasm.parquet.ms, 'ms', { name: 'native, threads = 1: CREATE TABLE AS read_parquet', value: native.oneThread.parquetLoad }),
     row(`flights delays by origin (engine), vs native on one thread${via}`, wasm.aggregate.engineMs, 'ms', { name: 'native, threads = 1: same query', value: native.oneThread.parquetAggregate }),
   ];
 }
@@ -164,7 +164,7 @@ function parquetRows(wasm, p, native, via) {
     row('flights-3m.parquet: decode + Arrow insert, the engine’s first Arrow insert, no load path', p.coldMs, 'ms', base),
     row('flights-3m.parquet: decode + Arrow insert, warm, no load path', p.warmMs, 'ms', base),
     ...Object.entries(p.byBatchRows).map(([n, ms]) => row(`flights-3m.parquet: decode + Arrow insert, warm, ${Number(n).toLocaleString('en')} rows per batch`, ms, 'ms', base)),
-    ...(wasm ? [row(`flights-3m.parquet: through Add data files vs decode + insert alone (first)${via}`, wasm.parquet.ms, 'ms', { name: 'decode + Arrow insert, first, no load path', value: p.coldMs })] : []),
+    ...(wasm ? [row(`flights-3m.parquet: through Add data files (read by ${wasm.parquet.reader}) vs decode + insert alone (first)${via}`, wasm.parquet.ms, 'ms', { name: 'decode + Arrow insert, first, no load path', value: p.coldMs })] : []),
     ...duckdbReaderRows(p, native),
   ];
 }
@@ -214,27 +214,16 @@ async function appOnly(rows, only) {
   }
 }
 
-/** The quick CSV pass: native before and after, the browser rows between. */
+/** The quick CSV pass: the floor's rounds, each with its native one-thread ingest beside the app's load. */
 async function csvOnly(rows) {
   const csvPath = await ensureCsv();
-  const passes = [];
-  if (!onlyCsvSource) {
-    console.log('native DuckDB (@duckdb/node-api), first pass…');
-    passes.push(await nativePass(csvPath));
-  }
   buildHarness();
   const server = await startStaticServer(new Map([['/', DIST], [HARNESS_PREFIX, HARNESS_DIST]]), PORT);
   const browser = await chromium.launch(launchOptions());
   try {
     console.log(`chromium ${browser.version()} → ${server.url} (build ${DIST})`);
     const measured = await measureCsvFloor(browser, { app: `${server.url}/`, compare: `${server.url}${HARNESS_PREFIX}compare.html` }, csvPath, { sourcesOnly: onlyCsvSource });
-    if (onlyCsvSource) {
-      rows.push(...csvFloorRows(measured));
-      return;
-    }
-    console.log('native DuckDB, second pass…');
-    passes.push(await nativePass(csvPath));
-    rows.push(...csvFloorRows(measured, nativeMedians(passes)));
+    rows.push(...csvFloorRows(measured));
   } finally {
     await browser.close();
     await server.close();
@@ -397,10 +386,16 @@ async function main() {
   const csvMB = statSync(csvPath).size / 1e6;
   const rows = [];
   try {
-    console.log('native DuckDB (@duckdb/node-api), first pass…');
-    const passes = [await nativePass(csvPath)];
-    meta.duckdbNative = passes[0].version;
-    meta.nativeThreads = passes[0].threads;
+    // Every native baseline sits beside the browser work it divides, in the same round: a pass
+    // right before the app's engine rows and one right after them, another right after the bare
+    // engine rows. (The second pass used to come after every browser row, the scale matrix and
+    // the figures included, an hour later on a machine whose load had moved.)
+    console.log('native DuckDB (@duckdb/node-api), the pass before the app…');
+    const before = await nativePass(csvPath);
+    meta.duckdbNative = before.version;
+    meta.nativeThreads = before.threads;
+    let nativeApp;
+    let nativeBare;
 
     const roots = new Map([['/', DIST]]);
     const server = await startStaticServer(roots, PORT);
@@ -426,7 +421,10 @@ async function main() {
       }
       meta.driver = driver;
       console.log(`DuckDB-WASM via the ${driver}…`);
-      wasm = await runWasm(browser, pageURL, csvPath, passes[0].aggregateRows);
+      wasm = await runWasm(browser, pageURL, csvPath, before.aggregateRows);
+      console.log('native DuckDB, the pass right after the app (same round)…');
+      const afterApp = await nativePass(csvPath);
+      nativeApp = nativeMedians([before, afterApp]);
       try {
         if (driver !== 'harness') {
           buildHarness();
@@ -437,6 +435,8 @@ async function main() {
         console.log(`  bare read_csv (same boot, no load path): first ${bare.firstMs.toFixed(0)} ms, then ${bare.defaultMs.toFixed(0)} ms; with the app's read_csv options ${bare.appOptionsMs.toFixed(0)} ms`);
         bareParquet = await runBareParquet(browser, `${server.url}${HARNESS_PREFIX}bare.html`, PARQUET_FILE);
         logParquet(bareParquet);
+        console.log('native DuckDB, the pass right after the bare engine rows (same round)…');
+        nativeBare = nativeMedians([afterApp, await nativePass(csvPath)]);
       } catch (e) {
         console.error(`bare read_csv failed: ${e instanceof Error ? e.message : String(e)}`);
         process.exitCode = 1;
@@ -479,12 +479,9 @@ async function main() {
       await server.close();
     }
 
-    console.log('native DuckDB, second pass…');
-    passes.push(await nativePass(csvPath));
-    const native = nativeMedians(passes);
-    rows.push(...rowsFor(wasm, native, csvMB, via));
-    if (bare) rows.push(...bareRows(wasm, bare, native, csvMB, via));
-    if (bareParquet) rows.push(...parquetRows(wasm, bareParquet, native, via));
+    rows.push(...rowsFor(wasm, nativeApp, csvMB, via));
+    if (bare && nativeBare) rows.push(...bareRows(wasm, bare, nativeBare, csvMB, via));
+    if (bareParquet && nativeBare) rows.push(...parquetRows(wasm, bareParquet, nativeBare, via));
     rows.push(...python, ...app);
     try {
       rows.push(...(await providerRows()));

@@ -1,32 +1,35 @@
-// The scale matrix (issue 37): tables of 10 / 150 / 500 / 2,000 columns × 1k / 1M rows (10M rows
-// and the ~1 GB CSV behind --scale-big, so a default run stays reasonable) added through the app
-// as a user does — load, the Profile tab, one GROUP BY — each beside native DuckDB
-// (@duckdb/node-api, one thread as DuckDB-WASM runs here) in the same round: CREATE TABLE AS
-// read_csv, SUMMARIZE (its profile) and the same GROUP BY. Reported per cell: times, DuckDB's wasm
-// memory at its peak, and the page's longest main-thread task.
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// The scale matrix (issue 37): 10 / 150 / 500 / 2,000 columns × 1k / 1M / 10M rows and a ~1 GB
+// CSV as a table and as a view, added through the app as a user does: load, the Profile tab, one
+// GROUP BY. Native DuckDB (@duckdb/node-api, one thread as DuckDB-WASM runs here, in a process of
+// its own: scaleNative.mjs) does the same three steps interleaved with the app's, step by step in
+// the same round: read_csv into a table (or a view, counted, when the app made one), SUMMARIZE of
+// the columns the app profiled, the same GROUP BY. Per step: time, peak resident memory (the tab's
+// process; the native process), DuckDB's wasm memory, the page's longest main-thread task.
+// A cell this machine cannot hold or finish in its budget is printed with the reason
+// (scalePlan.mjs); the big ones run only with --scale-big. CSVs are written to a temporary folder
+// and deleted after their cell.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statfsSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { CACHE_DIR } from './gen-csv.mjs';
-import { coldStart, loadFile, newPage, runQuery } from './wasm.mjs';
+import { duckdbHeapMB, scalar } from './bigfile.mjs';
+import { ensureCsv } from './gen-csv.mjs';
+import { memAvailableBytes, ourRenderers, peakMB, resetPeaks } from './procMemory.mjs';
+import { appCeilingBytes, appMakesView, estimatedBytes, matrixCells, parseLimit, whyNot } from './scalePlan.mjs';
+import { coldStart, loadFile, newPage, quiet, runQuery, settled } from './wasm.mjs';
 
 const PROFILE = 'dataseer:profile';
 const BIG = process.argv.includes('--scale-big');
-
-/** [columns, rows] per cell; the big ones only with --scale-big. */
-export function scaleCells(big = BIG) {
-  const cells = [];
-  for (const cols of [10, 150, 500, 2000]) cells.push([cols, 1000]);
-  for (const cols of [10, 150]) cells.push([cols, 1_000_000]);
-  if (big) {
-    for (const cols of [500, 2000]) cells.push([cols, 1_000_000]);
-    for (const cols of [10, 150]) cells.push([cols, 10_000_000]);
-  }
-  return cells;
-}
+const BUDGET_MS = Number(process.env.BENCH_SCALE_CELL_MIN ?? 20) * 60_000;
+const STEP_TIMEOUT = 3_600_000;
+// BENCH_SCALE_ONLY=scale_10c_1k,scale_1gb: just those cells (by key); the others say so.
+const ONLY = process.env.BENCH_SCALE_ONLY?.split(',').filter(Boolean);
+const GEN_COLUMNS = ['id', 'qty', 'price', 'score', 'category', 'event_date', 'note'];
 
 const sqlString = (s) => `'${s.replaceAll("'", "''")}'`;
-const tableName = (cols, rows) => `scale_${cols}c_${rows >= 1e6 ? `${rows / 1e6}m` : `${rows / 1e3}k`}`;
 
 /** Column i: nine in ten small integers, then a decimal, and every tenth a text category. */
 function columnSql(i) {
@@ -36,17 +39,15 @@ function columnSql(i) {
   return `(i * ${i + 7}) % 97 AS c${i}`;
 }
 
-/** Writes the cell's CSV once (deterministic, by DuckDB's COPY) into bench/.cache/. */
-async function ensureScaleCsv(cols, rows) {
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const path = join(CACHE_DIR, `${tableName(cols, rows)}.csv`);
-  if (existsSync(path) && statSync(path).size > 0) return path;
-  console.log(`  writing ${path}…`);
+/** Writes a cell's CSV (deterministic, by DuckDB's COPY, several threads) into `dir`. */
+async function writeCsv(cell, dir) {
+  if (cell.source === 'gen') return ensureCsv({ rows: cell.rows, fileName: `${cell.key}.csv`, dir });
+  const path = join(dir, `${cell.key}.csv`);
   const instance = await DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
   try {
-    const select = Array.from({ length: cols }, (_, i) => columnSql(i)).join(', ');
-    await conn.run(`COPY (SELECT ${select} FROM range(${rows}) t(i)) TO ${sqlString(path)} (HEADER, DELIMITER ',')`);
+    const select = Array.from({ length: cell.cols }, (_, i) => columnSql(i)).join(', ');
+    await conn.run(`COPY (SELECT ${select} FROM range(${cell.rows}) t(i)) TO ${sqlString(path)} (HEADER, DELIMITER ',')`);
   } finally {
     conn.closeSync();
     instance.closeSync();
@@ -54,102 +55,239 @@ async function ensureScaleCsv(cols, rows) {
   return path;
 }
 
-const groupBySql = (table) => `SELECT c0, count(*) AS n, avg(c1) AS avg_c1, max(c2) AS max_c2 FROM ${table} GROUP BY c0 ORDER BY c0`;
+const groupBySql = (cell) =>
+  cell.source === 'gen'
+    ? `SELECT category, count(*) AS n, avg(price) AS avg_price, max(qty) AS max_qty FROM ${cell.key} GROUP BY category ORDER BY category`
+    : `SELECT c0, count(*) AS n, avg(c1) AS avg_c1, max(c2) AS max_c2 FROM ${cell.key} GROUP BY c0 ORDER BY c0`;
 
-async function timed(fn) {
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
+const columnNames = (cell, n) => (cell.source === 'gen' ? GEN_COLUMNS.slice(0, n) : Array.from({ length: n }, (_, i) => `c${i}`));
+
+/** Native DuckDB in its own process, one step at a time (scaleNative.mjs). */
+async function startNative() {
+  const child = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'scaleNative.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`native DuckDB ended (exit ${child.exitCode ?? child.signalCode ?? '?'})`);
+    return JSON.parse(value);
+  };
+  const hello = await next();
+  return {
+    version: hello.version,
+    /** @returns {Promise<{ ms: number, peakMB: number }>} */
+    async step(msg) {
+      child.stdin.write(`${JSON.stringify(msg)}\n`);
+      const answer = await next();
+      if (answer.error) throw new Error(`native ${msg.op}: ${answer.error}`);
+      return answer;
+    },
+    close() {
+      child.stdin.end(`${JSON.stringify({ op: 'quit' })}\n`);
+      setTimeout(() => child.kill(), 5000).unref();
+    },
+  };
 }
 
-/** The same three steps in native DuckDB, one thread, a fresh instance. */
-async function nativeCell(path, table) {
-  const instance = await DuckDBInstance.create(':memory:');
-  const conn = await instance.connect();
-  try {
-    await conn.run('SET threads = 1');
-    const load = await timed(() => conn.run(`CREATE TABLE ${table} AS SELECT * FROM read_csv(${sqlString(path)})`));
-    const summarize = await timed(() => conn.runAndReadAll(`SUMMARIZE ${table}`));
-    const groupBy = await timed(() => conn.runAndReadAll(groupBySql(table)));
-    return { load, summarize, groupBy };
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
+/**
+ * A device with `gib` GiB of memory, for the data worker: its memory limit and footprint ceiling
+ * follow navigator.deviceMemory (memoryBudget.ts), which no DevTools command overrides, so the
+ * worker's script is served with the property redefined ahead of it.
+ */
+async function emulateDeviceMemory(context, gib) {
+  await context.route(/\/assets\/data\.worker-[^/]*\.js$/, async (route) => {
+    const response = await route.fetch();
+    const body = `Object.defineProperty(WorkerNavigator.prototype, 'deviceMemory', { get: () => ${gib}, configurable: true });\n${await response.text()}`;
+    await route.fulfill({ response, body });
+  });
 }
 
-/** DuckDB's wasm memory in MB (it never shrinks: its peak so far), read from its worker. */
-async function duckdbHeapMB(page) {
-  for (const worker of page.workers()) {
-    if (!worker.url().includes('duckdb')) continue;
-    const bytes = await worker.evaluate(() => globalThis.DUCKDB_BINDINGS?.mod?.HEAPU8?.buffer?.byteLength ?? null).catch(() => null);
-    if (typeof bytes === 'number') return Math.round(bytes / 1e6);
-  }
-  return null;
+async function longestTask(page, from, to) {
+  return page.evaluate(([a, b]) => Math.max(0, ...(window.__benchLongTasks ?? []).filter((x) => x.start < b && x.start + x.duration > a).map((x) => x.duration)), [from, to]);
 }
 
-async function longestTask(page, from) {
-  return page.evaluate((t) => Math.max(0, ...(window.__benchLongTasks ?? []).filter((x) => x.start + x.duration > t).map((x) => x.duration)), from);
-}
-
-/** Opens the Profile tab of the dataset just added and waits for its profile (DataClient's measure). */
-async function profileInApp(page) {
-  const before = await page.evaluate((n) => performance.getEntriesByName(n).length, PROFILE);
-  const tab = page.getByRole('tab', { name: 'Profile', exact: true });
-  await tab.click();
-  await page.waitForFunction(([n, c]) => performance.getEntriesByName(n).length > c, [PROFILE, before], { timeout: 1_800_000, polling: 100 });
-  const entry = await page.evaluate(([n, c]) => {
-    const e = performance.getEntriesByName(n)[c];
-    return { duration: e.duration, detail: 'detail' in e ? e.detail : null };
-  }, [PROFILE, before]);
+/**
+ * Opens the Profile tab of the dataset just added and waits for its profile. The rail asks for
+ * the same profile as soon as the dataset is listed (DataClient keeps one per state of the
+ * dataset), so the measure to wait for is the first for `name` since `since`, whoever asked.
+ */
+async function profileInApp(page, name, since) {
+  await page.getByRole('tab', { name: 'Profile', exact: true }).click({ timeout: 120_000 });
+  const found = ([n, table, t]) => performance.getEntriesByName(n).find((e) => e.startTime >= t && 'detail' in e && /** @type {PerformanceMeasure} */ (e).detail?.name === table);
+  await page.waitForFunction(found, [PROFILE, name, since], { timeout: STEP_TIMEOUT, polling: 250 });
+  const entry = await page.evaluate(([n, table, t]) => {
+    const e = /** @type {PerformanceMeasure} */ (performance.getEntriesByName(n).find((x) => x.startTime >= t && 'detail' in x && /** @type {PerformanceMeasure} */ (x).detail?.name === table));
+    return { duration: e.duration, detail: e.detail };
+  }, [PROFILE, name, since]);
   if (!entry.detail?.ok) throw new Error(`the profile failed: ${(await page.getByRole('alert').allTextContents()).join(' / ')}`);
-  // The Profile tab covers the first columns of a very wide table: say how many it profiled.
-  const said = await page.getByText(/columns profiled over/).first().innerText({ timeout: 30_000 });
-  const columns = Number(/^([\d,]+) columns profiled/.exec(said.trim())?.[1]?.replaceAll(',', '') ?? NaN);
-  return { ms: entry.duration, columns };
+  // "N columns profiled over R rows in T ms": the tab covers the first columns of a wide table,
+  // and T is the profile's own time in the data worker (no wait in its queue).
+  const said = await page.getByText(/columns profiled over/).first().innerText({ timeout: 120_000 });
+  const m = /^([\d,]+) columns profiled over [\d,]+ rows in ([\d,]+) ms/.exec(said.trim());
+  if (!m) throw new Error(`the profile said "${said.trim().slice(0, 120)}"`);
+  return { askedMs: entry.duration, columns: Number(m[1].replaceAll(',', '')), engineMs: Number(m[2].replaceAll(',', '')) };
 }
 
-/** @returns {Promise<{name: string, value: number, unit: string, baseline?: {name: string, value: number}, ratio?: number}[]>} */
+/**
+ * One app step beside its native twin: peaks reset, the app's step, its longest task and memory,
+ * then the native step.
+ */
+async function pair(page, appStep, nativeStep) {
+  resetPeaks(ourRenderers());
+  const t0 = await page.evaluate(() => performance.now());
+  const app = await appStep();
+  const t1 = await page.evaluate(() => performance.now());
+  const tab = peakMB(ourRenderers());
+  const wasm = await duckdbHeapMB(page);
+  const longest = await longestTask(page, t0, t1);
+  const native = await nativeStep(app);
+  return { app, tab, wasm, longest, native };
+}
+
+/** Runs one cell: app and native, step by step. */
+async function runCell(browser, baseURL, cell, path, planned, onLimit) {
+  const mb = statSync(path).size / 1e6;
+  const began = performance.now();
+  const say = (what) => console.log(`    ${((performance.now() - began) / 1000).toFixed(0)} s: ${what}`);
+  const native = await startNative();
+  const { context, page } = await newPage(browser);
+  try {
+    if (cell.view) await emulateDeviceMemory(context, 1);
+    await coldStart(page, baseURL);
+    await settled(page);
+    // The data worker's own memory_limit (from its navigator.deviceMemory), for the next plans.
+    if (!cell.view) onLimit(parseLimit(await scalar(page, "SELECT current_setting('memory_limit')")));
+    say('page up; load');
+    const loadStart = await page.evaluate(() => performance.now());
+    const load = await pair(
+      page,
+      () => loadFile(page, path, STEP_TIMEOUT),
+      () => native.step({ op: 'load', path, table: cell.key, view: planned.view }),
+    );
+    // The background copy and snapshot of a table would share the cores with the profile.
+    say('loaded');
+    if (!planned.view) await quiet(page, 0).catch(() => undefined);
+    say('profile');
+    const profile = await pair(
+      page,
+      () => profileInApp(page, cell.key, loadStart),
+      (p) => native.step({ op: 'summarize', table: cell.key, columns: columnNames(cell, p.columns) }),
+    );
+    say('GROUP BY');
+    const group = await pair(
+      page,
+      () => runQuery(page, groupBySql(cell), 8, 0, STEP_TIMEOUT),
+      () => native.step({ op: 'query', sql: groupBySql(cell) }),
+    );
+    // The whole cell, the waits between steps included (the rail's profile may run during them).
+    const longest = await longestTask(page, loadStart, await page.evaluate(() => performance.now()));
+    const kind = await scalar(page, `SELECT table_type FROM information_schema.tables WHERE table_name = '${cell.key}'`);
+    const view = kind === 'VIEW';
+    if (cell.view && !view) throw new Error(`the app made a ${kind}, not a view: the 1 GiB device emulation did not reach its data worker`);
+    return { mb, view, nativeView: planned.view, nativeVersion: native.version, load, profile, group, longest };
+  } catch (e) {
+    await page.screenshot({ path: join(tmpdir(), `${cell.key}-failed.png`) }).catch(() => undefined);
+    throw e;
+  } finally {
+    await context.close();
+    native.close();
+  }
+}
+
+const fmtMB = (v) => (v === null || v === undefined ? '?' : `${v.toLocaleString('en')} MB`);
+
+/** Rows and a console line for a measured cell. */
+function cellRows(cell, r, note) {
+  const storage = r.view ? 'as a view' : 'as a table';
+  const mismatch = r.view === r.nativeView ? '' : `; native ran it ${r.nativeView ? 'as a view' : 'as a table'} (planned), the app made ${storage}`;
+  const p = r.profile.app;
+  const ofAll = p.columns < cell.cols ? `its first ${p.columns.toLocaleString('en')} of ${cell.cols.toLocaleString('en')} columns` : `all ${p.columns.toLocaleString('en')} columns`;
+  const steps = [
+    ['load', r.load.app.ms, r.load],
+    ['profile', p.engineMs, r.profile],
+    ['GROUP BY', r.group.app.firstMs, r.group],
+  ];
+  console.log(
+    `  ${cell.label} (${r.mb.toFixed(0)} MB CSV, ${storage}${mismatch})${note}: ` +
+      steps.map(([s, ms, x]) => `${s} ${ms.toFixed(0)} ms vs native ${x.native.ms.toFixed(0)} (tab peak ${fmtMB(x.tab)}, native ${fmtMB(x.native.peakMB)}, wasm ${fmtMB(x.wasm)}, longest task ${x.longest.toFixed(0)} ms)`).join('; ') +
+      `; profile asked → answered ${p.askedMs.toFixed(0)} ms`,
+  );
+  const label = `${cell.label}${note}`;
+  const out = [];
+  const row = (name, value, unit, baseline) => {
+    const o = { name: `${label}: ${name}`, value: Math.round(value), unit };
+    if (baseline) Object.assign(o, { baseline: { name: baseline.name, value: Math.round(baseline.value) }, ratio: Math.round((value / baseline.value) * 100) / 100 });
+    out.push(o);
+  };
+  const mem = (x) => `tab's process peak ${fmtMB(x.tab)}, native process peak ${fmtMB(x.native.peakMB)}`;
+  row(`load (${r.mb.toFixed(0)} MB CSV, ${storage}${mismatch}; ${mem(r.load)})`, r.load.app.ms, 'ms', { name: `native, threads = 1, same round: ${r.nativeView ? 'CREATE VIEW + count(*)' : 'CREATE TABLE AS read_csv'}`, value: r.load.native.ms });
+  row(`profile, ${ofAll} (data worker's time; ${mem(r.profile)})`, p.engineMs, 'ms', { name: 'native, threads = 1, same round: SUMMARIZE of the same columns', value: r.profile.native.ms });
+  row('profile, asked (by the rail, as the dataset is listed) → answered, queue included', p.askedMs, 'ms');
+  row(`GROUP BY (engine, first run; ${mem(r.group)})`, r.group.app.firstMs, 'ms', { name: 'native, threads = 1, same round: same query', value: r.group.native.ms });
+  const wasm = [r.load.wasm, r.profile.wasm, r.group.wasm].filter((v) => typeof v === 'number');
+  if (wasm.length) row("DuckDB's wasm memory at its peak (it never shrinks)", Math.max(...wasm), 'MB');
+  row("the page's longest main-thread task, from load to GROUP BY (goal ≤ 200)", r.longest, 'ms');
+  return out;
+}
+
+/** @returns {Promise<{name: string, value: number | null, unit: string, baseline?: {name: string, value: number}, ratio?: number}[]>} */
 export async function scaleRows(browser, baseURL) {
   const rows = [];
-  const row = (name, value, unit, baseline) => {
-    const r = { name, value: Math.round(value), unit };
-    if (baseline) Object.assign(r, { baseline: { name: baseline.name, value: Math.round(baseline.value) }, ratio: Math.round((value / baseline.value) * 100) / 100 });
-    rows.push(r);
+  const dir = mkdtempSync(join(tmpdir(), 'dataseer-scale-'));
+  const perRow = new Map();
+  const free = () => {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
   };
-  for (const [cols, rowCount] of scaleCells()) {
-    const table = tableName(cols, rowCount);
-    const label = `scale ${cols.toLocaleString('en')} columns × ${rowCount.toLocaleString('en')} rows`;
-    try {
-      const path = await ensureScaleCsv(cols, rowCount);
-      const mb = statSync(path).size / 1e6;
-      // Native first, then the app, in the same round: a drifting machine moves both.
-      const native = await nativeCell(path, table);
-      const { context, page } = await newPage(browser);
-      try {
-        await coldStart(page, baseURL);
-        const t0 = await page.evaluate(() => performance.now());
-        const load = await loadFile(page, path);
-        const profile = await profileInApp(page);
-        const profileMs = profile.ms;
-        const profiled = profile.columns < cols ? ` (its first ${profile.columns.toLocaleString('en')} columns; SUMMARIZE does all ${cols.toLocaleString('en')})` : '';
-        const group = await runQuery(page, groupBySql(table), 8, 0);
-        const heap = await duckdbHeapMB(page);
-        const longest = await longestTask(page, t0);
-        console.log(`  ${label} (${mb.toFixed(0)} MB CSV): load ${load.ms.toFixed(0)} ms (native ${native.load.toFixed(0)}), profile ${profileMs.toFixed(0)} ms${profiled} (native SUMMARIZE ${native.summarize.toFixed(0)}), GROUP BY ${group.firstMs.toFixed(0)} ms (native ${native.groupBy.toFixed(0)}), wasm memory ${heap ?? '?'} MB, longest task ${longest.toFixed(0)} ms`);
-        row(`${label}: load (${mb.toFixed(0)} MB CSV)`, load.ms, 'ms', { name: 'native, threads = 1: CREATE TABLE AS read_csv', value: native.load });
-        row(`${label}: profile (Profile tab)${profiled}`, profileMs, 'ms', { name: 'native, threads = 1: SUMMARIZE', value: native.summarize });
-        row(`${label}: GROUP BY (engine, first run)`, group.firstMs, 'ms', { name: 'native, threads = 1: same query', value: native.groupBy });
-        if (heap !== null) row(`${label}: DuckDB's wasm memory at its peak`, heap, 'MB');
-        row(`${label}: the page's longest main-thread task (goal ≤ 200)`, longest, 'ms');
-      } finally {
-        await context.close();
+  // The ceiling follows the browser's navigator.deviceMemory (8 at most in Chromium).
+  const probe = await browser.newPage();
+  const deviceMemory = (await probe.evaluate(() => /** @type {Navigator & { deviceMemory?: number }} */ (navigator).deviceMemory).catch(() => undefined)) ?? 4;
+  await probe.close();
+  /** @type {import('./scalePlan.mjs').PlanContext} */
+  const ctx = { big: BIG, tmpFreeBytes: free(), memAvailableBytes: memAvailableBytes(), ceilingBytes: appCeilingBytes(deviceMemory), budgetMs: BUDGET_MS, bytesPerRow: (c) => perRow.get(c), done: [] };
+  console.log(`  scale matrix: browser deviceMemory ${deviceMemory} GiB → the app attaches a CSV as a view past ~${((ctx.ceilingBytes - 768 * 1024 ** 2) / 1.5 / 1e9).toFixed(2)} GB (less for short values); ${BIG ? 'all cells' : 'small cells (--scale-big for the rest)'}; ${BUDGET_MS / 60_000} min budget a cell`);
+  const cells = matrixCells();
+  try {
+    for (const [i, cell] of cells.entries()) {
+      ctx.tmpFreeBytes = free();
+      ctx.memAvailableBytes = memAvailableBytes();
+      const why = ONLY && !ONLY.includes(cell.key) ? 'not run: not in BENCH_SCALE_ONLY' : whyNot(cell, ctx);
+      if (why) {
+        console.log(`  ${cell.label}: ${why}`);
+        rows.push({ name: `${cell.label}: ${why}`, value: null, unit: '' });
+        continue;
       }
-    } catch (e) {
-      console.error(`  ${label} failed: ${e instanceof Error ? e.message : String(e)}`);
-      process.exitCode = 1;
+      const bytes = estimatedBytes(cell, ctx);
+      const planned = { view: cell.view ?? (bytes !== undefined && appMakesView(bytes, cell.rows * cell.cols, ctx.ceilingBytes)) };
+      let path;
+      try {
+        const t0 = performance.now();
+        path = await writeCsv(cell, dir);
+        if (cell.source === 'range') perRow.set(cell.cols, statSync(path).size / cell.rows);
+        console.log(`  ${cell.label}: CSV written in ${((performance.now() - t0) / 1000).toFixed(0)} s (${(statSync(path).size / 1e6).toFixed(0)} MB)`);
+        const load = loadavg()[0];
+        const r = await runCell(browser, baseURL, cell, path, planned, (limit) => {
+          if (limit === undefined || limit + 768 * 1024 ** 2 === ctx.ceilingBytes) return;
+          ctx.ceilingBytes = limit + 768 * 1024 ** 2;
+          console.log(`  the app's DuckDB memory_limit is ${(limit / 1024 ** 3).toFixed(2)} GiB: it attaches a CSV as a view past ~${((ctx.ceilingBytes - 768 * 1024 ** 2) / 1.5 / 1e9).toFixed(2)} GB (less for short values)`);
+        });
+        const note = ` [load average ${load.toFixed(1)} → ${loadavg()[0].toFixed(1)}]`;
+        rows.push(...cellRows(cell, r, note));
+        const appMs = r.load.app.ms + r.profile.app.engineMs + r.group.app.firstMs;
+        const nativeMs = r.load.native.ms + r.profile.native.ms + r.group.native.ms;
+        ctx.done.push({ cell, mb: r.mb, view: r.view, appMs, appLoadMs: r.load.app.ms, nativeMs, nativeLoadMs: r.load.native.ms });
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        console.error(`  ${cell.label} failed: ${message}`);
+        rows.push({ name: `${cell.label}: FAILED — ${message.slice(0, 200)}`, value: null, unit: '' });
+        process.exitCode = 1;
+      } finally {
+        // The 1 GB file serves the table and the view cells; every other file goes at once.
+        if (path && cells[i + 1]?.key !== cell.key) rmSync(path, { force: true });
+        if (path && cells[i + 1]?.key !== cell.key) rmSync(`${path}.meta.json`, { force: true });
+      }
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
   return rows;
 }
-

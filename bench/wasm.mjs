@@ -135,13 +135,13 @@ export async function quiet(page, snapshotsBefore) {
   }
 }
 
-/** Loads a file through the file input; returns the load measure and the longest long task meanwhile. */
-export async function loadFile(page, path) {
+/** Loads a file through the file input; returns the load measure and the longest long task meanwhile (`timeout`: ms to wait for it). */
+export async function loadFile(page, path, timeout = LOAD_TIMEOUT) {
   const fileName = basename(path);
   const before = (await entries(page, LOAD)).length;
   const t0 = await page.evaluate(() => performance.now());
   await page.getByLabel('Add data files').setInputFiles(path);
-  const load = await waitForEntry(page, LOAD, before, LOAD_TIMEOUT);
+  const load = await waitForEntry(page, LOAD, before, timeout);
   if (!load.detail?.ok) {
     const shown = await page.getByRole('alert').allTextContents().catch(() => []);
     throw new Error(`loading ${fileName} failed${shown.length ? `: ${shown.join(' / ')}` : ''}`);
@@ -174,7 +174,7 @@ export async function showSqlConsole(page) {
  * Runs SQL through the console: once on its own (`firstMs`: V8 compiles and tiers up DuckDB's code
  * for a query's shape as it first runs), then `repeats` more times for the medians.
  */
-export async function runQuery(page, sql, expectRows, repeats = QUERY_REPEATS) {
+export async function runQuery(page, sql, expectRows, repeats = QUERY_REPEATS, timeout = 120_000) {
   const engine = [];
   const roundTrip = [];
   let firstMs = NaN;
@@ -184,7 +184,7 @@ export async function runQuery(page, sql, expectRows, repeats = QUERY_REPEATS) {
   for (let i = -1; i < repeats; i++) {
     const before = (await entries(page, QUERY)).length;
     await page.getByRole('button', { name: 'Run SQL' }).click();
-    const q = await waitForEntry(page, QUERY, before, 120_000);
+    const q = await waitForEntry(page, QUERY, before, timeout);
     if (typeof q.detail?.rowCount !== 'number') throw new Error(`query measure without rowCount: ${JSON.stringify(q.detail)}`);
     if (expectRows !== undefined && q.detail.rowCount !== expectRows) {
       throw new Error(`query returned ${q.detail.rowCount} rows, expected ${expectRows}`);

@@ -21,6 +21,12 @@ export const HISTOGRAM_BINS = 12;
 export const TOP_VALUES = 5;
 /** Columns per generated statement. */
 export const BLOCK = 50;
+/**
+ * Columns per statement over a view with approximate distinct counts. A view reads its file again
+ * for every statement, so each statement should cover as many columns as it can: with HyperLogLog
+ * (no exact distinct hash tables) a statement over 300 columns stays small.
+ */
+export const VIEW_BLOCK = 300;
 /** Up to this many rows distinct counts are exact; above, HyperLogLog estimates. */
 export const EXACT_DISTINCT_ROWS = 200_000;
 /**
@@ -40,9 +46,9 @@ export function columnKind(type: string): ColumnKind {
   return 'other';
 }
 
-function blocks<T>(items: T[]): T[][] {
+function blocks<T>(items: T[], size = BLOCK): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < items.length; i += BLOCK) out.push(items.slice(i, i + BLOCK));
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
 
@@ -71,13 +77,31 @@ export function aggregateSql(table: string, cols: Indexed[], exact: boolean): st
   return `SELECT ${parts.join(', ')} FROM ${quoteIdent(table)}`;
 }
 
-function histogramSql(table: string, cols: { index: number; name: string; lo: number; width: number }[]): string {
+interface BinSpec {
+  index: number;
+  name: string;
+  lo: number;
+  width: number;
+}
+
+const binOf = ({ name, lo, width }: BinSpec): string => `least(floor((${quoteIdent(name)}::DOUBLE - ${lo}) / ${width}), ${HISTOGRAM_BINS - 1})::INTEGER`;
+
+/** Bin counts (i, b, n) of a block of numeric columns, one grouped scan of one column each. */
+export function histogramSql(table: string, cols: BinSpec[]): string {
   return cols
-    .map(({ index, name, lo, width }) => {
-      const c = `${quoteIdent(name)}::DOUBLE`;
-      return `(SELECT ${index} AS i, least(floor((${c} - ${lo}) / ${width}), ${HISTOGRAM_BINS - 1})::INTEGER AS b, count(*)::DOUBLE AS n FROM ${quoteIdent(table)} WHERE isfinite(${c}) GROUP BY 2)`;
-    })
+    .map((s) => `(SELECT ${s.index} AS i, ${binOf(s)} AS b, count(*)::DOUBLE AS n FROM ${quoteIdent(table)} WHERE isfinite(${quoteIdent(s.name)}::DOUBLE) GROUP BY 2)`)
     .join(' UNION ALL ');
+}
+
+/**
+ * The same (i, b, n) rows in one scan of the source: a `histogram` aggregate per column, unnested.
+ * Over a table it is slower than the grouped scans (measured on DuckDB-WASM, 45 columns × 300k
+ * rows: 9.2 s against 5.6–8.4 s), but over a view each of those scans reads the file again.
+ */
+export function histogramOneScanSql(table: string, cols: BinSpec[]): string {
+  const aggregates = cols.map((s) => `histogram(CASE WHEN isfinite(${quoteIdent(s.name)}::DOUBLE) THEN ${binOf(s)} END) AS h_${s.index}`);
+  const rows = cols.map((s) => `SELECT ${s.index} AS i, unnest(map_keys(h_${s.index})) AS b, unnest(map_values(h_${s.index}))::DOUBLE AS n FROM h`);
+  return `WITH h AS MATERIALIZED (SELECT ${aggregates.join(', ')} FROM ${quoteIdent(table)}) ${rows.join(' UNION ALL ')}`;
 }
 
 /** Top values of a block of text columns; `sampleRows`: counted in a reservoir sample of that many rows. */
@@ -122,6 +146,8 @@ export interface ProfileOptions {
   onProgress?: (done: number, total: number) => void;
   /** Asked before each statement; true ends the profile with ProfileCancelled. */
   cancelled?: () => boolean;
+  /** The source is a view over a file: fewer, wider statements, each one scan (see VIEW_BLOCK). */
+  view?: boolean;
 }
 
 export async function profileTable(engine: Engine, table: string, columns: ColumnInfo[], rowCountHint?: number, options: ProfileOptions = {}): Promise<DatasetProfile> {
@@ -132,11 +158,14 @@ export async function profileTable(engine: Engine, table: string, columns: Colum
   let rowCount = rowCountHint ?? 0;
   const distributions = options.distributions !== false;
 
-  const blockList = indexed.length > 0 ? blocks(indexed) : [[]];
+  // Exact distinct counts keep a hash table per column: those statements stay at BLOCK columns.
+  const oneScan = options.view === true && !exact;
+  const size = oneScan ? VIEW_BLOCK : BLOCK;
+  const blockList = indexed.length > 0 ? blocks(indexed, size) : [[]];
   const numericCount = indexed.filter((c) => c.kind === 'numeric').length;
   const textCols = indexed.filter((c) => c.kind === 'text');
   // The histogram blocks are counted at their most (every numeric column gets a range).
-  const total = blockList.length + (distributions ? Math.ceil(numericCount / BLOCK) + Math.ceil(textCols.length / BLOCK) : 0);
+  const total = blockList.length + (distributions ? Math.ceil(numericCount / size) + Math.ceil(textCols.length / size) : 0);
   let done = 0;
   const run = async (sql: string): Promise<Record<string, unknown>[]> => {
     if (options.cancelled?.()) throw new ProfileCancelled();
@@ -185,14 +214,14 @@ export async function profileTable(engine: Engine, table: string, columns: Colum
     .filter((c) => c.kind === 'numeric')
     .map(({ index, col }) => ({ index, name: col.name, p: profiles[index] }))
     .filter((c): c is { index: number; name: string; p: ColumnProfile } => c.p !== undefined && typeof c.p.min === 'number' && typeof c.p.max === 'number');
-  for (const block of blocks(numeric)) {
+  for (const block of blocks(numeric, size)) {
     const specs = block.map(({ index, name, p }) => {
       const lo = p.min as number;
       const hi = p.max as number;
       // A constant column gets one bin; width 1 keeps the SQL arithmetic finite.
       return { index, name, lo, hi, width: hi > lo ? (hi - lo) / HISTOGRAM_BINS : 1 };
     });
-    const counts = await run(histogramSql(table, specs));
+    const counts = await run(oneScan ? histogramOneScanSql(table, specs) : histogramSql(table, specs));
     for (const s of specs) {
       const p = profiles[s.index];
       if (!p) continue;
@@ -213,7 +242,7 @@ export async function profileTable(engine: Engine, table: string, columns: Colum
 
   // A sample's counts are scaled to the table, so the bars read as the table's.
   const scale = topSample !== undefined ? rowCount / topSample : 1;
-  for (const block of blocks(textCols)) {
+  for (const block of blocks(textCols, size)) {
     const rows = await run(topSql(table, block, topSample));
     for (const { index } of block) {
       const p = profiles[index];

@@ -150,6 +150,7 @@ export class DataHost {
         // are what a person scans, and SQL (and describe_columns) reaches the rest.
         return profileTable(engine, name, described.columns.slice(0, MAX_PROFILE_COLUMNS), described.rowCount, {
           cancelled: () => profileId !== undefined && ctx.cancelledProfiles.has(profileId),
+          view: ctx.views.has(name),
           ...(profileId !== undefined ? { onProgress: (done: number, total: number) => ctx.emit({ type: 'profileProgress', profileId, done, total }) } : {}),
         });
       }, owner);

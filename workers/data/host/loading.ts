@@ -9,7 +9,7 @@ import { quoteIdent } from '../../../shared/sql';
 import type { LoadOutcome, LoadSource } from '../../../protocol/data';
 import { attachView } from './bigFile';
 import { memoryUsed, tableNames } from '../engine/catalog';
-import { checkFootprint } from '../engine/footprint';
+import { checkFootprint, valuesPerByte } from '../engine/footprint';
 import type { HostContext } from './hostContext';
 import { ingest } from './ingest';
 import { checkTablesLater } from './laterChecks';
@@ -51,7 +51,8 @@ async function loadOnce(ctx: HostContext, source: LoadSource, loadId: string, sh
   const built = await ctx.serial.run(async () => {
     // Cancelled while it waited for its turn: nothing to undo.
     if (ctx.cancelledLoads.has(loadId)) return { ok: false as const, fileName: name, message: 'Cancelled.' };
-    const fit = checkFootprint(name, detected.format, blob.size, await memoryUsed(engine), ctx.deps.memoryCeilingBytes);
+    const delimited = detected.format === 'csv' || detected.format === 'tsv' ? valuesPerByte(head, detected.format === 'tsv' ? '\t' : ',') : undefined;
+    const fit = checkFootprint(name, detected.format, blob.size, await memoryUsed(engine), ctx.deps.memoryCeilingBytes, delimited);
     const taken = new Set([...ctx.datasets.keys(), ...(await tableNames(engine))]);
     ctx.ingesting = loadId;
     try {

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { appCeilingBytes, appMakesView, matrixCells, parseLimit, profileStatements, whyNot } from './scalePlan.mjs';
+
+const cells = matrixCells();
+const cell = (cols: number, rows: number) => {
+  const c = cells.find((x) => x.cols === cols && x.rows === rows);
+  if (!c) throw new Error(`no cell ${cols}×${rows}`);
+  return c;
+};
+const ctx = (over: object = {}) => ({ big: true, tmpFreeBytes: 80e9, memAvailableBytes: 20e9, ceilingBytes: appCeilingBytes(4), budgetMs: 20 * 60_000, bytesPerRow: (cols: number) => cols * 3, done: [], ...over });
+
+describe('scale plan', () => {
+  it('has every cell of the matrix and the 1 GB file both ways', () => {
+    for (const cols of [10, 150, 500, 2000]) for (const rows of [1_000, 1_000_000, 10_000_000]) expect(cell(cols, rows)).toBeDefined();
+    expect(cells.filter((c) => c.key === 'scale_1gb').map((c) => c.view)).toEqual([false, true]);
+  });
+  it('says why a cell does not run instead of leaving it out', () => {
+    expect(whyNot(cell(10, 10_000_000), ctx({ big: false }))).toMatch(/--scale-big/);
+    expect(whyNot(cell(10, 1_000), ctx({ big: false }))).toBeNull();
+    // 2,000 × 10M at 3 bytes a value is 60 GB of CSV: past half the free disk.
+    expect(whyNot(cell(2000, 10_000_000), ctx())).toMatch(/more than half the 80.0 GB free/);
+  });
+  it('estimates from a measured cell of the same kind and holds to the budget', () => {
+    const done = [{ cell: cell(150, 1_000_000), mb: 450, view: false, appMs: 60_000, appLoadMs: 20_000, nativeMs: 60_000, nativeLoadMs: 20_000 }];
+    // 500 × 1M: 1.5 GB of short values, a view by footprint.ts's rule: ~3.3 × (5 scans × 20 s + 3 × 20 s).
+    expect(whyNot(cell(500, 1_000_000), ctx({ done }))).toBeNull();
+    expect(whyNot(cell(500, 1_000_000), ctx({ done, budgetMs: 5 * 60_000 }))).toMatch(/estimated ~9 min .* attach as a view/);
+    // 150 × 10M (4.5 GB) is a view: each profile statement reads the file again.
+    expect(whyNot(cell(150, 10_000_000), ctx({ done }))).toMatch(/as a view, read again by each of ~5 statements/);
+  });
+  it('counts the profile statements a view takes', () => {
+    expect(profileStatements(500, false)).toBe(6 + 6 + 1);
+    expect(profileStatements(500, true)).toBe(3);
+  });
+});
+
+describe('the app’s table-or-view rule', () => {
+  it('reads the memory limit DuckDB reports and applies footprint.ts’s rule', () => {
+    expect(parseLimit('3.0 GiB')).toBe(3 * 1024 ** 3);
+    expect(parseLimit('512.0 MiB')).toBe(512 * 1024 ** 2);
+    expect(parseLimit('lots')).toBeUndefined();
+    const ceiling = 3 * 1024 ** 3 + 768 * 1024 ** 2;
+    // 500 × 1M small numbers (1.56 GB): a view by its values; 1 GB of 7 columns: a table.
+    expect(appMakesView(1.56e9, 500e6, ceiling)).toBe(true);
+    expect(appMakesView(1.0e9, 72e6, ceiling)).toBe(false);
+  });
+});
