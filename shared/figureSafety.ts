@@ -30,6 +30,9 @@ import { cssLoads } from './cssTokens';
 import { plotlyText } from './plotlyText';
 import { fitFigure } from './figureBudget';
 import { controlsOf, framesInControls, type Sanitisers } from './figureControls';
+import { MAP_SUBPLOT, nameMapSubplots, offlineMap, offlineMapTrace } from './figureMaps';
+
+export { OFFLINE_MAP_STYLE } from './figureMaps';
 
 type Json = JsonValue;
 type Rec = { [key: string]: Json };
@@ -42,10 +45,6 @@ const TRACES = allowList.traces as Record<string, number>;
 const LAYOUT = allowList.layout;
 /** `xaxis2`, `geo3`, `legend2`… share the schema of `xaxis`, `geo`, `legend`. */
 const SUBPLOT = new RegExp(`^(${allowList.subplots.join('|')})([2-9]|[1-9]\\d+)$`);
-const MAP_SUBPLOT = /^map(\d*)$/;
-
-/** The map style that draws nothing from the network (see the module comment). */
-export const OFFLINE_MAP_STYLE = 'white-bg';
 
 /**
  * Where PlotlyChart tells Plotly to find `world_110m.json` and the other topojson files: the
@@ -227,45 +226,6 @@ function trace(v: Json, fallbackType: string | undefined, depth: number): Rec | 
   return out;
 }
 
-/** Trace types drawn on a `map` subplot by the map library (MapLibre). */
-const MAP_TRACES = new Set(['scattermap', 'choroplethmap', 'densitymap']);
-
-/**
- * Map text and clusters' counts are drawn with glyphs fetched from a font server; a marker
- * symbol other than a circle is an icon the map library asks a CDN for.
- */
-function offlineMapTrace(t: Rec): void {
-  if (typeof t.mode === 'string') {
-    const mode = t.mode
-      .split('+')
-      .filter((m) => m !== 'text')
-      .join('+');
-    t.mode = mode === '' ? 'markers' : mode;
-  }
-  delete t.texttemplate;
-  delete t.cluster;
-  if (isRec(t.marker) && t.marker.symbol !== undefined) {
-    const symbol = t.marker.symbol;
-    const circles = symbol === 'circle' || (Array.isArray(symbol) && symbol.every((s) => s === 'circle' || s === null));
-    if (!circles) delete t.marker.symbol;
-  }
-}
-
-function offlineMap(map: Rec): void {
-  map.style = OFFLINE_MAP_STYLE;
-  if (!Array.isArray(map.layers)) return;
-  map.layers = map.layers.filter((layer): layer is Rec => {
-    if (!isRec(layer)) return false;
-    const inline = (layer.sourcetype === undefined || layer.sourcetype === 'geojson') && isRec(layer.source);
-    // A symbol layer draws an icon (`marker` by default) the map library fetches, and text.
-    if (!inline || layer.type === 'symbol') return false;
-    // Attribution is drawn as HTML by the map library; text symbols need glyphs from a server.
-    delete layer.sourceattribution;
-    delete layer.symbol;
-    return true;
-  });
-}
-
 /** What figureControls.ts needs to hold a button's arguments to the rules of a figure. */
 const SANITISERS: Sanitisers = {
   trace: (v, type, depth) => trace(v, type, depth),
@@ -339,22 +299,6 @@ function configOf(v: Json): Rec {
     if (c !== undefined) out[k] = c;
   }
   return out;
-}
-
-/**
- * Plotly draws a map trace whose subplot the layout does not name on its default style, a
- * third party's (Carto): each map subplot any trace (or frame) draws on is named, offline.
- */
-function nameMapSubplots(layout: Rec, traceLists: readonly Json[][]): void {
-  for (const list of traceLists) {
-    for (const t of list) {
-      if (!isRec(t) || typeof t.type !== 'string' || !MAP_TRACES.has(t.type)) continue;
-      const subplot = typeof t.subplot === 'string' && MAP_SUBPLOT.test(t.subplot) ? t.subplot : 'map';
-      const existing = layout[subplot];
-      if (isRec(existing)) existing.style = OFFLINE_MAP_STYLE;
-      else layout[subplot] = { style: OFFLINE_MAP_STYLE };
-    }
-  }
 }
 
 /** The traces a figure may draw: its data, its frames' and the frames its buttons carry, at any depth. */

@@ -3,6 +3,7 @@
  * `$state`, read from and written to the same IndexedDB the agent worker reads at every run's
  * start. A dataset added while a model is configured gets its dictionary drafted at once (one
  * `data_dictionary` call through the agent worker); the draft waits for the user to accept it.
+ * Trusted queries and metrics: queryKnowledge.svelte.ts; a rule's text and order: ruleEdits.ts.
  */
 import type { DataDictionary, Metric, TrustedQuery, WorkspaceKnowledge, WorkspaceRule } from '../../protocol/agent/knowledge';
 import type { DatasetInfo, QueryTablesOutcome } from '../../protocol/data';
@@ -10,15 +11,14 @@ import type { LastPromptFit, ModelContextView } from '../../protocol/agent/wire'
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
 import { findAppRoot } from '../appContext';
-import { rebound, trustedFrom } from './trustedQueries';
-import type { MetricHost } from './metricImport';
+import { QueryKnowledge } from './queryKnowledge.svelte';
 import { autoDraftSetting } from './autoDraft.svelte';
+import { conflictsIn, editedRule, movedRules, newRule, nowIso } from './ruleEdits';
+import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding } from '../../shared/knowledge/identity';
+import { ruleScope, scopeRule, type RuleScope } from '../../shared/knowledge/ruleScope';
 
 /** Datasets added together that are drafted without asking (one file, or an Excel file's few sheets). */
 export const AUTO_DRAFT_AT_ONCE = 3;
-import { conflictText, ruleConflicts } from '../../shared/knowledge/ruleConflicts';
-import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding } from '../../shared/knowledge/identity';
-import { ruleScope, scopeRule, type RuleScope } from '../../shared/knowledge/ruleScope';
 
 export interface KnowledgeClientOptions {
   store?: KnowledgeStore;
@@ -31,12 +31,9 @@ export interface KnowledgeClientOptions {
   newId?: () => string;
 }
 
-export class KnowledgeClient {
+export class KnowledgeClient extends QueryKnowledge {
   dictionaries = $state<Record<string, DataDictionary>>({});
   rules = $state<WorkspaceRule[]>([]);
-  /** (issue 32) Queries the user marked as answering a question, and named metrics. */
-  trusted = $state<TrustedQuery[]>([]);
-  metrics = $state<Metric[]>([]);
   /** Datasets whose draft is being written. */
   drafting = $state<Record<string, boolean>>({});
   /** Why the last draft, import or save of a dataset's dictionary failed. */
@@ -69,12 +66,14 @@ export class KnowledgeClient {
   /** Datasets present when the saved ones came back: those are not drafted on their own. */
   #known: Set<string> | null = null;
   #loading: Promise<void> | null = null;
-  #binding = false;
 
   constructor(options: KnowledgeClientOptions) {
+    const store = options.store ?? new KnowledgeStore();
+    const newId = options.newId ?? (() => crypto.randomUUID());
+    super(store, options.tablesOf, newId);
     this.#options = options;
-    this.#store = options.store ?? new KnowledgeStore();
-    this.#newId = options.newId ?? (() => crypto.randomUUID());
+    this.#store = store;
+    this.#newId = newId;
   }
 
   load(): Promise<void> {
@@ -164,7 +163,7 @@ export class KnowledgeClient {
     this.datasets = [...datasets];
     const names = datasets.map((d) => d.name);
     queueMicrotask(() => void this.#followRenames());
-    queueMicrotask(() => void this.#bindOldTrusted());
+    queueMicrotask(() => void this.bindOldTrusted());
     if (this.#known === null) {
       // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
       this.#known = new Set(names);
@@ -258,17 +257,13 @@ export class KnowledgeClient {
 
   /** Where a rule's text contradicts an accepted dictionary, in words (empty when it does not). */
   conflictsOf(text: string, dataset?: string): string[] {
-    const dicts = Object.values($state.snapshot(this.dictionaries) as Record<string, DataDictionary>).filter((d) => dataset === undefined || d.dataset === dataset);
-    return ruleConflicts(text, dicts).map(conflictText);
+    return conflictsIn(Object.values($state.snapshot(this.dictionaries) as Record<string, DataDictionary>), text, dataset);
   }
 
   async addRule(text: string, source: WorkspaceRule['source'] = 'typed', dataset?: string): Promise<boolean> {
-    const t = text.trim();
-    if (!t) return false;
-    const base: WorkspaceRule = { id: this.#newId(), text: t.slice(0, 2000), created_at: nowIso(), source };
+    const base = text.trim() ? newRule(text, source, this.#newId(), this.rules) : null;
+    if (!base) return false;
     const rule = dataset ? this.#scoped(base, dataset) : base;
-    // A rule added after others were moved goes last in the user's order.
-    if (this.rules.some((r) => r.order !== undefined)) rule.order = this.rules.length;
     try {
       await this.#store.putRule(rule);
       this.rules = [...this.rules, rule];
@@ -308,14 +303,14 @@ export class KnowledgeClient {
   async updateRule(id: string, change: { text?: string; dataset?: string | null }): Promise<boolean> {
     const old = this.rules.find((r) => r.id === id);
     if (!old) return false;
-    const text = (change.text ?? old.text).trim().slice(0, 2000);
-    if (!text) return false;
-    let next: WorkspaceRule = { ...($state.snapshot(old) as WorkspaceRule), text, updated_at: nowIso() };
+    let next = editedRule($state.snapshot(old) as WorkspaceRule, change.text);
+    if (!next) return false;
     if (change.dataset === null) next = scopeRule(next, undefined);
     else if (change.dataset !== undefined) next = this.#scoped(next, change.dataset);
     try {
       await this.#store.putRule(next);
-      this.rules = this.rules.map((r) => (r.id === id ? next : r));
+      const saved = next;
+      this.rules = this.rules.map((r) => (r.id === id ? saved : r));
       this.rulesError = null;
       this.#warn(next);
       return true;
@@ -327,12 +322,8 @@ export class KnowledgeClient {
 
   /** Moves a rule up (-1) or down (+1): the order is also the order rules get room in a tight prompt. */
   async moveRule(id: string, by: -1 | 1): Promise<void> {
-    const i = this.rules.findIndex((r) => r.id === id);
-    const j = i + by;
-    if (i < 0 || j < 0 || j >= this.rules.length) return;
-    const list = [...this.rules];
-    [list[i], list[j]] = [list[j] as WorkspaceRule, list[i] as WorkspaceRule];
-    const renumbered = list.map((r, k) => ({ ...($state.snapshot(r) as WorkspaceRule), order: k }));
+    const renumbered = movedRules($state.snapshot(this.rules) as WorkspaceRule[], id, by);
+    if (!renumbered) return;
     try {
       for (const r of renumbered) await this.#store.putRule(r);
       this.rules = renumbered;
@@ -350,65 +341,6 @@ export class KnowledgeClient {
     }
   }
 
-  /** Marks a query as answering `question`, with the tables DuckDB binds (trustedQueries.ts); null, or why not. */
-  async addTrusted(question: string, sql: string): Promise<string | null> {
-    const item = await trustedFrom(this.#options.tablesOf, question, sql, this.#newId());
-    if (typeof item === 'string') return item;
-    try {
-      await this.#store.putTrusted(item);
-      this.trusted = [...this.trusted, item];
-      return null;
-    } catch (e) {
-      return `The trusted query could not be saved: ${messageOf(e)}`;
-    }
-  }
-
-  /** Queries marked before the binder (tables guessed from names) get DuckDB's once their tables are loaded. */
-  async #bindOldTrusted(): Promise<void> {
-    if (!this.#options.tablesOf || this.#binding) return;
-    this.#binding = true;
-    for (const old of this.trusted.filter((t) => !t.bound)) {
-      const next = await rebound(this.#options.tablesOf, $state.snapshot(old) as TrustedQuery);
-      if (next) await this.#store.putTrusted(next).then(() => void (this.trusted = this.trusted.map((t) => (t.id === next.id ? next : t))), () => undefined);
-    }
-    this.#binding = false;
-  }
-
-  async deleteTrusted(id: string): Promise<void> {
-    await this.#store.deleteTrusted(id).catch(() => undefined);
-    this.trusted = this.trusted.filter((t) => t.id !== id);
-  }
-
-  async addMetric(m: { name: string; dataset: string; expression: string; description: string }): Promise<string | null> {
-    const name = m.name.trim();
-    if (!name || !m.expression.trim() || !m.dataset) return 'A metric needs a name, a table and a definition.';
-    if (this.metrics.some((x) => x.name.toLowerCase() === name.toLowerCase() && x.dataset === m.dataset)) return `There is already a metric named ${name} for ${m.dataset}.`;
-    const item: Metric = { id: this.#newId(), name: name.slice(0, 80), dataset: m.dataset, expression: m.expression.trim().slice(0, 2000), description: m.description.trim().slice(0, 500), created_at: nowIso() };
-    try {
-      await this.#store.putMetric(item);
-      this.metrics = [...this.metrics, item].sort((a, b) => a.name.localeCompare(b.name));
-      return null;
-    } catch (e) {
-      return `The metric could not be saved: ${messageOf(e)}`;
-    }
-  }
-
-  /** The workspace's metrics for an import (metricImport.ts: check, apply, undo). */
-  metricHost(): MetricHost {
-    return {
-      tablesOf: this.#options.tablesOf,
-      newId: this.#newId,
-      current: () => $state.snapshot(this.metrics) as Metric[],
-      put: (m) => this.#store.putMetric(m).then(() => void (this.metrics = [...this.metrics.filter((x) => x.id !== m.id), m].sort((a, b) => a.name.localeCompare(b.name)))),
-      remove: (id) => this.deleteMetric(id),
-    };
-  }
-
-  async deleteMetric(id: string): Promise<void> {
-    await this.#store.deleteMetric(id).catch(() => undefined);
-    this.metrics = this.metrics.filter((m) => m.id !== id);
-  }
-
   /** What exports carry: every accepted dictionary (the export keeps the used ones) and the rules. */
   forExport(): WorkspaceKnowledge {
     return {
@@ -418,10 +350,6 @@ export class KnowledgeClient {
       trusted: $state.snapshot(this.trusted) as TrustedQuery[],
     };
   }
-}
-
-function nowIso(): string {
-  return new Date(Date.now()).toISOString();
 }
 
 /** The workspace's knowledge, or undefined outside <App> (a component rendered on its own). */
