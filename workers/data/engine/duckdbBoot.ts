@@ -109,6 +109,8 @@ export async function bootDuckDB(port?: MessagePort | null, memoryLimitBytes?: n
 }
 
 class AsyncEngine implements BootedEngine {
+  calls = 0;
+
   constructor(
     private readonly db: ProgressDuckDB,
     private readonly conn: duckdb.AsyncDuckDBConnection,
@@ -121,10 +123,12 @@ class AsyncEngine implements BootedEngine {
   }
 
   query(sql: string) {
+    this.calls++;
     return this.conn.query(sql);
   }
 
   async send(sql: string): Promise<ResultStream> {
+    this.calls++;
     const reader = await this.conn.send(sql, true);
     await reader.open();
     return { schema: reader.schema, batches: reader as AsyncIterable<RecordBatch> };
@@ -140,6 +144,7 @@ class AsyncEngine implements BootedEngine {
   }
 
   insertArrowStream(ipc: Uint8Array, table: string, create: boolean): Promise<void> {
+    this.calls++;
     return this.conn.insertArrowFromIPCStream(ipc, { name: table, create });
   }
 

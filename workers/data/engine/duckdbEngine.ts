@@ -36,6 +36,12 @@ export interface Engine {
   readonly startPhases?: readonly StartPhase[];
   /** Absent: none loaded (the Node test engine, DuckDB-WASM without its extension repository). */
   readonly extensions?: ExtensionState;
+  /**
+   * How many statements and inserts (query, send, insertArrowStream) this engine has been handed:
+   * the catalog cannot change without one. Model SQL keeps what it read of the catalog only while
+   * no one else's call has been made since (catalogMemo.ts). Absent: nothing is kept.
+   */
+  readonly calls?: number;
   version(): Promise<string>;
   /** Runs a statement and materialises its whole result. */
   query(sql: string): Promise<Table>;

@@ -1,6 +1,7 @@
 import { rowsOf, type Engine } from './duckdbEngine';
 import { nameOf, TokenKind, type SqlStatement, type SqlToken } from './sqlScript';
 import type { ModelScope } from './modelSql';
+import type { ModelRun } from './catalogMemo';
 
 /**
  * Scans read the datasets where they live. DuckDB's plan names a scanned table without its
@@ -45,8 +46,14 @@ export function referencesTo(tokens: readonly SqlToken[], name: string): string[
   return out;
 }
 
+interface CatalogFacts {
+  all: Relation[];
+  userViews: Set<string>;
+  current: { catalog: string; schema: string };
+}
+
 /** Every table and user view in DuckDB's catalog, and where a bare name is looked up: one query. */
-async function catalog(engine: Engine): Promise<{ all: Relation[]; userViews: Set<string>; current: { catalog: string; schema: string } }> {
+async function catalog(engine: Engine): Promise<CatalogFacts> {
   const rows = rowsOf(
     await engine.query(
       "SELECT 't' AS k, lower(database_name) AS c, lower(schema_name) AS s, lower(table_name) AS n FROM duckdb_tables() " +
@@ -73,9 +80,11 @@ async function tableMacros(engine: Engine): Promise<Set<string>> {
 }
 
 /** Why the statement's scans may read something other than the datasets, or undefined. */
-export async function scopeProblem(engine: Engine, stmt: SqlStatement, scope: ModelScope, scanned: ReadonlySet<string>): Promise<string | undefined> {
+export async function scopeProblem(run: ModelRun, stmt: SqlStatement, scope: ModelScope, scanned: ReadonlySet<string>): Promise<string | undefined> {
   if (scanned.size === 0) return undefined;
-  const { all, userViews, current } = await catalog(engine);
+  const engine = run.engine;
+  // Kept from the last model run when no one else's statement has run since (catalogMemo.ts).
+  const { all, userViews, current } = await run.catalog(catalog);
   let macros: Set<string> | undefined;
   const home = scope.home ?? DATASET_HOME;
   const atHome = (r: { catalog: string; schema: string }) => r.catalog === home.catalog && r.schema === home.schema;

@@ -4,6 +4,7 @@ import { deallocateSql, PREPARE_PREFIX, PREPARED_NAME, preparedTypes, runPrepare
 import { briefSqlError } from './sqlError';
 import { isKeyword, nameOf, splitScript, TokenKind, type SqlStatement } from './sqlScript';
 import { scopeProblem } from './modelScope';
+import { ModelRun } from './catalogMemo';
 
 /**
  * The one path for SQL run on the model's or a file's behalf (the agent's `run_sql`, Python's
@@ -165,7 +166,8 @@ type Verdict = { ok: true; run: 'prepared' | 'text'; tables?: string[] } | { ok:
  * Judges one statement by DuckDB's plan of it, leaving it prepared (PREPARED_NAME) when the plan
  * judged is the one to run. Runs inside the caller's read-only transaction.
  */
-async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, depth = 0): Promise<Verdict> {
+async function judge(run: ModelRun, stmt: SqlStatement, scope: ModelScope, depth = 0): Promise<Verdict> {
+  const engine = run.engine;
   const [first, second] = stmt.tokens;
   if (isKeyword(first, 'pragma')) {
     const name = nameOf(second);
@@ -187,11 +189,11 @@ async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, dept
     const rest = stmt.tokens.slice(i);
     const start = rest[0]?.start;
     if (start === undefined) return { ok: false, message: 'refused: EXPLAIN needs a query' };
-    return textRun(await judge(engine, { text: stmt.text.slice(start - (stmt.tokens[0]?.start ?? 0)), tokens: rest }, scope, depth + 1));
+    return textRun(await judge(run, { text: stmt.text.slice(start - (stmt.tokens[0]?.start ?? 0)), tokens: rest }, scope, depth + 1));
   }
   // DESCRIBE <query> binds the query without running it; its plan would hide what the query reads.
   if ((isKeyword(first, 'describe') || isKeyword(first, 'show')) && depth === 0 && second && (second.text === '(' || QUERY_STARTS.has(second.text.toLowerCase()))) {
-    return textRun(await judge(engine, { text: stmt.text.slice(second.start - (first?.start ?? 0)), tokens: stmt.tokens.slice(1) }, scope, depth + 1));
+    return textRun(await judge(run, { text: stmt.text.slice(second.start - (first?.start ?? 0)), tokens: stmt.tokens.slice(1) }, scope, depth + 1));
   }
   // Text put before a statement must not change which statement it is: EXPLAIN ANALYZE would run it.
   if (isKeyword(first, 'analyze') || isKeyword(first, 'explain')) return { ok: false, message: `refused: ${first?.text.toUpperCase() ?? ''} is not allowed here: ${READ_ONLY_HINT}` };
@@ -232,7 +234,7 @@ async function judge(engine: Engine, stmt: SqlStatement, scope: ModelScope, dept
     const problem = planProblem(asRecord(root), scope, readsView, scanned);
     if (problem) return { ok: false, message: `refused: ${problem}` };
   }
-  const misplaced = await scopeProblem(engine, stmt, scope, scanned);
+  const misplaced = await scopeProblem(run, stmt, scope, scanned);
   return misplaced ? { ok: false, message: `refused: ${misplaced}` } : { ok: true, run: 'prepared', tables: [...scanned] };
 }
 
@@ -241,9 +243,9 @@ const textRun = (v: Verdict): Verdict => (v.ok ? { ...v, run: 'text' } : v);
 
 /** Whether `sql` may run as model SQL, by DuckDB's analysis; nothing is executed. */
 export async function judgeModelSql(engine: Engine, sql: string, scope: ModelScope): Promise<{ ok: true; tables?: string[] } | { ok: false; message: string }> {
-  const verdict = await withReadOnly(engine, async () => {
-    const stmt = await single(engine, sql);
-    return 'message' in stmt ? { ok: false as const, message: stmt.message } : judge(engine, stmt, scope);
+  const verdict = await withReadOnly(engine, async (run) => {
+    const stmt = await single(run.engine, sql);
+    return 'message' in stmt ? { ok: false as const, message: stmt.message } : judge(run, stmt, scope);
   });
   return verdict.ok ? { ok: true, ...(verdict.tables ? { tables: verdict.tables } : {}) } : verdict;
 }
@@ -257,30 +259,33 @@ async function single(engine: Engine, sql: string): Promise<SqlStatement | { mes
   return statements[0] as SqlStatement;
 }
 
-async function withReadOnly<T extends Verdict | QueryOutcome>(engine: Engine, fn: () => Promise<T>): Promise<T | { ok: false; message: string }> {
+async function withReadOnly<T extends Verdict | QueryOutcome>(engine: Engine, fn: (run: ModelRun) => Promise<T>): Promise<T | { ok: false; message: string }> {
+  const run = new ModelRun(engine);
   try {
-    await engine.query('BEGIN TRANSACTION READ ONLY');
+    await run.engine.query('BEGIN TRANSACTION READ ONLY');
   } catch (e) {
+    run.finish();
     // The console left a transaction open: model SQL would run inside the user's writes.
     return { ok: false, message: `refused: the SQL console has a transaction open (${briefSqlError(e)}); ask the user to COMMIT or ROLLBACK it` };
   }
   try {
-    return await fn();
+    return await fn(run);
   } finally {
     // The statement judge() prepared is forgotten in the same trip.
-    await engine.query(`ROLLBACK; ${deallocateSql}`).catch(() => undefined);
+    await run.engine.query(`ROLLBACK; ${deallocateSql}`).catch(() => undefined);
+    run.finish();
   }
 }
 
 /** Runs model SQL: judged by DuckDB, then run read-only; every refusal is a value the model can act on. */
 export async function runModelSql(engine: Engine, sql: string, maxRows: number, scope: ModelScope): Promise<QueryOutcome> {
   const started = performance.now();
-  return withReadOnly(engine, async (): Promise<QueryOutcome> => {
-    const stmt = await single(engine, sql);
+  return withReadOnly(engine, async (run): Promise<QueryOutcome> => {
+    const stmt = await single(run.engine, sql);
     if ('message' in stmt) return { ok: false, message: stmt.message };
-    const verdict = await judge(engine, stmt, scope);
+    const verdict = await judge(run, stmt, scope);
     if (!verdict.ok) return verdict;
-    if (verdict.run === 'prepared') return runPrepared(engine, await preparedTypes(engine).catch(() => undefined), maxRows, started);
-    return runStatement(engine, stmt.text, nameOf(stmt.tokens[0]), maxRows, started);
+    if (verdict.run === 'prepared') return runPrepared(run.engine, await preparedTypes(run.engine).catch(() => undefined), maxRows, started);
+    return runStatement(run.engine, stmt.text, nameOf(stmt.tokens[0]), maxRows, started);
   });
 }

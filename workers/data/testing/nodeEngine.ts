@@ -25,6 +25,8 @@ const cjsArrow = require('apache-arrow') as CjsArrow;
 const toEsm = (cjsTable: unknown): Table => tableFromIPC(cjsArrow.tableToIPC(cjsTable, 'stream'));
 
 export class NodeEngine implements Engine {
+  calls = 0;
+
   private constructor(
     private readonly db: DuckDBBindings,
     private readonly conn: DuckDBConnection,
@@ -48,10 +50,12 @@ export class NodeEngine implements Engine {
   }
 
   async query(sql: string): Promise<Table> {
+    this.calls++;
     return toEsm(this.conn.query(sql));
   }
 
   async send(sql: string): Promise<ResultStream> {
+    this.calls++;
     const reader = await this.conn.send(sql, true);
     reader.open();
     const batches: AsyncIterable<RecordBatch> = {
@@ -72,6 +76,7 @@ export class NodeEngine implements Engine {
   }
 
   async insertArrowStream(ipc: Uint8Array, table: string, create: boolean): Promise<void> {
+    this.calls++;
     this.conn.insertArrowFromIPCStream(ipc, { name: table, create });
   }
 
