@@ -278,7 +278,7 @@ async function bareRun(browser, url, path, key) {
  * A bare read_csv of the same file in DuckDB-WASM started by the app's own boot code (the
  * harness's bare.html): what the engine alone costs, to divide the app's load by; and the GROUP BY
  * on its rows, in one call and through the app's query path.
- * @returns {Promise<{ firstMs: number, defaultMs: number, appOptionsMs: number, rows: number, groupBy: { direct: number, viaApp: number, viaModel: number } }>}
+ * @returns {Promise<{ firstMs: number, defaultMs: number, appOptionsMs: number, rows: number, groupBy: { direct: number, viaApp: number, viaModel: number, viaModelInARow?: number } }>}
  */
 export async function runBareCsv(browser, url, csvPath) {
   const data = await bareRun(browser, url, csvPath, 'defaultMs');
