@@ -20,9 +20,13 @@ import { ensureCsv } from './gen-csv.mjs';
 import { memAvailableBytes, ourRenderers, peakMB, resetPeaks } from './procMemory.mjs';
 import { appCeilingBytes, appMakesView, estimatedBytes, matrixCells, parseLimit, whyNot } from './scalePlan.mjs';
 import { coldStart, loadFile, newPage, quiet, runQuery, settled } from './wasm.mjs';
+import { longTaskMakeup, TRACE_CATEGORIES } from './wide.mjs';
 
 const PROFILE = 'dataseer:profile';
 const BIG = process.argv.includes('--scale-big');
+// --scale-trace: each cell also records a Chromium trace with V8's sampler and prints what its
+// longest tasks were made of (wide.mjs's reader; build with `--minify false` to read names).
+const TRACE = process.argv.includes('--scale-trace');
 const BUDGET_MS = Number(process.env.BENCH_SCALE_CELL_MIN ?? 20) * 60_000;
 const STEP_TIMEOUT = 3_600_000;
 // BENCH_SCALE_ONLY=scale_10c_1k,scale_1gb: just those cells (by key); the others say so.
@@ -105,6 +109,22 @@ async function longestTask(page, from, to) {
   return page.evaluate(([a, b]) => Math.max(0, ...(window.__benchLongTasks ?? []).filter((x) => x.start < b && x.start + x.duration > a).map((x) => x.duration)), [from, to]);
 }
 
+/** The long tasks that started in [from, to): the steps split the cell's time with no gap, so each task is counted once. */
+async function tasksIn(page, from, to) {
+  return page.evaluate(([a, b]) => (window.__benchLongTasks ?? []).filter((x) => x.start >= a && x.start < b).map((x) => Math.round(x.duration)), [from, to]);
+}
+
+/**
+ * Waits for the load report's checks to end (the report stops saying so) and, for a table, for
+ * the background copy and snapshot; then a second for what the page draws after.
+ */
+async function loadReportInApp(page, view) {
+  await page.waitForFunction(() => !document.body.innerText.includes('Checking what auto-detection may have got wrong'), undefined, { timeout: STEP_TIMEOUT, polling: 250 });
+  // The background copy and snapshot of a table would share the cores with the profile.
+  if (!view) await quiet(page, 0).catch(() => undefined);
+  await page.waitForTimeout(1000);
+}
+
 /**
  * Opens the Profile tab of the dataset just added and waits for its profile. The rail asks for
  * the same profile as soon as the dataset is listed (DataClient keeps one per state of the
@@ -143,6 +163,17 @@ async function pair(page, appStep, nativeStep) {
   return { app, tab, wasm, longest, native };
 }
 
+/** Waits until the number of profile cards drawn has not changed for a second (they are drawn in batches). */
+async function cardsDrawn(page) {
+  let last = -1;
+  for (;;) {
+    const n = await page.locator('article[aria-label^="Profile of "]').count();
+    if (n === last) return n;
+    last = n;
+    await page.waitForTimeout(1000);
+  }
+}
+
 /** Runs one cell: app and native, step by step. */
 async function runCell(browser, baseURL, cell, path, planned, onLimit) {
   const mb = statSync(path).size / 1e6;
@@ -150,46 +181,66 @@ async function runCell(browser, baseURL, cell, path, planned, onLimit) {
   const say = (what) => console.log(`    ${((performance.now() - began) / 1000).toFixed(0)} s: ${what}`);
   const native = await startNative();
   const { context, page } = await newPage(browser);
+  const tracePath = join(tmpdir(), `dataseer-scale-${cell.key}-${process.pid}.json`);
   try {
     if (cell.view) await emulateDeviceMemory(context, 1);
     await coldStart(page, baseURL);
     await settled(page);
     // The data worker's own memory_limit (from its navigator.deviceMemory), for the next plans.
     if (!cell.view) onLimit(parseLimit(await scalar(page, "SELECT current_setting('memory_limit')")));
+    if (TRACE) await browser.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
     say('page up; load');
-    const loadStart = await page.evaluate(() => performance.now());
+    const at = () => page.evaluate(() => performance.now());
+    const loadStart = await at();
+    /** [step, page time it ended]: the steps split the cell's time from load to GROUP BY with no gap. */
+    const marks = [];
     const load = await pair(
       page,
       () => loadFile(page, path, STEP_TIMEOUT),
       () => native.step({ op: 'load', path, table: cell.key, view: planned.view }),
     );
-    // The background copy and snapshot of a table would share the cores with the profile.
-    say('loaded');
-    if (!planned.view) await quiet(page, 0).catch(() => undefined);
+    marks.push(['load', await at()]);
+    say('loaded; load report');
+    await loadReportInApp(page, planned.view);
+    marks.push(['load report (checks, copy)', await at()]);
     say('profile');
     const profile = await pair(
       page,
       () => profileInApp(page, cell.key, loadStart),
       (p) => native.step({ op: 'summarize', table: cell.key, columns: columnNames(cell, p.columns) }),
     );
+    const cards = await cardsDrawn(page);
+    marks.push([`profile (${cards} cards drawn)`, await at()]);
     say('GROUP BY');
     const group = await pair(
       page,
       () => runQuery(page, groupBySql(cell), 8, 0, STEP_TIMEOUT),
       () => native.step({ op: 'query', sql: groupBySql(cell) }),
     );
+    await page.waitForTimeout(1000);
+    marks.push(['GROUP BY', await at()]);
+    if (TRACE) await browser.stopTracing();
+    const steps = [];
+    let from = loadStart;
+    for (const [step, end] of marks) {
+      const tasks = await tasksIn(page, from, end);
+      steps.push({ step, longest: Math.max(0, ...tasks), tasks });
+      from = end;
+    }
     // The whole cell, the waits between steps included (the rail's profile may run during them).
-    const longest = await longestTask(page, loadStart, await page.evaluate(() => performance.now()));
+    const longest = await longestTask(page, loadStart, await at());
     const kind = await scalar(page, `SELECT table_type FROM information_schema.tables WHERE table_name = '${cell.key}'`);
     const view = kind === 'VIEW';
     if (cell.view && !view) throw new Error(`the app made a ${kind}, not a view: the 1 GiB device emulation did not reach its data worker`);
-    return { mb, view, nativeView: planned.view, nativeVersion: native.version, load, profile, group, longest };
+    const makeup = TRACE ? longTaskMakeup(tracePath, 8) : null;
+    return { mb, view, nativeView: planned.view, nativeVersion: native.version, load, profile, group, longest, steps, makeup };
   } catch (e) {
     await page.screenshot({ path: join(tmpdir(), `${cell.key}-failed.png`) }).catch(() => undefined);
     throw e;
   } finally {
     await context.close();
     native.close();
+    rmSync(tracePath, { force: true });
   }
 }
 
@@ -225,6 +276,11 @@ function cellRows(cell, r, note) {
   row(`GROUP BY (engine, first run; ${mem(r.group)})`, r.group.app.firstMs, 'ms', { name: 'native, threads = 1, same round: same query', value: r.group.native.ms });
   const wasm = [r.load.wasm, r.profile.wasm, r.group.wasm].filter((v) => typeof v === 'number');
   if (wasm.length) row("DuckDB's wasm memory at its peak (it never shrinks)", Math.max(...wasm), 'MB');
+  for (const s of r.steps) {
+    console.log(`    ${s.step}: longest task ${s.longest} ms (${s.tasks.length} over 50 ms${s.tasks.length ? `: ${s.tasks.sort((a, b) => b - a).slice(0, 8).join(', ')}` : ''})`);
+    row(`${s.step}: the page's longest main-thread task (goal ≤ 200)`, s.longest, 'ms');
+  }
+  for (const t of r.makeup ?? []) console.log(`    a ${t.ms} ms task (trace): ${t.work.join('; ')}`);
   row("the page's longest main-thread task, from load to GROUP BY (goal ≤ 200)", r.longest, 'ms');
   return out;
 }

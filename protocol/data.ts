@@ -91,10 +91,18 @@ export interface ColumnProfile {
   histogram?: HistogramBin[];
 }
 
+/**
+ * How many columns one profile covers (issue 37): a wider table is profiled a page of columns at a
+ * time (`profile`'s `from`), which keeps each statement block and each page's cards bounded.
+ */
+export const PROFILE_PAGE_COLUMNS = 300;
+
 export interface DatasetProfile {
   name: string;
   rowCount: number;
   columns: ColumnProfile[];
+  /** The 0-based index in the table of `columns[0]` (absent: 0, the profile starts at the first column). */
+  firstColumn?: number;
   elapsedMs: number;
   /**
    * Which statistics are estimates (a big table's exact ones would not fit in memory or time):
@@ -181,9 +189,11 @@ export type DataRequests = {
   page: { req: { name: string; offset: number; limit: number; /** Only the first N columns (wide tables). */ maxColumns?: number }; res: QueryResult };
   /**
    * `profileId` (additive): names the run so `cancelProfile` can stop it and `profileProgress`
-   * events can report on it.
+   * events can report on it. `from` (additive, issue 37): the 0-based index of the first column to
+   * profile; the profile covers PROFILE_PAGE_COLUMNS columns from there (absent: from the first),
+   * so a 2,000-column table is profiled a page at a time.
    */
-  profile: { req: { name: string; profileId?: string }; res: DatasetProfile };
+  profile: { req: { name: string; profileId?: string; from?: number }; res: DatasetProfile };
   /** Stops a running profile (its `profile` call then fails with "Profile cancelled."). */
   cancelProfile: { req: { profileId: string }; res: { cancelled: boolean } };
   /**

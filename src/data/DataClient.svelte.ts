@@ -18,6 +18,8 @@ import { DuplicateAsker, type DuplicateQuestion } from './duplicates.svelte';
 import { sampleUrl, urlFileName } from './urls';
 
 let profileSeq = 0;
+/** A profile page's place in the cache: the dataset and the page's first column. */
+const profileSlot = (name: string, from: number): string => `${from}:${name}`;
 
 export type { WorkerFactory } from './dataTransport';
 export type { LoadError, LoadState } from './DatasetsModel.svelte';
@@ -214,47 +216,50 @@ export class DataClient extends DatasetsModel {
   }
 
   /**
-   * A dataset's profile, asked of the worker once per state of the dataset: the rail's column
-   * summaries and the Profile tab share it, and a change (an SQL edit, a reload of the file)
-   * makes the next call profile again.
+   * A page of a dataset's profile (PROFILE_PAGE_COLUMNS columns from the `from`th), asked of the
+   * worker once per state of the dataset: the rail's column summaries and the Profile tab share
+   * it, and a change (an SQL edit, a reload of the file) makes the next call profile again.
    */
-  profile(name: string): Promise<DatasetProfile> {
+  profile(name: string, from = 0): Promise<DatasetProfile> {
     const info = this.datasets.find((d) => d.name === name);
-    const key = info ? `${info.loadedAt}:${info.rowCount}:${info.columns.map((c) => `${c.name} ${c.type}`).join(',')}` : '';
-    const cached = this.#profiles.get(name);
+    const key = info ? `${info.loadedAt}:${info.rowCount}:${info.columns.length}:${info.columns.map((c) => `${c.name} ${c.type}`).join(',')}` : '';
+    const slot = profileSlot(name, from);
+    const cached = this.#profiles.get(slot);
     if (cached && cached.key === key && key !== '') return cached.profile;
     const profileId = `profile-${++profileSeq}`;
-    const profile = this.#transport.call('profile', { name, profileId });
-    this.#profiles.set(name, { key, profile, profileId });
+    const profile = this.#transport.call('profile', { name, profileId, ...(from > 0 ? { from } : {}) });
+    this.#profiles.set(slot, { key, profile, profileId });
     const started = performance.now();
     const forget = (ok: boolean) => {
       const { [profileId]: _done, ...rest } = this.profileProgress;
       this.profileProgress = rest;
       // Read by `npm run bench` (its scale rows).
-      performance.measure('dataseer:profile', { start: started, end: performance.now(), detail: { name, ok } });
+      performance.measure('dataseer:profile', { start: started, end: performance.now(), detail: { name, from, ok } });
     };
     profile.then(
       () => forget(true),
       () => forget(false),
     );
     // A failed (or cancelled) profile is not kept: the next call tries again.
-    profile.catch(() => this.#profiles.get(name)?.profile === profile && this.#profiles.delete(name));
+    profile.catch(() => this.#profiles.get(slot)?.profile === profile && this.#profiles.delete(slot));
     return profile;
   }
+  /** Profiles by dataset and first column (`profileSlot`). */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a cache of promises, never rendered.
   #profiles = new Map<string, { key: string; profile: Promise<DatasetProfile>; profileId: string }>();
 
-  /** The running profile of a dataset: statements done of total (absent when none is running). */
-  profileProgressOf(name: string): { done: number; total: number } | undefined {
-    const entry = this.#profiles.get(name);
+  /** The running profile of a dataset's page: statements done of total (absent when none is running). */
+  profileProgressOf(name: string, from = 0): { done: number; total: number } | undefined {
+    const entry = this.#profiles.get(profileSlot(name, from));
     return entry ? this.profileProgress[entry.profileId] : undefined;
   }
 
-  /** Stops a dataset's running profile; its `profile` promise rejects with "Profile cancelled.". */
-  async cancelProfile(name: string): Promise<void> {
-    const entry = this.#profiles.get(name);
+  /** Stops a dataset's running profile page; its `profile` promise rejects with "Profile cancelled.". */
+  async cancelProfile(name: string, from = 0): Promise<void> {
+    const slot = profileSlot(name, from);
+    const entry = this.#profiles.get(slot);
     if (!entry) return;
-    this.#profiles.delete(name);
+    this.#profiles.delete(slot);
     try {
       await this.#transport.call('cancelProfile', { profileId: entry.profileId });
     } catch {

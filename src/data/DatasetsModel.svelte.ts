@@ -40,7 +40,11 @@ let counter = 0;
 
 export class DatasetsModel {
   ready = $state(false);
-  datasets = $state<DatasetInfo[]>([]);
+  /**
+   * Replaced whole by every `datasets`/`dataset` event, never changed in place: raw, so a list
+   * with 2,000-column tables is not wrapped in proxies column by column (issue 37).
+   */
+  datasets = $state.raw<DatasetInfo[]>([]);
   loads = $state<LoadState[]>([]);
   /** Saved datasets coming back after a reload, named from the start of the restore. */
   restoring = $state<RestoringState[]>([]);

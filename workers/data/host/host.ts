@@ -7,6 +7,7 @@
  * DuckDB-WASM build.
  */
 import type { DataPeer, DataPeerRequests, DataRequests, DatasetInfo, DatasetProfile, LoadOutcome, LoadSource, ProfileSampleOutcome, QueryOutcome, QueryResult, RereadOutcome } from '../../../protocol/data';
+import { PROFILE_PAGE_COLUMNS } from '../../../protocol/data';
 import type { ReadOverrides } from '../../../protocol/loadReport';
 import type { Handlers } from '../../../protocol/rpcServer';
 import { quoteIdent } from '../../../shared/sql';
@@ -26,8 +27,8 @@ export type { HostDeps, Readers } from './hostContext';
 
 const MAX_PAGE = 10_000;
 
-/** The profile covers at most this many columns (see the profile handler). */
-export const MAX_PROFILE_COLUMNS = 300;
+/** A profile covers at most this many columns, a page of the table's (see the profile handler). */
+export const MAX_PROFILE_COLUMNS = PROFILE_PAGE_COLUMNS;
 
 export class DataHost {
   readonly #ctx: HostContext;
@@ -104,7 +105,7 @@ export class DataHost {
         const result = await this.page(name, offset, limit, maxColumns);
         return { result, transfer: [result.ipc.buffer] };
       },
-      profile: async ({ name, profileId }) => ({ result: await this.profile(name, 'page', profileId) }),
+      profile: async ({ name, profileId, from }) => ({ result: await this.profile(name, 'page', profileId, from) }),
       cancelProfile: async ({ profileId }) => {
         ctx.cancelledProfiles.add(profileId);
         // The statement running now is interrupted; the profile stops before its next one.
@@ -136,8 +137,11 @@ export class DataHost {
     return readChannel(this.#ctx, { list: page.list, profile: (name, owner) => this.profile(name, owner), profileSample: (req, owner) => this.profileSample(req, owner) }, peer);
   }
 
-  /** A dataset's profile (the first MAX_PROFILE_COLUMNS columns), queued as `owner`'s statement. */
-  async profile(name: string, owner: string, profileId?: string): Promise<DatasetProfile> {
+  /**
+   * A dataset's profile, MAX_PROFILE_COLUMNS columns from the `from`th (0-based; by default the
+   * first page), queued as `owner`'s statement.
+   */
+  async profile(name: string, owner: string, profileId?: string, from = 0): Promise<DatasetProfile> {
     const ctx = this.#ctx;
     const engine = await ctx.ready();
     const info = ctx.datasets.get(name);
@@ -146,13 +150,15 @@ export class DataHost {
         const described = info ?? { ...(await describeTable(engine, name)) };
         if (described.columns.length === 0) throw new Error(`No table named ${name}.`);
         if (profileId !== undefined) ctx.profiling = profileId;
-        // Profiling thousands of columns renders unreadably; the first MAX_PROFILE_COLUMNS
-        // are what a person scans, and SQL (and describe_columns) reaches the rest.
-        return profileTable(engine, name, described.columns.slice(0, MAX_PROFILE_COLUMNS), described.rowCount, {
+        // Thousands of columns at once would render unreadably and hold one long answer: a page
+        // of MAX_PROFILE_COLUMNS at a time, the page asks for the next (issue 37).
+        const first = Number.isInteger(from) && from > 0 && from < described.columns.length ? from : 0;
+        const profile = await profileTable(engine, name, described.columns.slice(first, first + MAX_PROFILE_COLUMNS), described.rowCount, {
           cancelled: () => profileId !== undefined && ctx.cancelledProfiles.has(profileId),
           view: ctx.views.has(name),
           ...(profileId !== undefined ? { onProgress: (done: number, total: number) => ctx.emit({ type: 'profileProgress', profileId, done, total }) } : {}),
         });
+        return first > 0 ? { ...profile, firstColumn: first } : profile;
       }, owner);
     } finally {
       if (profileId !== undefined) {
