@@ -54,7 +54,7 @@ test('a 2,000-column table: the rail draws a window of its columns, Tab reaches 
 
   // Column 1,500 picked in the rail: its page is profiled and its card focused.
   await list.evaluate((el) => {
-    const row = el.querySelector('li')?.getBoundingClientRect().height ?? 40;
+    const row = el.querySelector('li[data-index]')?.getBoundingClientRect().height ?? 40;
     el.scrollTop = 1499 * row;
   });
   await list.getByRole('button', { name: /^item_1500\b/ }).click();
