@@ -70,13 +70,23 @@ export function matrixCells() {
   ];
 }
 
-/** Profile statements over at most PROFILE_COLUMNS columns (one in ten text): each is one scan of a view. */
+/**
+ * Profile statements over at most PROFILE_COLUMNS columns (one in ten text): each is one scan of a
+ * view. Over a (long) view a block is one aggregate and one sampled statement (profile.ts
+ * SAMPLE_ROWS); over a table, an aggregate, histogram and top-value statement a block.
+ */
 export function profileStatements(cols, view = false) {
   const n = Math.min(cols, PROFILE_COLUMNS);
+  if (view) return 2 * Math.ceil(n / VIEW_BLOCK);
   const text = Math.ceil(n / 10);
-  const size = view ? VIEW_BLOCK : BLOCK;
-  return Math.ceil(n / size) + Math.ceil((n - text) / size) + Math.ceil(text / size);
+  return Math.ceil(n / BLOCK) + Math.ceil((n - text) / BLOCK) + Math.ceil(text / BLOCK);
 }
+
+/**
+ * Scans of the file native makes for a view cell: CREATE VIEW + count(*), SUMMARIZE over the
+ * view, the GROUP BY, and the reference table of the profiled columns (its SUMMARIZE reads memory).
+ */
+export const NATIVE_VIEW_SCANS = 4;
 
 /**
  * @typedef {{ cell: Cell, mb: number, view: boolean, appMs: number, appLoadMs: number, nativeMs: number, nativeLoadMs: number }} Done
@@ -117,7 +127,7 @@ export function whyNot(cell, ctx) {
   const scale = (cell.rows * cell.cols) / (sameKind.cell.rows * sameKind.cell.cols);
   // A view reads its file for every statement: the app's load (one scan) times its scans.
   const est = view
-    ? scale * (sameKind.appLoadMs * (2 + profileStatements(cell.cols, true)) + sameKind.nativeLoadMs * 3)
+    ? scale * (sameKind.appLoadMs * (2 + profileStatements(cell.cols, true)) + sameKind.nativeLoadMs * NATIVE_VIEW_SCANS)
     : scale * (sameKind.appMs + sameKind.nativeMs);
   if (est > ctx.budgetMs) {
     return `not run: estimated ~${min(est)} for app + native (${cells}, a ~${gb(bytes)} CSV${view ? ` the app would attach as a view, read again by each of ~${profileStatements(cell.cols, true) + 2} statements` : ''}; scaled from ${sameKind.cell.label} measured this round), over the ${min(ctx.budgetMs)} budget a cell has on this shared machine (BENCH_SCALE_CELL_MIN)`;
