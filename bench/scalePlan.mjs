@@ -84,9 +84,13 @@ export function profileStatements(cols, view = false) {
 
 /**
  * Scans of the file native makes for a view cell: CREATE VIEW + count(*), SUMMARIZE over the
- * view, the GROUP BY, and the reference table of the profiled columns (its SUMMARIZE reads memory).
+ * view, the GROUP BY, and the reference table of the profiled columns when it fits in half the
+ * available memory (scale.mjs; its SUMMARIZE reads memory).
  */
-export const NATIVE_VIEW_SCANS = 4;
+export function nativeViewScans(cell, memAvailableBytes) {
+  const referenceBytes = Math.min(cell.cols, PROFILE_COLUMNS) * cell.rows * 8;
+  return 3 + (memAvailableBytes === null || referenceBytes <= memAvailableBytes / 2 ? 1 : 0);
+}
 
 /**
  * @typedef {{ cell: Cell, mb: number, view: boolean, appMs: number, appLoadMs: number, nativeMs: number, nativeLoadMs: number }} Done
@@ -127,7 +131,7 @@ export function whyNot(cell, ctx) {
   const scale = (cell.rows * cell.cols) / (sameKind.cell.rows * sameKind.cell.cols);
   // A view reads its file for every statement: the app's load (one scan) times its scans.
   const est = view
-    ? scale * (sameKind.appLoadMs * (2 + profileStatements(cell.cols, true)) + sameKind.nativeLoadMs * NATIVE_VIEW_SCANS)
+    ? scale * (sameKind.appLoadMs * (2 + profileStatements(cell.cols, true)) + sameKind.nativeLoadMs * nativeViewScans(cell, ctx.memAvailableBytes))
     : scale * (sameKind.appMs + sameKind.nativeMs);
   if (est > ctx.budgetMs) {
     return `not run: estimated ~${min(est)} for app + native (${cells}, a ~${gb(bytes)} CSV${view ? ` the app would attach as a view, read again by each of ~${profileStatements(cell.cols, true) + 2} statements` : ''}; scaled from ${sameKind.cell.label} measured this round), over the ${min(ctx.budgetMs)} budget a cell has on this shared machine (BENCH_SCALE_CELL_MIN)`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appCeilingBytes, appMakesView, matrixCells, parseLimit, profileStatements, whyNot } from './scalePlan.mjs';
+import { appCeilingBytes, appMakesView, matrixCells, nativeViewScans, parseLimit, profileStatements, whyNot } from './scalePlan.mjs';
 
 const cells = matrixCells();
 const cell = (cols: number, rows: number) => {
@@ -33,6 +33,11 @@ describe('scale plan', () => {
     // Over a view: one aggregate and one sampled statement for the 300 profiled columns.
     expect(profileStatements(500, true)).toBe(2);
     expect(profileStatements(2000, true)).toBe(2);
+  });
+  it('counts the reads native makes of a view, with the reference table only where it fits', () => {
+    // 300 profiled columns × 1M rows: 2.4 GB, within half of 20 GB; 150 × 10M: 12 GB, not.
+    expect(nativeViewScans(cell(2000, 1_000_000), 20e9)).toBe(4);
+    expect(nativeViewScans(cell(150, 10_000_000), 20e9)).toBe(3);
   });
 });
 
