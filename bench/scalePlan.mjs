@@ -93,7 +93,7 @@ export function nativeViewScans(cell, memAvailableBytes) {
 }
 
 /**
- * @typedef {{ cell: Cell, mb: number, view: boolean, appMs: number, appLoadMs: number, nativeMs: number, nativeLoadMs: number }} Done
+ * @typedef {{ cell: Cell, mb: number, view: boolean, appMs: number, appLoadMs: number, nativeMs: number, nativeLoadMs: number, writeMs?: number }} Done
  * @typedef {{ big: boolean, tmpFreeBytes: number, memAvailableBytes: number | null, ceilingBytes: number, budgetMs: number, bytesPerRow: (cols: number) => number | undefined, done: Done[] }} PlanContext
  */
 
@@ -129,12 +129,17 @@ export function whyNot(cell, ctx) {
   if (!sameKind) return null;
   // By values (rows × columns): parsing, profiling and SUMMARIZE all go value by value.
   const scale = (cell.rows * cell.cols) / (sameKind.cell.rows * sameKind.cell.cols);
-  // A view reads its file for every statement: the app's load (one scan) times its scans.
-  const est = view
-    ? scale * (sameKind.appLoadMs * (2 + profileStatements(cell.cols, true)) + sameKind.nativeLoadMs * nativeViewScans(cell, ctx.memAvailableBytes))
-    : scale * (sameKind.appMs + sameKind.nativeMs);
+  // A view measured as a view: its whole cell scaled. A view from a table: it reads its file for
+  // every statement, the app's load (one scan) times its scans, and native's reads likewise.
+  const steps =
+    view && !sameKind.view
+      ? sameKind.appLoadMs * (2 + profileStatements(cell.cols, true)) + sameKind.nativeLoadMs * nativeViewScans(cell, ctx.memAvailableBytes)
+      : sameKind.appMs + sameKind.nativeMs;
+  // Writing the CSV is part of the cell's time too.
+  const est = scale * (steps + (sameKind.writeMs ?? 0));
   if (est > ctx.budgetMs) {
-    return `not run: estimated ~${min(est)} for app + native (${cells}, a ~${gb(bytes)} CSV${view ? ` the app would attach as a view, read again by each of ~${profileStatements(cell.cols, true) + 2} statements` : ''}; scaled from ${sameKind.cell.label} measured this round), over the ${min(ctx.budgetMs)} budget a cell has on this shared machine (BENCH_SCALE_CELL_MIN)`;
+    const write = sameKind.writeMs === undefined ? '' : `, writing its CSV ~${min(scale * sameKind.writeMs)} of it`;
+    return `not run: estimated ~${min(est)} for app + native${write} (${cells}, a ~${gb(bytes)} CSV${view ? ` the app would attach as a view, read again by each of ~${profileStatements(cell.cols, true) + 2} statements` : ''}; scaled from ${sameKind.cell.label} measured this round), over the ${min(ctx.budgetMs)} budget a cell has on this shared machine (BENCH_SCALE_CELL_MIN)`;
   }
   return null;
 }

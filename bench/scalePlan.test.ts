@@ -28,6 +28,12 @@ describe('scale plan', () => {
     // 150 × 10M (4.5 GB) is a view: each profile statement reads the file again.
     expect(whyNot(cell(150, 10_000_000), ctx({ done }))).toMatch(/as a view, read again by each of ~4 statements/);
   });
+  it('scales a view cell from a view measured this round, writing its CSV included', () => {
+    // 500 × 1M as a view: 30 s to write, 200 s app, 200 s native; 2,000 × 1M is 4× its values.
+    const done = [{ cell: cell(500, 1_000_000), mb: 1564, view: true, appMs: 200_000, appLoadMs: 50_000, nativeMs: 200_000, nativeLoadMs: 40_000, writeMs: 30_000 }];
+    expect(whyNot(cell(2000, 1_000_000), ctx({ done, budgetMs: 60 * 60_000 }))).toBeNull();
+    expect(whyNot(cell(2000, 1_000_000), ctx({ done, budgetMs: 25 * 60_000 }))).toMatch(/estimated ~29 min for app \+ native, writing its CSV ~2 min of it .*scaled from scale 500 columns × 1,000,000 rows/);
+  });
   it('counts the profile statements a view takes', () => {
     expect(profileStatements(500, false)).toBe(6 + 6 + 1);
     // Over a view: one aggregate and one sampled statement for the 300 profiled columns.
