@@ -139,7 +139,9 @@ export function whyNot(cell, ctx) {
   const est = scale * (steps + (sameKind.writeMs ?? 0));
   if (est > ctx.budgetMs) {
     const write = sameKind.writeMs === undefined ? '' : `, writing its CSV ~${min(scale * sameKind.writeMs)} of it`;
-    return `not run: estimated ~${min(est)} for app + native${write} (${cells}, a ~${gb(bytes)} CSV${view ? ` the app would attach as a view, read again by each of ~${profileStatements(cell.cols, true) + 2} statements` : ''}; scaled from ${sameKind.cell.label} measured this round), over the ${min(ctx.budgetMs)} budget a cell has on this shared machine (BENCH_SCALE_CELL_MIN)`;
+    // Scaled by all values, while the profile and SUMMARIZE cover the first PROFILE_COLUMNS.
+    const bound = cell.cols > PROFILE_COLUMNS && cell.cols > sameKind.cell.cols ? `, an upper bound: the profile covers ${PROFILE_COLUMNS} columns` : '';
+    return `not run: estimated ~${min(est)} for app + native${write} (${cells}, a ~${gb(bytes)} CSV${view ? ` the app would attach as a view, read again by each of ~${profileStatements(cell.cols, true) + 2} statements` : ''}; scaled from ${sameKind.cell.label} measured this round${bound}), over the ${min(ctx.budgetMs)} budget a cell has on this shared machine (BENCH_SCALE_CELL_MIN)`;
   }
   return null;
 }
