@@ -44,7 +44,11 @@ async function step(msg) {
       if (msg.view) {
         await conn.run(`CREATE VIEW ${t} AS SELECT * FROM read_csv(${sqlString(msg.path ?? '')})`);
         await conn.runAndReadAll(`SELECT count(*) FROM ${t}`);
-      } else await conn.run(`CREATE TABLE ${t} AS SELECT * FROM read_csv(${sqlString(msg.path ?? '')})`);
+      } else {
+        // `columns`: only those (the reference table beside a view holds what was profiled).
+        const select = msg.columns ? msg.columns.map(ident).join(', ') : '*';
+        await conn.run(`CREATE TABLE ${t} AS SELECT ${select} FROM read_csv(${sqlString(msg.path ?? '')})`);
+      }
       return;
     case 'summarize':
       // The same columns the app profiled (its Profile tab covers the first 300).
@@ -52,6 +56,9 @@ async function step(msg) {
       return;
     case 'query':
       await conn.runAndReadAll(msg.sql ?? '');
+      return;
+    case 'drop':
+      await conn.run(`DROP TABLE IF EXISTS ${t}`);
       return;
     default:
       throw new Error(`unknown step ${msg.op}`);

@@ -70,16 +70,30 @@ export function matrixCells() {
   ];
 }
 
-/** Profile statements over at most PROFILE_COLUMNS columns (one in ten text): each is one scan of a view. */
+/**
+ * Profile statements over at most PROFILE_COLUMNS columns (one in ten text): each is one scan of a
+ * view. Over a (long) view a block is one aggregate and one sampled statement (profile.ts
+ * SAMPLE_ROWS); over a table, an aggregate, histogram and top-value statement a block.
+ */
 export function profileStatements(cols, view = false) {
   const n = Math.min(cols, PROFILE_COLUMNS);
+  if (view) return 2 * Math.ceil(n / VIEW_BLOCK);
   const text = Math.ceil(n / 10);
-  const size = view ? VIEW_BLOCK : BLOCK;
-  return Math.ceil(n / size) + Math.ceil((n - text) / size) + Math.ceil(text / size);
+  return Math.ceil(n / BLOCK) + Math.ceil((n - text) / BLOCK) + Math.ceil(text / BLOCK);
 }
 
 /**
- * @typedef {{ cell: Cell, mb: number, view: boolean, appMs: number, appLoadMs: number, nativeMs: number, nativeLoadMs: number }} Done
+ * Scans of the file native makes for a view cell: CREATE VIEW + count(*), SUMMARIZE over the
+ * view, the GROUP BY, and the reference table of the profiled columns when it fits in half the
+ * available memory (scale.mjs; its SUMMARIZE reads memory).
+ */
+export function nativeViewScans(cell, memAvailableBytes) {
+  const referenceBytes = Math.min(cell.cols, PROFILE_COLUMNS) * cell.rows * 8;
+  return 3 + (memAvailableBytes === null || referenceBytes <= memAvailableBytes / 2 ? 1 : 0);
+}
+
+/**
+ * @typedef {{ cell: Cell, mb: number, view: boolean, appMs: number, appLoadMs: number, nativeMs: number, nativeLoadMs: number, writeMs?: number }} Done
  * @typedef {{ big: boolean, tmpFreeBytes: number, memAvailableBytes: number | null, ceilingBytes: number, budgetMs: number, bytesPerRow: (cols: number) => number | undefined, done: Done[] }} PlanContext
  */
 
@@ -115,12 +129,19 @@ export function whyNot(cell, ctx) {
   if (!sameKind) return null;
   // By values (rows × columns): parsing, profiling and SUMMARIZE all go value by value.
   const scale = (cell.rows * cell.cols) / (sameKind.cell.rows * sameKind.cell.cols);
-  // A view reads its file for every statement: the app's load (one scan) times its scans.
-  const est = view
-    ? scale * (sameKind.appLoadMs * (2 + profileStatements(cell.cols, true)) + sameKind.nativeLoadMs * 3)
-    : scale * (sameKind.appMs + sameKind.nativeMs);
+  // A view measured as a view: its whole cell scaled. A view from a table: it reads its file for
+  // every statement, the app's load (one scan) times its scans, and native's reads likewise.
+  const steps =
+    view && !sameKind.view
+      ? sameKind.appLoadMs * (2 + profileStatements(cell.cols, true)) + sameKind.nativeLoadMs * nativeViewScans(cell, ctx.memAvailableBytes)
+      : sameKind.appMs + sameKind.nativeMs;
+  // Writing the CSV is part of the cell's time too.
+  const est = scale * (steps + (sameKind.writeMs ?? 0));
   if (est > ctx.budgetMs) {
-    return `not run: estimated ~${min(est)} for app + native (${cells}, a ~${gb(bytes)} CSV${view ? ` the app would attach as a view, read again by each of ~${profileStatements(cell.cols, true) + 2} statements` : ''}; scaled from ${sameKind.cell.label} measured this round), over the ${min(ctx.budgetMs)} budget a cell has on this shared machine (BENCH_SCALE_CELL_MIN)`;
+    const write = sameKind.writeMs === undefined ? '' : `, writing its CSV ~${min(scale * sameKind.writeMs)} of it`;
+    // Scaled by all values, while the profile and SUMMARIZE cover the first PROFILE_COLUMNS.
+    const bound = cell.cols > PROFILE_COLUMNS && cell.cols > sameKind.cell.cols ? `, an upper bound: the profile covers ${PROFILE_COLUMNS} columns` : '';
+    return `not run: estimated ~${min(est)} for app + native${write} (${cells}, a ~${gb(bytes)} CSV${view ? ` the app would attach as a view, read again by each of ~${profileStatements(cell.cols, true) + 2} statements` : ''}; scaled from ${sameKind.cell.label} measured this round${bound}), over the ${min(ctx.budgetMs)} budget a cell has on this shared machine (BENCH_SCALE_CELL_MIN)`;
   }
   return null;
 }

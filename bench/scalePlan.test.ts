@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appCeilingBytes, appMakesView, matrixCells, parseLimit, profileStatements, whyNot } from './scalePlan.mjs';
+import { appCeilingBytes, appMakesView, matrixCells, nativeViewScans, parseLimit, profileStatements, whyNot } from './scalePlan.mjs';
 
 const cells = matrixCells();
 const cell = (cols: number, rows: number) => {
@@ -22,15 +22,28 @@ describe('scale plan', () => {
   });
   it('estimates from a measured cell of the same kind and holds to the budget', () => {
     const done = [{ cell: cell(150, 1_000_000), mb: 450, view: false, appMs: 60_000, appLoadMs: 20_000, nativeMs: 60_000, nativeLoadMs: 20_000 }];
-    // 500 × 1M: 1.5 GB of short values, a view by footprint.ts's rule: ~3.3 × (5 scans × 20 s + 3 × 20 s).
+    // 500 × 1M: 1.5 GB of short values, a view by footprint.ts's rule: ~3.3 × (app 4 scans × 20 s + native 4 × 20 s).
     expect(whyNot(cell(500, 1_000_000), ctx({ done }))).toBeNull();
     expect(whyNot(cell(500, 1_000_000), ctx({ done, budgetMs: 5 * 60_000 }))).toMatch(/estimated ~9 min .* attach as a view/);
     // 150 × 10M (4.5 GB) is a view: each profile statement reads the file again.
-    expect(whyNot(cell(150, 10_000_000), ctx({ done }))).toMatch(/as a view, read again by each of ~5 statements/);
+    expect(whyNot(cell(150, 10_000_000), ctx({ done }))).toMatch(/as a view, read again by each of ~4 statements/);
+  });
+  it('scales a view cell from a view measured this round, writing its CSV included', () => {
+    // 500 × 1M as a view: 30 s to write, 200 s app, 200 s native; 2,000 × 1M is 4× its values.
+    const done = [{ cell: cell(500, 1_000_000), mb: 1564, view: true, appMs: 200_000, appLoadMs: 50_000, nativeMs: 200_000, nativeLoadMs: 40_000, writeMs: 30_000 }];
+    expect(whyNot(cell(2000, 1_000_000), ctx({ done, budgetMs: 60 * 60_000 }))).toBeNull();
+    expect(whyNot(cell(2000, 1_000_000), ctx({ done, budgetMs: 25 * 60_000 }))).toMatch(/estimated ~29 min for app \+ native, writing its CSV ~2 min of it .*scaled from scale 500 columns × 1,000,000 rows/);
   });
   it('counts the profile statements a view takes', () => {
     expect(profileStatements(500, false)).toBe(6 + 6 + 1);
-    expect(profileStatements(500, true)).toBe(3);
+    // Over a view: one aggregate and one sampled statement for the 300 profiled columns.
+    expect(profileStatements(500, true)).toBe(2);
+    expect(profileStatements(2000, true)).toBe(2);
+  });
+  it('counts the reads native makes of a view, with the reference table only where it fits', () => {
+    // 300 profiled columns × 1M rows: 2.4 GB, within half of 20 GB; 150 × 10M: 12 GB, not.
+    expect(nativeViewScans(cell(2000, 1_000_000), 20e9)).toBe(4);
+    expect(nativeViewScans(cell(150, 10_000_000), 20e9)).toBe(3);
   });
 });
 

@@ -107,9 +107,11 @@ export interface DatasetProfile {
   /**
    * Which statistics are estimates (a big table's exact ones would not fit in memory or time):
    * `distinct` by HyperLogLog (approx_count_distinct); `topSampleRows`: top values counted in a
-   * reservoir sample of that many rows and scaled to the table. Absent: everything is exact.
+   * reservoir sample of that many rows and scaled to the table; `histogramSampleRows`: histogram
+   * bars counted in a reservoir sample of that many rows and scaled to the table (a long view:
+   * exact bars would read its file once more). Absent: everything is exact.
    */
-  approximate?: { distinct: boolean; topSampleRows?: number };
+  approximate?: { distinct: boolean; topSampleRows?: number; histogramSampleRows?: number };
 }
 
 /** How far a running profile has got: `done` of `total` statements (one per block of columns). */

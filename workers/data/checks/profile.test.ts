@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeTable } from '../engine/catalog';
-import { BLOCK, columnKind, EXACT_DISTINCT_ROWS, EXACT_TOP_ROWS, ProfileCancelled, profileTable, TOP_SAMPLE_ROWS } from './profile';
+import { BLOCK, columnKind, EXACT_DISTINCT_ROWS, EXACT_TOP_ROWS, ProfileCancelled, profileTable, SAMPLE_ROWS, sampledDistributionsSql, TOP_SAMPLE_ROWS } from './profile';
 import { NodeEngine } from '../testing/nodeEngine';
 
 describe('profile', { timeout: 60_000 }, () => {
@@ -80,12 +80,14 @@ describe('profile', { timeout: 60_000 }, () => {
     await expect(run).rejects.toBeInstanceOf(ProfileCancelled);
     expect(statements).toBe(1);
   });
-  // Over a view every statement reads the file again: histograms of a block come from one
-  // histogram() scan, and blocks are VIEW_BLOCK wide. The profile must be the one the table gets.
-  it('profiles a view in fewer statements with the same result as the table', async () => {
+  // Over a view every statement reads the file again: a block's statistics come from one
+  // aggregate statement and its histograms and top values from one reservoir sample, and blocks
+  // are VIEW_BLOCK wide. The statistics must be the table's; the sampled bars close to its own,
+  // and the profile must say they are sampled.
+  it('profiles a long view in two statements: exact statistics, sampled distributions said as such', { timeout: 300_000 }, async () => {
     const engine = await NodeEngine.open();
     const n = EXACT_DISTINCT_ROWS + 1000;
-    const cols = Array.from({ length: 120 }, (_, i) => (i % 10 === 3 ? `'v' || (i % 7) AS c${i}` : i % 10 === 5 ? `CASE WHEN i % 11 = 0 THEN NULL WHEN i = 3 THEN 'nan'::DOUBLE ELSE (i * ${i + 1}) % 1000 / 10.0 END AS c${i}` : `(i * ${i + 7}) % 97 AS c${i}`));
+    const cols = Array.from({ length: 60 }, (_, i) => (i % 10 === 3 ? `'v' || (i % 7) AS c${i}` : i % 10 === 5 ? `CASE WHEN i % 11 = 0 THEN NULL WHEN i = 3 THEN 'nan'::DOUBLE ELSE (i * ${i + 1}) % 1000 / 10.0 END AS c${i}` : `(i * ${i + 7}) % 97 AS c${i}`));
     await engine.query(`CREATE TABLE t AS SELECT ${cols.join(', ')} FROM range(${n}) r(i)`);
     await engine.query('CREATE VIEW v AS SELECT * FROM t');
     const { columns, rowCount } = await describeTable(engine, 't');
@@ -97,11 +99,33 @@ describe('profile', { timeout: 60_000 }, () => {
     const asView = count();
     const table = await profileTable(engine, 't', columns, rowCount, { onProgress: asTable.onProgress });
     const view = await profileTable(engine, 'v', columns, rowCount, { onProgress: asView.onProgress, view: true });
-    expect(view.columns).toEqual(table.columns);
-    expect(view.approximate).toEqual(table.approximate);
-    expect(table.columns[5]?.histogram?.reduce((s, b) => s + b.count, 0)).toBe(n - Math.ceil(n / 11) - 1);
-    // Three blocks of 50 for each of the aggregate, histogram and top statements on the table; one each on the view.
-    expect(asTable.c.n).toBeGreaterThan(5);
-    expect(asView.c.n).toBe(3 + 1);
+    expect(table.approximate).toEqual({ distinct: true });
+    expect(view.approximate).toEqual({ distinct: true, topSampleRows: SAMPLE_ROWS, histogramSampleRows: SAMPLE_ROWS });
+    const stats = (p: typeof table) => p.columns.map(({ histogram: _h, top: _t, ...rest }) => rest);
+    expect(stats(view)).toEqual(stats(table));
+    const finite = n - Math.ceil(n / 11) - 1;
+    expect(table.columns[5]?.histogram?.reduce((s, b) => s + b.count, 0)).toBe(finite);
+    for (const [i, exact] of table.columns.entries()) {
+      const sampled = view.columns[i];
+      if (exact.histogram) {
+        // Same bins; each bar within 1.5% of the rows of the exact one (a 100,000-row sample).
+        expect(sampled?.histogram?.map((b) => [b.lo, b.hi])).toEqual(exact.histogram.map((b) => [b.lo, b.hi]));
+        for (const [b, bin] of exact.histogram.entries()) expect(Math.abs((sampled?.histogram?.[b]?.count ?? -1) - bin.count)).toBeLessThan(n * 0.015);
+      } else expect(sampled?.histogram).toBeUndefined();
+    }
+    // Seven values of near-equal share: five of them, each about a seventh of the rows.
+    const top = view.columns[3]?.top ?? [];
+    expect(top).toHaveLength(5);
+    for (const t of top) expect(Math.abs(t.count / n - 1 / 7)).toBeLessThan(0.015);
+    // On the table, blocks of 50: two aggregate, two histogram and one top-values statement; on the
+    // view one aggregate and one sampled statement (and each run's closing progress call).
+    expect(asTable.c.n).toBe(2 + 2 + 1 + 1);
+    expect(asView.c.n).toBe(2 + 1);
+  });
+  it('counts a long view sampled histograms and top values in one statement per block', () => {
+    const sql = sampledDistributionsSql('v', [{ index: 0, name: 'a"b', lo: 0, width: 2 }], [{ index: 1, col: { name: 'c', type: 'VARCHAR' }, kind: 'text' }], 1000);
+    // One sample of only those columns, read once.
+    expect(sql.match(/USING SAMPLE/g)).toHaveLength(1);
+    expect(sql).toContain('SELECT "a""b", "c" FROM "v" USING SAMPLE reservoir(1000 ROWS)');
   });
 });
