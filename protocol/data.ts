@@ -55,7 +55,8 @@ export type LoadOutcome =
   /** `cancelled`: the user's Cancel ended it (nothing was kept; no error to show). */
   | { ok: false; fileName: string; message: string; suggestion?: string; cancelled?: boolean };
 
-export type RereadOutcome = { ok: true; dataset: DatasetInfo } | { ok: false; message: string };
+/** `cancelled`: the user's Cancel stopped it before the swap: the table is as it was before. */
+export type RereadOutcome = { ok: true; dataset: DatasetInfo } | { ok: false; message: string; cancelled?: true };
 
 /** A query result: rows as an Arrow IPC stream (transferred, not copied). */
 export interface QueryResult {
@@ -160,8 +161,10 @@ export type DataRequests = {
   /**
    * Reads a CSV/TSV dataset's file again with a load report's fix (`{}`: as first detected) and
    * replaces its table under the same name; a failed re-read leaves the table as it was.
+   * `loadId` (additive, issue 37): its `progress` events carry it and `cancelLoad` with it stops
+   * the re-read before the swap (the table stays as it was; the outcome says `cancelled`).
    */
-  reread: { req: { name: string; options: ReadOverrides }; res: RereadOutcome };
+  reread: { req: { name: string; options: ReadOverrides; loadId?: string }; res: RereadOutcome };
   /** Lists an Excel workbook's sheets so the user can pick. */
   excelSheets: { req: { file: File }; res: { sheets: string[] } };
   list: { req: Record<string, never>; res: DatasetInfo[] };

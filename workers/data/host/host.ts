@@ -72,7 +72,7 @@ export class DataHost {
       },
       load: async ({ source, options }) => ({ result: await this.load(source, options.loadId, options.sheets) }),
       excelSheets: async ({ file }) => ({ result: { sheets: await ctx.deps.readers.listExcelSheets(file) } }),
-      reread: async ({ name, options }) => ({ result: await this.reread(name, options) }),
+      reread: async ({ name, options, loadId }) => ({ result: await this.reread(name, options, loadId) }),
       list: async () => {
         await ctx.ready();
         // Not after the load report's checks: a table is usable once it is loaded, and a question
@@ -176,8 +176,8 @@ export class DataHost {
     return load(this.#ctx, source, loadId, sheets);
   }
 
-  reread(name: string, options: ReadOverrides): Promise<RereadOutcome> {
-    return reread(this.#ctx, name, options);
+  reread(name: string, options: ReadOverrides, loadId?: string): Promise<RereadOutcome> {
+    return reread(this.#ctx, name, options, loadId);
   }
 
   remove(name: string): Promise<DatasetInfo[]> {
