@@ -69,7 +69,8 @@ export interface QueryResult {
   elapsedMs: number;
 }
 
-export type QueryOutcome = { ok: true; result: QueryResult } | { ok: false; message: string };
+/** `cancelled` (issue 37): the user's Cancel stopped it (DuckDB interrupted, or it never started). */
+export type QueryOutcome = { ok: true; result: QueryResult } | { ok: false; message: string; cancelled?: true };
 
 export interface HistogramBin {
   lo: number;
@@ -171,13 +172,19 @@ export type DataRequests = {
   remove: { req: { name: string }; res: DatasetInfo[] };
   rename: { req: { from: string; to: string }; res: DatasetInfo[] };
   /** The SQL console's (and notebook's) SQL: it may change datasets, after the page asked. */
-  consoleQuery: { req: { sql: string; maxRows?: number }; res: QueryOutcome };
   /**
-   * Interrupts the page's own statement if DuckDB is running one (the SQL console's Cancel); its
+   * `queryId` (additive, issue 37): names the run, so `cancel` with it stops this query only —
+   * running (DuckDB interrupted) or still queued (it never runs) — and `queryProgress` events
+   * report DuckDB's progress on it.
+   */
+  consoleQuery: { req: { sql: string; maxRows?: number; queryId?: string }; res: QueryOutcome };
+  /**
+   * With `queryId`: stops that console query, running or queued (it answers `cancelled`), never
+   * another statement. Without: interrupts the page's own statement if DuckDB is running one; its
    * `query` then answers with an error. Not queued behind it. A peer's `cancel` stops only that
    * peer's statement (DataPeerRequests).
    */
-  cancel: { req: Record<string, never>; res: { cancelled: boolean } };
+  cancel: { req: { queryId?: string }; res: { cancelled: boolean } };
   /** Cancels a load (running or queued): what it made is dropped; its `load` answers `cancelled`. */
   cancelLoad: { req: { loadId: string }; res: { cancelled: boolean } };
   /** A window of a dataset's rows, for the virtualised preview grid. */
@@ -253,6 +260,8 @@ export type DataEvent =
    * name (a name not in the list is a dataset gone meanwhile: ignore it).
    */
   | { type: 'dataset'; dataset: DatasetInfo }
+  /** DuckDB's progress on a running console query given a `queryId` (0–1 of its work, DuckDB's estimate). */
+  | { type: 'queryProgress'; queryId: string; fraction: number }
   /** A running profile's progress (only for a `profile` call given a `profileId`). */
   | ({ type: 'profileProgress'; profileId: string } & ProfileProgress)
   /**

@@ -28,6 +28,9 @@ export type QueryRowsOutcome = { ok: true; result: DecodedRows } | { ok: false; 
 /** What the page loads from: the worker's sources, or a URL the page downloads first. */
 type PageSource = LoadSource | { kind: 'url'; url: string };
 
+/** Numbers the load report fixes of this page (their ids only need to differ within it). */
+let fixCounter = 0;
+
 export class DataClient extends DatasetsModel {
   readonly #transport: DataTransport;
   readonly #duplicates = new DuplicateAsker();
@@ -164,13 +167,28 @@ export class DataClient extends DatasetsModel {
    * Reads a CSV dataset's file again with a load report's fix (`{}`: as first detected). The
    * dataset list updates from the worker's `datasets` event; a failure comes back as a value.
    */
-  async reread(name: string, options: ReadOverrides): Promise<RereadOutcome> {
+  async reread(name: string, options: ReadOverrides, fixId?: string): Promise<RereadOutcome> {
+    if (fixId !== undefined) this.fixProgress[fixId] = {};
     try {
       // A plain copy: the options come from the reactive dataset list, whose proxies cannot cross postMessage.
-      return await this.#transport.call('reread', { name, options: $state.snapshot(options) as ReadOverrides });
+      return await this.#transport.call('reread', { name, options: $state.snapshot(options) as ReadOverrides, ...(fixId !== undefined ? { loadId: fixId } : {}) });
     } catch (e) {
       return { ok: false, message: messageOf(e) };
+    } finally {
+      if (fixId !== undefined) delete this.fixProgress[fixId];
     }
+  }
+
+  /** A fresh id for a load report fix, so its progress can be shown and `cancelReread` can stop it. */
+  newFixId(): string {
+    return `fix-${++fixCounter}`;
+  }
+
+  /** Stops a load report fix before it replaces the table (the table stays as it was). */
+  async cancelReread(fixId: string): Promise<void> {
+    const fix = this.fixProgress[fixId];
+    if (fix) this.fixProgress[fixId] = { ...fix, cancelling: true };
+    await this.#transport.call('cancelLoad', { loadId: fixId }).catch(() => undefined);
   }
 
   /** Interrupts the statement DuckDB is running (the console's Cancel, a halted Python run). */

@@ -58,6 +58,8 @@ export class DatasetsModel {
   storageFreed = $state(false);
   /** Running profiles' progress, by profile id (DataClient maps datasets to their profile id). */
   profileProgress = $state<Record<string, { done: number; total: number }>>({});
+  /** Load report fixes being read (issue 37), by their id: how far the re-read is. */
+  fixProgress = $state<Record<string, { fraction?: number; detail?: string; cancelling?: boolean }>>({});
 
   #persistRequested = false;
   #crash: string | null = null;
@@ -146,6 +148,11 @@ export class DatasetsModel {
   }
 
   #loadProgress(e: Extract<DataEvent, { type: 'progress' }>): void {
+    const fix = this.fixProgress[e.loadId];
+    if (fix) {
+      if (e.phase !== 'done') this.fixProgress[e.loadId] = { ...fix, fraction: e.fraction, detail: e.detail };
+      return;
+    }
     const load = this.loads.find((l) => l.loadId === e.loadId);
     if (!load) return;
     if (load.phase !== e.phase) load.phaseAt = performance.now();

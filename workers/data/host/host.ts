@@ -82,7 +82,14 @@ export class DataHost {
       },
       remove: async ({ name }) => ({ result: await this.remove(name) }),
       rename: async ({ from, to }) => ({ result: await this.rename(from, to) }),
-      cancel: async () => {
+      cancel: async ({ queryId }) => {
+        if (queryId !== undefined) {
+          // One console query by its id (issue 37): queued, it never runs; running, DuckDB is
+          // interrupted — never a profile, a load or a fix that runs meanwhile.
+          ctx.cancelledQueries.add(queryId);
+          if (ctx.querying === queryId) await (await ctx.engineReady()).cancel().catch(() => undefined);
+          return { result: { cancelled: true } };
+        }
         // The one connection runs one statement at a time: the page's Cancel stops only the
         // page's own, never a peer's (the agent's or Python's query has its own Stop).
         if (ctx.serial.runningFor() !== 'page') return { result: { cancelled: false } };
@@ -96,8 +103,8 @@ export class DataHost {
         if (ctx.ingesting === loadId) await (await ctx.engineReady()).cancel().catch(() => undefined);
         return { result: { cancelled: true } };
       },
-      consoleQuery: async ({ sql, maxRows }) => {
-        const outcome = await this.query(sql, maxRows ?? DEFAULT_MAX_ROWS);
+      consoleQuery: async ({ sql, maxRows, queryId }) => {
+        const outcome = await this.query(sql, maxRows ?? DEFAULT_MAX_ROWS, queryId);
         return { result: outcome, transfer: outcome.ok ? [outcome.result.ipc.buffer] : [] };
       },
       page: async ({ name, offset, limit, maxColumns }) => {
@@ -189,8 +196,8 @@ export class DataHost {
   }
 
   /** The SQL console's query (it may change datasets, after the page asked). */
-  query(sql: string, maxRows: number): Promise<QueryOutcome> {
-    return consoleQuery(this.#ctx, sql, maxRows);
+  query(sql: string, maxRows: number, queryId?: string): Promise<QueryOutcome> {
+    return consoleQuery(this.#ctx, sql, maxRows, queryId);
   }
 
   /** Model SQL: one read-only statement, judged by DuckDB. */

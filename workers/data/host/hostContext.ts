@@ -62,6 +62,9 @@ export class HostContext {
   /** Profiles the user cancelled (kept until their `profile` answers), and the one running now. */
   readonly cancelledProfiles = new Set<string>();
   profiling: string | null = null;
+  /** Console queries the user cancelled (kept until they answer), and the one running now (issue 37). */
+  readonly cancelledQueries = new Set<string>();
+  querying: string | null = null;
   /** Receives DuckDB's execution progress while an ingest runs. */
   progressSink?: (percentage: number) => void;
   /** Names scratch tables and registered files uniquely. */

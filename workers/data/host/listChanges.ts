@@ -62,14 +62,40 @@ export async function rename(ctx: HostContext, from: string, to: string): Promis
 }
 
 /** The SQL console's query: it may change datasets (after the page asked), and the list follows. */
-export async function consoleQuery(ctx: HostContext, sql: string, maxRows: number): Promise<QueryOutcome> {
+export async function consoleQuery(ctx: HostContext, sql: string, maxRows: number, queryId?: string): Promise<QueryOutcome> {
+  try {
+    return await consoleQueryOnce(ctx, sql, maxRows, queryId);
+  } finally {
+    if (queryId !== undefined) ctx.cancelledQueries.delete(queryId);
+  }
+}
+
+const CANCELLED: QueryOutcome = { ok: false, message: 'Query cancelled.', cancelled: true };
+
+async function consoleQueryOnce(ctx: HostContext, sql: string, maxRows: number, queryId: string | undefined): Promise<QueryOutcome> {
+  const cancelled = () => queryId !== undefined && ctx.cancelledQueries.has(queryId);
   const engine = await ctx.ready();
   // As for a rename: a console statement may rename or drop the table a big load's checks read.
   await ctx.checksSettled();
+  if (cancelled()) return CANCELLED;
   // Read before the run: DuckDB's lexer finds the renames (a dropped table cannot be planned after).
   const assessed = await ctx.serial.run(() => assessStatements(engine, sql)).catch(() => []);
   // The script as the assessment split it: lexed once.
-  const outcome = await ctx.serial.run(() => runQuery(engine, sql, maxRows, assessed.length > 0 ? assessed.map((a) => a.stmt) : undefined));
+  const outcome = await ctx.serial.run(async (): Promise<QueryOutcome> => {
+    // Cancelled while it waited for its turn (issue 37): it never runs.
+    if (cancelled()) return CANCELLED;
+    if (queryId === undefined) return runQuery(engine, sql, maxRows, assessed.length > 0 ? assessed.map((a) => a.stmt) : undefined);
+    ctx.querying = queryId;
+    ctx.progressSink = (pct) => ctx.emit({ type: 'queryProgress', queryId, fraction: Math.min(1, pct / 100) });
+    try {
+      const out = await runQuery(engine, sql, maxRows, assessed.length > 0 ? assessed.map((a) => a.stmt) : undefined);
+      // Interrupted by its Cancel: said as a cancel, not as DuckDB's "INTERRUPT Error".
+      return !out.ok && cancelled() ? CANCELLED : out;
+    } finally {
+      ctx.querying = null;
+      ctx.progressSink = undefined;
+    }
+  });
   const renames = assessed.flatMap((a) => {
     const r = renameIn(a.stmt);
     return r ? [r] : [];
