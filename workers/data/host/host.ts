@@ -87,6 +87,7 @@ export class DataHost {
           // One console query by its id (issue 37): queued, it never runs; running, DuckDB is
           // interrupted — never a profile, a load or a fix that runs meanwhile.
           ctx.cancelledQueries.add(queryId);
+          ctx.wakeCancelled(queryId);
           if (ctx.querying === queryId) await (await ctx.engineReady()).cancel().catch(() => undefined);
           return { result: { cancelled: true } };
         }
@@ -99,6 +100,7 @@ export class DataHost {
       },
       cancelLoad: async ({ loadId }) => {
         ctx.cancelledLoads.add(loadId);
+        ctx.wakeCancelled(loadId);
         // A CSV parse is one DuckDB statement: interrupt it. Readers stop at their next batch.
         if (ctx.ingesting === loadId) await (await ctx.engineReady()).cancel().catch(() => undefined);
         return { result: { cancelled: true } };

@@ -109,25 +109,27 @@ describe('cancelling a console query by its id', { timeout: 30_000 }, () => {
     await engine.held;
     expect(events).toContainEqual({ type: 'queryProgress', queryId: 'q1', fraction: 0.4 });
     expect(await call('cancel', { queryId: 'q1' })).toEqual({ cancelled: true });
+    expect(engine.cancels).toBe(1);
     expect(await running).toEqual({ ok: false, message: 'Query cancelled.', cancelled: true });
     expect(engine.cancels).toBeGreaterThanOrEqual(1);
     const after = await call('consoleQuery', { sql: 'SELECT count(*) AS n, sum(id) AS s FROM other', queryId: 'q2' });
     expect(after.ok).toBe(true);
   });
 
-  it('queued behind another page statement: it never runs, and that statement is not interrupted', async () => {
+  it('queued behind another page statement: it answers at once, never runs, and that statement is not interrupted', async () => {
     const { engine, call } = await setUp();
     // A page statement that is not this query (as a profile or a load report fix would be).
     const first = call('consoleQuery', { sql: "SELECT 'HOLD' AS h, count(*) AS n FROM other", queryId: 'q-first' });
     await engine.held;
     const queued = call('consoleQuery', { sql: 'CREATE TABLE made_by_queued AS SELECT 1 AS x', queryId: 'q-queued' });
     expect(await call('cancel', { queryId: 'q-queued' })).toEqual({ cancelled: true });
+    // It answers at once, not after the statement before it (which is still held).
+    expect(await queued).toEqual({ ok: false, message: 'Query cancelled.', cancelled: true });
     // The running statement was not interrupted: it finishes with its rows once let go.
     expect(engine.cancels).toBe(0);
     engine.release();
     const done = await first;
     expect(done.ok).toBe(true);
-    expect(await queued).toEqual({ ok: false, message: 'Query cancelled.', cancelled: true });
     const tables = await call('consoleQuery', { sql: "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'made_by_queued'" });
     if (!tables.ok) throw new Error(tables.message);
     expect(Number(tableFromIPC(tables.result.ipc).get(0)?.toJSON().n)).toBe(0);

@@ -43,14 +43,6 @@ function megabytes(n: number): string {
  * (the swap), so a cancelled fix leaves the table, its report and its saved copy as they were.
  */
 export async function reread(ctx: HostContext, name: string, requested: ReadOverrides, loadId?: string): Promise<RereadOutcome> {
-  try {
-    return await rereadOnce(ctx, name, requested, loadId);
-  } finally {
-    if (loadId !== undefined) ctx.cancelledLoads.delete(loadId);
-  }
-}
-
-async function rereadOnce(ctx: HostContext, name: string, requested: ReadOverrides, loadId: string | undefined): Promise<RereadOutcome> {
   const engine = await ctx.ready();
   const info = ctx.datasets.get(name);
   if (!info) return { ok: false, message: `No dataset named ${name}.` };
@@ -80,7 +72,10 @@ async function rereadOnce(ctx: HostContext, name: string, requested: ReadOverrid
       ctx.progressSink = undefined;
     }
   };
-  const outcome = table ? await ctx.serial.run(() => guarded(() => rereadTable(ctx, engine, info, blob, requested as TableReadOverrides, cancelled))) : await ctx.serial.run(() => guarded(async (): Promise<RereadOutcome> => {
+  // A fix cancelled while it waits behind another statement answers at once (ctx.cancellable).
+  const inQueue = (job: () => Promise<RereadOutcome>) =>
+    loadId === undefined ? ctx.serial.run(job) : ctx.cancellable(loadId, ctx.cancelledLoads, job, () => cancelledReread(ctx, loadId, info.fileName, name));
+  const outcome = table ? await inQueue(() => guarded(() => rereadTable(ctx, engine, info, blob, requested as TableReadOverrides, cancelled))) : await inQueue(() => guarded(async (): Promise<RereadOutcome> => {
     const seq = ++ctx.seq;
     const scratch = `__dataseer_reread_${seq}`;
     let findings: LoadFinding[] = [];
