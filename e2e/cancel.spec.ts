@@ -7,6 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import { parseDisplayedNumber } from './support/compare';
 import { expect, test, type DataApp } from './support/fixtures';
+import { askAndWait, chat, configureEndpoint, useMockLlm } from './support/mockLlm';
+
+const mock = useMockLlm();
 
 /** A query that runs for minutes unless interrupted (20 billion rows counted). */
 const ENDLESS = 'SELECT count(*) AS n FROM range(20000000000) t(i) WHERE i % 7 = 3';
@@ -108,5 +111,34 @@ test('a load report fix shows its progress; Cancel keeps the table as it was and
   await report.getByRole('button', { name: 'Read "N/A" as missing' }).click();
   await expect(report.getByRole('status')).toContainText('Done', { timeout: 120_000 });
   expect(await app.scalar('SELECT typeof(price) FROM prices LIMIT 1')).toBe('DOUBLE');
+  expect(app.pageErrors).toEqual([]);
+});
+
+test('a dictionary draft can be cancelled: nothing is saved, it says so, and the conversation and other datasets are as they were', async ({ app, page }) => {
+  test.setTimeout(4 * 60_000);
+  // Loaded before a model is set up: no draft of its own.
+  await app.fileInput.setInputFiles({ name: 'other.csv', mimeType: 'text/csv', buffer: Buffer.from('id,v\n1,10\n2,20\n') });
+  await app.expectDataset('other');
+  await configureEndpoint(page, mock, { key: 'sk-e2e-cancel-123' });
+  await app.openView('Ask');
+  await askAndWait(page, 'How many rows has other?', 'other has 2 rows.', mock);
+
+  // The model takes a minute to draft: long enough to be cancelled.
+  await mock.script([{ type: 'structured', when: 'data_dictionary', delay_ms: 60_000, value: { row_meaning: 'one order', grain: 'order_id', caveats: [], columns: [], joins: [] } }]);
+  await app.fileInput.setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from('order_id,amount\n1,1250\n2,4000\n') });
+  await app.expectDataset('orders');
+  await app.openView('Data');
+  await app.selectDataset('orders');
+  const dictionary = page.getByRole('region', { name: 'Data dictionary' });
+  await expect(dictionary.getByRole('status').filter({ hasText: 'Drafting with the model…' })).toBeVisible({ timeout: 30_000 });
+  await expect.poll(async () => (await mock.chatRequests()).filter((r) => r.raw_body.includes('data_dictionary')).length, { timeout: 30_000 }).toBe(1);
+  await dictionary.getByRole('button', { name: 'Cancel the dictionary draft of orders', exact: true }).click();
+  await expect(dictionary.getByRole('status').filter({ hasText: 'Draft cancelled: the dictionary is as it was.' })).toBeVisible({ timeout: 15_000 });
+  await expect(dictionary.getByText('Drafting with the model…')).toHaveCount(0);
+  await expect(dictionary.getByText('Draft written by the model')).toHaveCount(0);
+  await expect(dictionary.getByRole('alert')).toHaveCount(0);
+  expect(await app.scalar('SELECT sum(v) FROM other')).toBe('30');
+  await app.openView('Ask');
+  await expect(chat(page).answers.filter({ hasText: 'other has 2 rows.' })).toBeVisible();
   expect(app.pageErrors).toEqual([]);
 });
