@@ -41,6 +41,7 @@ export class KnowledgeClient extends QueryKnowledge {
   /** What became of a dataset's last draft when it is not an error (a Cancel). */
   draftNotes = $state<Record<string, string>>({});
   /** Drafts the user cancelled, until their request answers. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
   #cancelledDrafts = new Set<string>();
   /** Why the last draft, import or save of a dataset's dictionary failed. */
   errors = $state<Record<string, string>>({});

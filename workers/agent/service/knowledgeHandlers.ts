@@ -49,7 +49,7 @@ export function createKnowledgeHandlers(parts: AgentParts): Pick<Handlers<AgentR
       try {
         return { result: await draftDictionary({ data: deps.data, model, ladder, rawValues: !settings.noRawRows, refusal: watch.last }, dataset, abort.signal) };
       } catch (e) {
-        if (abort.signal.aborted) throw new Error(DRAFT_CANCELLED);
+        if (abort.signal.aborted) throw new Error(DRAFT_CANCELLED, { cause: e });
         throw e;
       } finally {
         if (drafting.get(dataset) === abort) drafting.delete(dataset);
