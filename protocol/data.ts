@@ -55,7 +55,8 @@ export type LoadOutcome =
   /** `cancelled`: the user's Cancel ended it (nothing was kept; no error to show). */
   | { ok: false; fileName: string; message: string; suggestion?: string; cancelled?: boolean };
 
-export type RereadOutcome = { ok: true; dataset: DatasetInfo } | { ok: false; message: string };
+/** `cancelled`: the user's Cancel stopped it before the swap: the table is as it was before. */
+export type RereadOutcome = { ok: true; dataset: DatasetInfo } | { ok: false; message: string; cancelled?: true };
 
 /** A query result: rows as an Arrow IPC stream (transferred, not copied). */
 export interface QueryResult {
@@ -68,7 +69,8 @@ export interface QueryResult {
   elapsedMs: number;
 }
 
-export type QueryOutcome = { ok: true; result: QueryResult } | { ok: false; message: string };
+/** `cancelled` (issue 37): the user's Cancel stopped it (DuckDB interrupted, or it never started). */
+export type QueryOutcome = { ok: true; result: QueryResult } | { ok: false; message: string; cancelled?: true };
 
 export interface HistogramBin {
   lo: number;
@@ -170,21 +172,29 @@ export type DataRequests = {
   /**
    * Reads a CSV/TSV dataset's file again with a load report's fix (`{}`: as first detected) and
    * replaces its table under the same name; a failed re-read leaves the table as it was.
+   * `loadId` (additive, issue 37): its `progress` events carry it and `cancelLoad` with it stops
+   * the re-read before the swap (the table stays as it was; the outcome says `cancelled`).
    */
-  reread: { req: { name: string; options: ReadOverrides }; res: RereadOutcome };
+  reread: { req: { name: string; options: ReadOverrides; loadId?: string }; res: RereadOutcome };
   /** Lists an Excel workbook's sheets so the user can pick. */
   excelSheets: { req: { file: File }; res: { sheets: string[] } };
   list: { req: Record<string, never>; res: DatasetInfo[] };
   remove: { req: { name: string }; res: DatasetInfo[] };
   rename: { req: { from: string; to: string }; res: DatasetInfo[] };
   /** The SQL console's (and notebook's) SQL: it may change datasets, after the page asked. */
-  consoleQuery: { req: { sql: string; maxRows?: number }; res: QueryOutcome };
   /**
-   * Interrupts the page's own statement if DuckDB is running one (the SQL console's Cancel); its
+   * `queryId` (additive, issue 37): names the run, so `cancel` with it stops this query only —
+   * running (DuckDB interrupted) or still queued (it never runs) — and `queryProgress` events
+   * report DuckDB's progress on it.
+   */
+  consoleQuery: { req: { sql: string; maxRows?: number; queryId?: string }; res: QueryOutcome };
+  /**
+   * With `queryId`: stops that console query, running or queued (it answers `cancelled`), never
+   * another statement. Without: interrupts the page's own statement if DuckDB is running one; its
    * `query` then answers with an error. Not queued behind it. A peer's `cancel` stops only that
    * peer's statement (DataPeerRequests).
    */
-  cancel: { req: Record<string, never>; res: { cancelled: boolean } };
+  cancel: { req: { queryId?: string }; res: { cancelled: boolean } };
   /** Cancels a load (running or queued): what it made is dropped; its `load` answers `cancelled`. */
   cancelLoad: { req: { loadId: string }; res: { cancelled: boolean } };
   /** A window of a dataset's rows, for the virtualised preview grid. */
@@ -262,6 +272,8 @@ export type DataEvent =
    * name (a name not in the list is a dataset gone meanwhile: ignore it).
    */
   | { type: 'dataset'; dataset: DatasetInfo }
+  /** DuckDB's progress on a running console query given a `queryId` (0–1 of its work, DuckDB's estimate). */
+  | { type: 'queryProgress'; queryId: string; fraction: number }
   /** A running profile's progress (only for a `profile` call given a `profileId`). */
   | ({ type: 'profileProgress'; profileId: string } & ProfileProgress)
   /**

@@ -83,7 +83,7 @@ function compose(options: AppRootOptions): AppRoot {
   const settings = new EndpointSettings();
   const scrubKeys = keyScrub(() => settings.secrets());
 
-  const knowledge = new KnowledgeClient({ draft: (name) => agent.draftDictionary(settings.snapshot(), name), preview: () => agent.modelContext(settings.snapshot()), tablesOf: (sql) => data.queryTables(sql) });
+  const knowledge = new KnowledgeClient({ draft: (name) => agent.draftDictionary(settings.snapshot(), name), cancelDraft: (name) => agent.cancelDraft(name), preview: () => agent.modelContext(settings.snapshot()), tablesOf: (sql) => data.queryTables(sql) });
   knowledge.answerClarification = (text) => {
     if (!settings.configured || agent.running) return false;
     void agent.ask(text, settings.snapshot());

@@ -224,6 +224,11 @@ export type AgentRequests = {
    */
   draftDictionary: { req: { settings: EndpointSettings; dataset: string }; res: DataDictionary };
   /**
+   * Stops the dataset's draft in flight (additive, issue 37): its model call is aborted and its
+   * `draftDictionary` fails with "Draft cancelled."; nothing is stored. False: none was running.
+   */
+  cancelDraft: { req: { dataset: string }; res: { cancelled: boolean } };
+  /**
    * What the model sees of the workspace (additive, issue 24): the datasets block with the
    * accepted dictionaries and the rules exactly as the next run's prompt would carry it, its
    * estimated tokens, and the run's token budget it must fit (`budget`; the block may take `share`).

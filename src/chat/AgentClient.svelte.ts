@@ -323,6 +323,11 @@ export class AgentClient {
     return this.#transport.call('draftDictionary', { settings, dataset });
   }
 
+  /** Stops a dataset's draft in flight (issue 37): its `draftDictionary` fails, nothing is stored. */
+  async cancelDraft(dataset: string): Promise<boolean> {
+    return (await this.#transport.call('cancelDraft', { dataset })).cancelled;
+  }
+
   /** The datasets block and rules as the next run's prompt would carry them, with token counts. */
   async modelContext(settings: EndpointSettings): Promise<ModelContextView> {
     return this.#transport.call('modelContext', { settings });

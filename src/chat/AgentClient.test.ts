@@ -61,6 +61,7 @@ function harness(over: Partial<Handlers<AgentRequests>> = {}): Harness {
     draftDictionary: (p) => {
       throw new Error(`no draft for ${p.dataset} in this harness`);
     },
+    cancelDraft: (p) => record('cancelDraft', p, { cancelled: false }),
     checkCapabilities: (p) =>
       record('checkCapabilities', p, { tools: true, structured: 'json_schema' as const, images: 'untested' as const, reasoning: 'none' as const, summary: 'Tools: yes', problems: [], checkedAt: 0 }),
     ...over,

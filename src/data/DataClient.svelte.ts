@@ -25,10 +25,14 @@ export type { WorkerFactory } from './dataTransport';
 export type { LoadError, LoadState } from './DatasetsModel.svelte';
 export type { DuplicateChoice, DuplicateQuestion } from './duplicates.svelte';
 
-export type QueryRowsOutcome = { ok: true; result: DecodedRows } | { ok: false; message: string };
+/** `cancelled`: its Cancel stopped it (issue 37). */
+export type QueryRowsOutcome = { ok: true; result: DecodedRows } | { ok: false; message: string; cancelled?: true };
 
 /** What the page loads from: the worker's sources, or a URL the page downloads first. */
 type PageSource = LoadSource | { kind: 'url'; url: string };
+
+/** Numbers the load report fixes and console queries of this page (their ids only need to differ within it). */
+let fixCounter = 0;
 
 export class DataClient extends DatasetsModel {
   readonly #transport: DataTransport;
@@ -166,31 +170,57 @@ export class DataClient extends DatasetsModel {
    * Reads a CSV dataset's file again with a load report's fix (`{}`: as first detected). The
    * dataset list updates from the worker's `datasets` event; a failure comes back as a value.
    */
-  async reread(name: string, options: ReadOverrides): Promise<RereadOutcome> {
+  async reread(name: string, options: ReadOverrides, fixId?: string): Promise<RereadOutcome> {
+    if (fixId !== undefined) this.fixProgress[fixId] = {};
     try {
       // A plain copy: the options come from the reactive dataset list, whose proxies cannot cross postMessage.
-      return await this.#transport.call('reread', { name, options: $state.snapshot(options) as ReadOverrides });
+      return await this.#transport.call('reread', { name, options: $state.snapshot(options) as ReadOverrides, ...(fixId !== undefined ? { loadId: fixId } : {}) });
     } catch (e) {
       return { ok: false, message: messageOf(e) };
+    } finally {
+      if (fixId !== undefined) delete this.fixProgress[fixId];
     }
   }
 
-  /** Interrupts the statement DuckDB is running (the console's Cancel, a halted Python run). */
-  async cancelQuery(): Promise<void> {
-    await this.#transport.call('cancel', {});
+  /** A fresh id for a load report fix, so its progress can be shown and `cancelReread` can stop it. */
+  newFixId(): string {
+    return `fix-${++fixCounter}`;
+  }
+
+  /** Stops a load report fix before it replaces the table (the table stays as it was). */
+  async cancelReread(fixId: string): Promise<void> {
+    const fix = this.fixProgress[fixId];
+    if (fix) this.fixProgress[fixId] = { ...fix, cancelling: true };
+    await this.#transport.call('cancelLoad', { loadId: fixId }).catch(() => undefined);
+  }
+
+  /** A fresh id for a console query, so its progress can be shown and `cancelQuery(id)` stops it alone. */
+  newQueryId(): string {
+    return `query-${++fixCounter}`;
+  }
+
+  /**
+   * With an id: stops that query (running or still queued) and nothing else. Without: interrupts
+   * whatever page statement DuckDB is running (a halted Python run).
+   */
+  async cancelQuery(queryId?: string): Promise<void> {
+    await this.#transport.call('cancel', queryId === undefined ? {} : { queryId });
   }
 
   /** Runs a console query; DuckDB errors come back as values, worker failures too. */
-  async query(sql: string, maxRows = 10_000): Promise<QueryRowsOutcome> {
+  async query(sql: string, maxRows = 10_000, queryId?: string): Promise<QueryRowsOutcome> {
     const start = performance.now();
+    if (queryId !== undefined) this.queryProgress[queryId] = 0;
     try {
-      const outcome = await this.#transport.call('consoleQuery', { sql, maxRows });
+      const outcome = await this.#transport.call('consoleQuery', { sql, maxRows, ...(queryId === undefined ? {} : { queryId }) });
       if (!outcome.ok) return outcome;
       const result = await this.#decode(outcome.result, { timeZone: timeZoneSetting.effective });
       performance.measure('dataseer:query', { start, end: performance.now(), detail: { elapsedMs: result.elapsedMs, rowCount: result.rowCount } });
       return { ok: true, result };
     } catch (e) {
       return { ok: false, message: messageOf(e) };
+    } finally {
+      if (queryId !== undefined) delete this.queryProgress[queryId];
     }
   }
 

@@ -62,6 +62,10 @@ export class DatasetsModel {
   storageFreed = $state(false);
   /** Running profiles' progress, by profile id (DataClient maps datasets to their profile id). */
   profileProgress = $state<Record<string, { done: number; total: number }>>({});
+  /** DuckDB's progress (0–1) on running console queries, by query id (issue 37). */
+  queryProgress = $state<Record<string, number>>({});
+  /** Load report fixes being read (issue 37), by their id: how far the re-read is. */
+  fixProgress = $state<Record<string, { fraction?: number; detail?: string; cancelling?: boolean }>>({});
 
   #persistRequested = false;
   #crash: string | null = null;
@@ -112,6 +116,10 @@ export class DatasetsModel {
         this.#restoreStartedAt ??= performance.now();
         this.restoring = e.sources.map((s) => ({ loadId: s.loadId, fileName: s.fileName, phase: 'restoring' as const, fraction: 0, detail: 'waiting', datasets: s.datasets, sizeBytes: s.sizeBytes }));
         break;
+      case 'queryProgress':
+        // Only while its query runs: `DataClient.query` forgets the id when it answers.
+        if (e.queryId in this.queryProgress) this.queryProgress[e.queryId] = e.fraction;
+        break;
       case 'profileProgress':
         this.profileProgress = { ...this.profileProgress, [e.profileId]: { done: e.done, total: e.total } };
         break;
@@ -150,6 +158,11 @@ export class DatasetsModel {
   }
 
   #loadProgress(e: Extract<DataEvent, { type: 'progress' }>): void {
+    const fix = this.fixProgress[e.loadId];
+    if (fix) {
+      if (e.phase !== 'done') this.fixProgress[e.loadId] = { ...fix, fraction: e.fraction, detail: e.detail };
+      return;
+    }
     const load = this.loads.find((l) => l.loadId === e.loadId);
     if (!load) return;
     if (load.phase !== e.phase) load.phaseAt = performance.now();

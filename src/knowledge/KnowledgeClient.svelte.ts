@@ -24,6 +24,8 @@ export interface KnowledgeClientOptions {
   store?: KnowledgeStore;
   /** The model's draft for a dataset (AgentClient.draftDictionary with the current settings). */
   draft(dataset: string): Promise<DataDictionary>;
+  /** Stops a dataset's draft in flight (AgentClient.cancelDraft; issue 37). */
+  cancelDraft?(dataset: string): Promise<unknown>;
   /** What the next run's prompt carries of the workspace (AgentClient.modelContext). */
   preview?(): Promise<ModelContextView>;
   /** (issue 32) The datasets a query reads, by DuckDB's binder (DataClient.queryTables). */
@@ -36,6 +38,11 @@ export class KnowledgeClient extends QueryKnowledge {
   rules = $state<WorkspaceRule[]>([]);
   /** Datasets whose draft is being written. */
   drafting = $state<Record<string, boolean>>({});
+  /** What became of a dataset's last draft when it is not an error (a Cancel). */
+  draftNotes = $state<Record<string, string>>({});
+  /** Drafts the user cancelled, until their request answers. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered.
+  #cancelledDrafts = new Set<string>();
   /** Why the last draft, import or save of a dataset's dictionary failed. */
   errors = $state<Record<string, string>>({});
   rulesError = $state<string | null>(null);
@@ -141,16 +148,29 @@ export class KnowledgeClient extends QueryKnowledge {
     if (this.drafting[dataset]) return;
     this.drafting[dataset] = true;
     delete this.errors[dataset];
+    delete this.draftNotes[dataset];
+    this.#cancelledDrafts.delete(dataset);
     try {
       const draft = await this.#options.draft(dataset);
+      // Cancelled as it arrived: the user said no to it.
+      if (this.#cancelledDrafts.has(dataset)) throw new Error('cancelled');
       await this.load();
       if (!replace && this.own(dataset)?.status === 'accepted') return;
       await this.save(draft);
     } catch (e) {
-      this.errors[dataset] = `The draft could not be written: ${messageOf(e)}`;
+      if (this.#cancelledDrafts.has(dataset)) this.draftNotes[dataset] = 'Draft cancelled: the dictionary is as it was.';
+      else this.errors[dataset] = `The draft could not be written: ${messageOf(e)}`;
     } finally {
+      this.#cancelledDrafts.delete(dataset);
       delete this.drafting[dataset];
     }
+  }
+
+  /** Stops a dataset's draft (issue 37): its model call is aborted, nothing is saved, and it says so. */
+  async cancelDraft(dataset: string): Promise<void> {
+    if (!this.drafting[dataset]) return;
+    this.#cancelledDrafts.add(dataset);
+    await this.#options.cancelDraft?.(dataset).catch(() => undefined);
   }
 
   /**

@@ -164,3 +164,46 @@ describe('trusted queries marked before the binder', () => {
     expect((await store.trusted())[0]).toMatchObject({ datasets: ['customers'], bound: true });
   });
 });
+
+// Issue 37: a draft in flight can be cancelled; the other datasets' drafts and dictionaries are untouched.
+describe('cancelling a dictionary draft', () => {
+  it('aborts its call, saves nothing (even if the answer still arrives), says so, and leaves the others', async () => {
+    const cancelled: string[] = [];
+    const answer = new Map<string, () => void>();
+    const k = new KnowledgeClient({
+      store: new KnowledgeStore({ dbName: 'kc-cancel' }),
+      // Each draft waits to be let go; a cancelled one still answers, as a late reply would.
+      draft: (dataset) => new Promise((resolve) => answer.set(dataset, () => resolve(dict(dataset)))),
+      cancelDraft: async (dataset) => {
+        cancelled.push(dataset);
+      },
+    });
+    await k.load();
+    // Present from the start (restored): not drafted on their own.
+    k.watch([ds('orders'), ds('people')], true);
+    k.canDraft = true;
+    const orders = k.requestDraft('orders');
+    const people = k.requestDraft('people');
+    await flush();
+    expect(k.drafting).toEqual({ orders: true, people: true });
+    await k.cancelDraft('orders');
+    expect(cancelled).toEqual(['orders']);
+    answer.get('orders')!();
+    answer.get('people')!();
+    await Promise.all([orders, people]);
+    expect(k.own('orders')).toBeUndefined();
+    expect(k.draftNotes.orders).toBe('Draft cancelled: the dictionary is as it was.');
+    expect(k.errors.orders).toBeUndefined();
+    expect(k.own('people')?.status).toBe('draft');
+    expect(k.draftNotes.people).toBeUndefined();
+    // Nothing to cancel once it ended; a new draft clears the note and works.
+    await k.cancelDraft('orders');
+    expect(cancelled).toEqual(['orders']);
+    const again = k.requestDraft('orders');
+    await flush();
+    expect(k.draftNotes.orders).toBeUndefined();
+    answer.get('orders')!();
+    await again;
+    expect(k.own('orders')?.status).toBe('draft');
+  });
+});

@@ -13,7 +13,7 @@ import { emptyNotebook, insertCell, moveCell, newCell, removeCell, type Cell, ty
 import type { NotebookStore } from './store';
 
 export interface NotebookDeps {
-  data: Pick<DataClient, 'query' | 'assess' | 'cancelQuery'>;
+  data: Pick<DataClient, 'query' | 'assess' | 'cancelQuery' | 'newQueryId'>;
   python: Pick<PythonClient, 'run' | 'stop' | 'restart'>;
   store: NotebookStore;
   /** Rows a SQL cell shows. */
@@ -38,6 +38,8 @@ export class NotebookController {
   #saveTimer: ReturnType<typeof setTimeout> | null = null;
   #runId: string | null = null;
   #stopAll = false;
+  /** The running SQL cell's query id, which its Stop cancels. */
+  #queryId: string | null = null;
 
   constructor(deps: NotebookDeps) {
     this.#deps = deps;
@@ -147,7 +149,8 @@ export class NotebookController {
     this.queued = [];
     const cell = this.running ? this.cell(this.running) : undefined;
     if (cell?.kind === 'python' && this.#runId) this.#deps.python.stop(this.#runId);
-    if (cell?.kind === 'sql') void this.#deps.data.cancelQuery().catch(() => undefined);
+    // The cell's own query only (issue 37): never a profile or a load report fix running meanwhile.
+    if (cell?.kind === 'sql' && this.#queryId) void this.#deps.data.cancelQuery(this.#queryId).catch(() => undefined);
   }
 
   async restartPython(): Promise<void> {
@@ -167,7 +170,11 @@ export class NotebookController {
     if (risk.destructive) {
       return { kind: 'error', message: `This would change the dataset(s) ${risk.datasets.join(', ') || 'in it'}. Run such statements in the SQL console, which asks first.` };
     }
-    const outcome = await this.#deps.data.query(text, this.#deps.maxRows ?? 10_000);
+    const queryId = this.#deps.data.newQueryId();
+    this.#queryId = queryId;
+    const outcome = await this.#deps.data.query(text, this.#deps.maxRows ?? 10_000, queryId).finally(() => {
+      if (this.#queryId === queryId) this.#queryId = null;
+    });
     if (!outcome.ok) return { kind: 'error', message: outcome.message };
     const r = outcome.result;
     return {

@@ -84,6 +84,7 @@ const handlers: Handlers<AgentRequests> = {
   privacyLog: (p) => need().privacyLog(p),
   checkCapabilities: (p) => need().checkCapabilities(p),
   draftDictionary: (p) => need().draftDictionary(p),
+  cancelDraft: (p) => need().cancelDraft(p),
   modelContext: (p) => need().modelContext(p),
 };
 

@@ -96,6 +96,8 @@ export async function draftDictionary(deps: DraftDeps, dataset: string, signal?:
   const ds = list.find((d) => d.name === dataset);
   if (!ds) throw new Error(`There is no dataset named ${dataset}.`);
   const profile = await deps.data.call('profile', { name: dataset });
+  // Cancelled while the profile was read (seconds on a wide table): no model call is made.
+  signal?.throwIfAborted();
   const others = list.filter((d) => d.name !== dataset);
   const caller = structuredOutput(deps.model, DictionaryDraftSchema, 'data_dictionary', deps.ladder, deps.onAdapt, deps.refusal);
   try {

@@ -16,8 +16,13 @@ import { draftDictionary } from '../knowledge/draft';
 import { DATASETS_SHARE } from '../knowledge/runContext';
 import { watchRefusals } from '../llm/refusalWatch';
 
-export function createKnowledgeHandlers(parts: AgentParts): Pick<Handlers<AgentRequests>, 'modelContext' | 'draftDictionary'> {
+/** What a cancelled draft's request fails with (the page says it as a cancel, not an error). */
+export const DRAFT_CANCELLED = 'Draft cancelled.';
+
+export function createKnowledgeHandlers(parts: AgentParts): Pick<Handlers<AgentRequests>, 'modelContext' | 'draftDictionary' | 'cancelDraft'> {
   const { deps, knowledge, privacyLog, profiles, secrets, examplesReady } = parts;
+  /** Drafts in flight, by dataset (issue 37: a draft can be cancelled). */
+  const drafting = new Map<string, AbortController>();
   return {
     modelContext: async ({ settings }) => {
       await examplesReady;
@@ -38,7 +43,22 @@ export function createKnowledgeHandlers(parts: AgentParts): Pick<Handlers<AgentR
       const { model, profile } = await endpointModel(settings, profiles, () => ({ maxRetries: deps.maxRetries ?? 2, fetch: watch.fetch }));
       const ladder = transientLadder();
       if (profile?.structuredRung) ladder.remember(profile.structuredRung);
-      return { result: await draftDictionary({ data: deps.data, model, ladder, rawValues: !settings.noRawRows, refusal: watch.last }, dataset) };
+      const abort = new AbortController();
+      drafting.get(dataset)?.abort();
+      drafting.set(dataset, abort);
+      try {
+        return { result: await draftDictionary({ data: deps.data, model, ladder, rawValues: !settings.noRawRows, refusal: watch.last }, dataset, abort.signal) };
+      } catch (e) {
+        if (abort.signal.aborted) throw new Error(DRAFT_CANCELLED, { cause: e });
+        throw e;
+      } finally {
+        if (drafting.get(dataset) === abort) drafting.delete(dataset);
+      }
+    },
+    cancelDraft: ({ dataset }) => {
+      const abort = drafting.get(dataset);
+      abort?.abort();
+      return { result: { cancelled: abort !== undefined } };
     },
   };
 }

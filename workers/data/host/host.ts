@@ -73,7 +73,7 @@ export class DataHost {
       },
       load: async ({ source, options }) => ({ result: await this.load(source, options.loadId, options.sheets) }),
       excelSheets: async ({ file }) => ({ result: { sheets: await ctx.deps.readers.listExcelSheets(file) } }),
-      reread: async ({ name, options }) => ({ result: await this.reread(name, options) }),
+      reread: async ({ name, options, loadId }) => ({ result: await this.reread(name, options, loadId) }),
       list: async () => {
         await ctx.ready();
         // Not after the load report's checks: a table is usable once it is loaded, and a question
@@ -83,7 +83,15 @@ export class DataHost {
       },
       remove: async ({ name }) => ({ result: await this.remove(name) }),
       rename: async ({ from, to }) => ({ result: await this.rename(from, to) }),
-      cancel: async () => {
+      cancel: async ({ queryId }) => {
+        if (queryId !== undefined) {
+          // One console query by its id (issue 37): queued, it never runs; running, DuckDB is
+          // interrupted — never a profile, a load or a fix that runs meanwhile.
+          ctx.cancelledQueries.add(queryId);
+          ctx.wakeCancelled(queryId);
+          if (ctx.querying === queryId) await (await ctx.engineReady()).cancel().catch(() => undefined);
+          return { result: { cancelled: true } };
+        }
         // The one connection runs one statement at a time: the page's Cancel stops only the
         // page's own, never a peer's (the agent's or Python's query has its own Stop).
         if (ctx.serial.runningFor() !== 'page') return { result: { cancelled: false } };
@@ -93,12 +101,13 @@ export class DataHost {
       },
       cancelLoad: async ({ loadId }) => {
         ctx.cancelledLoads.add(loadId);
+        ctx.wakeCancelled(loadId);
         // A CSV parse is one DuckDB statement: interrupt it. Readers stop at their next batch.
         if (ctx.ingesting === loadId) await (await ctx.engineReady()).cancel().catch(() => undefined);
         return { result: { cancelled: true } };
       },
-      consoleQuery: async ({ sql, maxRows }) => {
-        const outcome = await this.query(sql, maxRows ?? DEFAULT_MAX_ROWS);
+      consoleQuery: async ({ sql, maxRows, queryId }) => {
+        const outcome = await this.query(sql, maxRows ?? DEFAULT_MAX_ROWS, queryId);
         return { result: outcome, transfer: outcome.ok ? [outcome.result.ipc.buffer] : [] };
       },
       page: async ({ name, offset, limit, maxColumns }) => {
@@ -182,8 +191,8 @@ export class DataHost {
     return load(this.#ctx, source, loadId, sheets);
   }
 
-  reread(name: string, options: ReadOverrides): Promise<RereadOutcome> {
-    return reread(this.#ctx, name, options);
+  reread(name: string, options: ReadOverrides, loadId?: string): Promise<RereadOutcome> {
+    return reread(this.#ctx, name, options, loadId);
   }
 
   remove(name: string): Promise<DatasetInfo[]> {
@@ -195,8 +204,8 @@ export class DataHost {
   }
 
   /** The SQL console's query (it may change datasets, after the page asked). */
-  query(sql: string, maxRows: number): Promise<QueryOutcome> {
-    return consoleQuery(this.#ctx, sql, maxRows);
+  query(sql: string, maxRows: number, queryId?: string): Promise<QueryOutcome> {
+    return consoleQuery(this.#ctx, sql, maxRows, queryId);
   }
 
   /** Model SQL: one read-only statement, judged by DuckDB. */

@@ -62,6 +62,9 @@ export class HostContext {
   /** Profiles the user cancelled (kept until their `profile` answers), and the one running now. */
   readonly cancelledProfiles = new Set<string>();
   profiling: string | null = null;
+  /** Console queries the user cancelled (kept until they answer), and the one running now (issue 37). */
+  readonly cancelledQueries = new Set<string>();
+  querying: string | null = null;
   /** Receives DuckDB's execution progress while an ingest runs. */
   progressSink?: (percentage: number) => void;
   /** Names scratch tables and registered files uniquely. */
@@ -82,6 +85,51 @@ export class HostContext {
     this.deps = deps;
     this.#restore = (engine) => restore(this, engine);
     this.snapshots = new SnapshotWriter(this);
+  }
+
+  /** Who waits for an id's Cancel while its job is still queued (issue 37). */
+  readonly #cancelWaiters = new Map<string, Set<() => void>>();
+
+  /** Wakes whatever waits on `id` (`cancellable`): a queued job's caller answers at once. */
+  wakeCancelled(id: string): void {
+    for (const wake of this.#cancelWaiters.get(id) ?? []) wake();
+    this.#cancelWaiters.delete(id);
+  }
+
+  /**
+   * (issue 37) Runs `job` in the engine's queue; if `id` is cancelled (in `marks`) before the job
+   * starts, answers `whileQueued()` at once instead of after everything queued before it. The job
+   * itself still gets its turn, sees the mark and must do nothing; the mark is forgotten only once
+   * it has, so it cannot run after all. Cancelled while running, the job answers itself. Run as
+   * the page's statement (peers do not cancel by id).
+   */
+  async cancellable<T>(id: string, marks: Set<string>, job: () => Promise<T>, whileQueued: () => T, options: { keepMark?: boolean } = {}): Promise<T> {
+    let started = false;
+    const queued = this.serial.run(() => {
+      started = true;
+      return job();
+    });
+    // `keepMark`: a later step of the same operation still has to see the cancel.
+    if (!options.keepMark) {
+      void queued.then(
+        () => marks.delete(id),
+        () => marks.delete(id),
+      );
+    }
+    if (marks.has(id)) return started ? queued : whileQueued();
+    let wake = () => {};
+    const woken = new Promise<'cancelled'>((resolve) => (wake = () => resolve('cancelled')));
+    const waiters = this.#cancelWaiters.get(id) ?? new Set<() => void>();
+    waiters.add(wake);
+    this.#cancelWaiters.set(id, waiters);
+    try {
+      const first = await Promise.race([queued.then((value) => ({ value })), woken]);
+      if (first !== 'cancelled') return first.value;
+      return started ? await queued : whileQueued();
+    } finally {
+      waiters.delete(wake);
+      if (waiters.size === 0 && this.#cancelWaiters.get(id) === waiters) this.#cancelWaiters.delete(id);
+    }
   }
 
   addListener(emit: Emit): void {

@@ -62,14 +62,36 @@ export async function rename(ctx: HostContext, from: string, to: string): Promis
 }
 
 /** The SQL console's query: it may change datasets (after the page asked), and the list follows. */
-export async function consoleQuery(ctx: HostContext, sql: string, maxRows: number): Promise<QueryOutcome> {
+const CANCELLED: QueryOutcome = { ok: false, message: 'Query cancelled.', cancelled: true };
+
+export async function consoleQuery(ctx: HostContext, sql: string, maxRows: number, queryId?: string): Promise<QueryOutcome> {
+  const cancelled = () => queryId !== undefined && ctx.cancelledQueries.has(queryId);
+  // Each wait in the engine's queue ends at once when the query is cancelled meanwhile (issue 37).
+  const inQueue = <T>(job: () => Promise<T>, whileQueued: () => T, keepMark = false) =>
+    queryId === undefined ? ctx.serial.run(job) : ctx.cancellable(queryId, ctx.cancelledQueries, job, whileQueued, { keepMark });
   const engine = await ctx.ready();
   // As for a rename: a console statement may rename or drop the table a big load's checks read.
   await ctx.checksSettled();
+  if (cancelled()) return CANCELLED;
   // Read before the run: DuckDB's lexer finds the renames (a dropped table cannot be planned after).
-  const assessed = await ctx.serial.run(() => assessStatements(engine, sql)).catch(() => []);
+  const assessed = await inQueue(async () => (cancelled() ? null : assessStatements(engine, sql)), () => null, true).catch(() => []);
+  if (assessed === null) return CANCELLED;
   // The script as the assessment split it: lexed once.
-  const outcome = await ctx.serial.run(() => runQuery(engine, sql, maxRows, assessed.length > 0 ? assessed.map((a) => a.stmt) : undefined));
+  const outcome = await inQueue(async (): Promise<QueryOutcome> => {
+    // Cancelled while it waited for its turn (issue 37): it never runs.
+    if (cancelled()) return CANCELLED;
+    if (queryId === undefined) return runQuery(engine, sql, maxRows, assessed.length > 0 ? assessed.map((a) => a.stmt) : undefined);
+    ctx.querying = queryId;
+    ctx.progressSink = (pct) => ctx.emit({ type: 'queryProgress', queryId, fraction: Math.min(1, pct / 100) });
+    try {
+      const out = await runQuery(engine, sql, maxRows, assessed.length > 0 ? assessed.map((a) => a.stmt) : undefined);
+      // Interrupted by its Cancel: said as a cancel, not as DuckDB's "INTERRUPT Error".
+      return !out.ok && cancelled() ? CANCELLED : out;
+    } finally {
+      ctx.querying = null;
+      ctx.progressSink = undefined;
+    }
+  }, () => CANCELLED);
   const renames = assessed.flatMap((a) => {
     const r = renameIn(a.stmt);
     return r ? [r] : [];

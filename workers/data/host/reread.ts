@@ -26,7 +26,23 @@ async function sourceOf(ctx: HostContext, name: string): Promise<Blob | undefine
   return entry ? await storage?.sources.get(entry.sourceKey) : undefined;
 }
 
-export async function reread(ctx: HostContext, name: string, requested: ReadOverrides): Promise<RereadOutcome> {
+/** A re-read the user cancelled: nothing was swapped, the dataset is as it was. */
+function cancelledReread(ctx: HostContext, loadId: string, fileName: string, name: string): RereadOutcome {
+  ctx.progress(loadId, fileName, 'done', 1);
+  return { ok: false, message: `Cancelled: ${name} is as it was before.`, cancelled: true };
+}
+
+function megabytes(n: number): string {
+  const mb = n / 1e6;
+  return `${mb < 10 ? mb.toFixed(1) : Math.round(mb).toLocaleString('en-US')} MB`;
+}
+
+/**
+ * `loadId` (issue 37): the re-read reports `progress` under it and `cancelLoad(loadId)` stops it
+ * — DuckDB's statement interrupted, the checks skipped — before the one place the table changes
+ * (the swap), so a cancelled fix leaves the table, its report and its saved copy as they were.
+ */
+export async function reread(ctx: HostContext, name: string, requested: ReadOverrides, loadId?: string): Promise<RereadOutcome> {
   const engine = await ctx.ready();
   const info = ctx.datasets.get(name);
   if (!info) return { ok: false, message: `No dataset named ${name}.` };
@@ -36,7 +52,30 @@ export async function reread(ctx: HostContext, name: string, requested: ReadOver
   if (!blob) return { ok: false, message: `The file ${info.fileName} is no longer available: add it again.` };
   const format = info.format;
   const options = requested as CsvReadOverrides;
-  const outcome = table ? await ctx.serial.run(() => rereadTable(ctx, engine, info, blob, requested as TableReadOverrides)) : await ctx.serial.run(async (): Promise<RereadOutcome> => {
+  const cancelled = () => loadId !== undefined && ctx.cancelledLoads.has(loadId);
+  const guarded = async (run: () => Promise<RereadOutcome>): Promise<RereadOutcome> => {
+    // Cancelled while it waited for its turn: nothing to undo.
+    if (loadId !== undefined && cancelled()) return cancelledReread(ctx, loadId, info.fileName, name);
+    if (loadId === undefined) return run();
+    ctx.ingesting = loadId;
+    const size = blob.size;
+    ctx.progress(loadId, info.fileName, 'parsing', 0, `0 of ${megabytes(size)}`);
+    ctx.progressSink = (pct) => {
+      const f = Math.min(1, pct / 100);
+      ctx.progress(loadId, info.fileName, 'parsing', f, `${megabytes(size * f)} of ${megabytes(size)}`);
+    };
+    try {
+      const out = await run();
+      return !out.ok && cancelled() ? cancelledReread(ctx, loadId, info.fileName, name) : out;
+    } finally {
+      ctx.ingesting = null;
+      ctx.progressSink = undefined;
+    }
+  };
+  // A fix cancelled while it waits behind another statement answers at once (ctx.cancellable).
+  const inQueue = (job: () => Promise<RereadOutcome>) =>
+    loadId === undefined ? ctx.serial.run(job) : ctx.cancellable(loadId, ctx.cancelledLoads, job, () => cancelledReread(ctx, loadId, info.fileName, name));
+  const outcome = table ? await inQueue(() => guarded(() => rereadTable(ctx, engine, info, blob, requested as TableReadOverrides, cancelled))) : await inQueue(() => guarded(async (): Promise<RereadOutcome> => {
     const seq = ++ctx.seq;
     const scratch = `__dataseer_reread_${seq}`;
     let findings: LoadFinding[] = [];
@@ -53,17 +92,25 @@ export async function reread(ctx: HostContext, name: string, requested: ReadOver
       path: `${REGISTERED_DIR}src_${seq}.${format}`,
       ...(applied ? { overrides: applied } : {}),
       whileRegistered: async (path, read) => {
+        // Cancelled as the read ended: its checks would be thrown away.
+        if (cancelled()) return;
         ({ findings, applyAll, sampled } = await csvFindings(engine, scratch, await columnTypes(engine, scratch), path, read));
       },
     });
     if (!r.ok) return { ok: false, message: r.message };
+    if (cancelled()) {
+      // The last moment to stop: the table is swapped below.
+      await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(scratch)}`).catch(() => undefined);
+      return { ok: false, message: 'Cancelled.' };
+    }
     await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(name)}`);
     await engine.query(`ALTER TABLE ${quoteIdent(scratch)} RENAME TO ${quoteIdent(name)}`);
     const original = info.report?.original ?? info.report?.findings ?? [];
     const report = { reader: readerLabel(format, engine), findings, ...(applyAll ? { applyAll } : {}), ...(sampled ? { sampled } : {}), ...(applied ? { readOptions: applied, original } : {}) };
     const fresh = await tableInfo(engine, name, info.fileName, format, info.sizeBytes, undefined, report);
     return { ok: true, dataset: { ...fresh, persisted: info.persisted, loadedAt: info.loadedAt } };
-  });
+  }));
+  if (loadId !== undefined && outcome.ok) ctx.progress(loadId, info.fileName, 'done', 1);
   if (!outcome.ok) return outcome;
   ctx.datasets.set(name, outcome.dataset);
   const storage = await ctx.writable();

@@ -17,7 +17,7 @@ import { isEmptyTableOverrides } from '../checks/tableChecks';
 import { checkReaderTable, tableApplyAll } from '../checks/tableReport';
 
 /** Converts the dataset's source again with `options` and replaces its table; run inside the engine's queue. */
-export async function rereadTable(ctx: HostContext, engine: Engine, info: DatasetInfo, blob: Blob, options: TableReadOverrides): Promise<RereadOutcome> {
+export async function rereadTable(ctx: HostContext, engine: Engine, info: DatasetInfo, blob: Blob, options: TableReadOverrides, cancelled: () => boolean = () => false): Promise<RereadOutcome> {
   const seq = ++ctx.seq;
   const scratch = `__dataseer_reread_${seq}`;
   const applied = isEmptyTableOverrides(options) ? undefined : options;
@@ -28,8 +28,12 @@ export async function rereadTable(ctx: HostContext, engine: Engine, info: Datase
     const converted = await convert(blob, { ...(info.sheet !== undefined ? { sheets: [info.sheet] } : {}), readOptions: () => applied });
     ct = converted.find((t) => t.sheet === info.sheet) ?? converted[0];
     if (!ct) return { ok: false, message: `${info.fileName}${info.sheet ? ` (sheet ${info.sheet})` : ''} has no data when read so.` };
-    await ingestArrowStreams(engine, ct, scratch, `${scratch}_in`, () => undefined);
-    findings = await checkReaderTable(engine, scratch, ct, info.format, applied);
+    await ingestArrowStreams(engine, ct, scratch, `${scratch}_in`, () => undefined, () => {
+      if (cancelled()) throw new Error('cancelled');
+    });
+    findings = cancelled() ? [] : await checkReaderTable(engine, scratch, ct, info.format, applied);
+    // The last moment to stop (issue 37): the table is swapped below.
+    if (cancelled()) throw new Error('cancelled');
   } catch (e) {
     await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(scratch)}`).catch(() => undefined);
     return { ok: false, message: `Could not read ${info.fileName} again: ${messageOf(e)}` };
