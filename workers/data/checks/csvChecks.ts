@@ -1,11 +1,12 @@
 import type { ColumnInfo } from '../../../protocol/data';
 import type { CsvReadOverrides } from '../../../protocol/loadReport';
 import { quoteIdent } from '../../../shared/sql';
-import { rowsOf, type Engine } from '../engine/duckdbEngine';
+import type { Engine } from '../engine/duckdbEngine';
 import { readCsvSql, type ReadOptions } from '../engine/csvOptions';
 import { mergeOverrides } from '../engine/csvOptions';
 import { columnTypes } from '../engine/catalog';
-import { MAX_TEXT_COLUMNS, checkRowsFor, readerFor, type CsvFinding, type Reader } from './csvReport/kit';
+import { MAX_TEXT_COLUMNS, checkRowsFor, sampledNote } from './valueBatches';
+import { readerFor, type CsvFinding, type Reader } from './csvReport/kit';
 import { columnNames, headerAsData, titleLine } from './csvReport/header';
 import { textStatsOf } from './csvReport/textStats';
 import { merged, numberFinding } from './csvReport/numbers';
@@ -68,13 +69,6 @@ export function combine(fixes: readonly CsvReadOverrides[]): { options: CsvReadO
   return { options, count };
 }
 
-/** Said in the report when the value checks looked at fewer rows than the table has. */
-async function sampledNote(engine: Engine, table: string, rows: number): Promise<string | undefined> {
-  const total = Number(rowsOf(await engine.query(`SELECT count(*)::DOUBLE AS n FROM ${quoteIdent(table)}`))[0]?.n ?? 0);
-  if (total <= rows) return undefined;
-  return `The value checks looked at the first ${rows.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows; each fix was tried by DuckDB on the file before it was offered.`;
-}
-
 export async function csvFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, read: ReadOptions): Promise<CsvChecks> {
   const reader = readerFor(engine, path, read);
   // A wide file is checked on fewer rows: rows × columns scanned stay within CHECK_VALUES.
@@ -111,7 +105,7 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
     // A fix keeps the fix already in force: the file is re-read with both.
     const withRead = read.overrides ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, options: mergeOverrides(read.overrides, f.fix.options) } } : f)) : findings;
     const applyAll = await combined(engine, baseTable, baseColumns, path, base, read, withRead);
-    const sampled = await sampledNote(engine, table, rows).catch(() => undefined);
+    const sampled = await sampledNote(engine, table, rows, 'each fix was tried by DuckDB on the file before it was offered.').catch(() => undefined);
     return { findings: withRead, ...(applyAll ? { applyAll } : {}), ...(sampled ? { sampled } : {}) };
   } finally {
     if (scratch) await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(scratch)}`).catch(() => undefined);

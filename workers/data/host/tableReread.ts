@@ -23,13 +23,14 @@ export async function rereadTable(ctx: HostContext, engine: Engine, info: Datase
   const applied = isEmptyTableOverrides(options) ? undefined : options;
   const convert = info.format === 'xlsx' ? ctx.deps.readers.excel : ctx.deps.readers.json;
   let findings: LoadFinding[];
+  let sampled: string | undefined;
   let ct: ConvertedTable | undefined;
   try {
     const converted = await convert(blob, { ...(info.sheet !== undefined ? { sheets: [info.sheet] } : {}), readOptions: () => applied });
     ct = converted.find((t) => t.sheet === info.sheet) ?? converted[0];
     if (!ct) return { ok: false, message: `${info.fileName}${info.sheet ? ` (sheet ${info.sheet})` : ''} has no data when read so.` };
     await ingestArrowStreams(engine, ct, scratch, `${scratch}_in`, () => undefined);
-    findings = await checkReaderTable(engine, scratch, ct, info.format, applied);
+    ({ findings, sampled } = await checkReaderTable(engine, scratch, ct, info.format, applied));
   } catch (e) {
     await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(scratch)}`).catch(() => undefined);
     return { ok: false, message: `Could not read ${info.fileName} again: ${messageOf(e)}` };
@@ -41,6 +42,7 @@ export async function rereadTable(ctx: HostContext, engine: Engine, info: Datase
     reader: readerLabel(info.format, engine),
     findings,
     ...tableApplyAll(findings),
+    ...(sampled ? { sampled } : {}),
     timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })),
     ...(applied ? { readOptions: applied, original } : {}),
   };

@@ -3,7 +3,8 @@ import type { ColumnInfo } from '../../../../protocol/data';
 import { rowsOf, type Engine } from '../../engine/duckdbEngine';
 import { readCsvSql, type ReadOptions } from '../../engine/csvOptions';
 import { quoteIdent } from '../../../../shared/sql';
-import { CHECK_ROWS, GENERIC_NAME, MAX_TITLE_LINES, PLACEHOLDER_SQL, TRY_NUMBER, isPlaceholder, list, type CsvFinding, type Reader } from './kit';
+import { CHECK_ROWS } from '../valueBatches';
+import { GENERIC_NAME, MAX_TITLE_LINES, PLACEHOLDER_SQL, TRY_NUMBER, isPlaceholder, list, type CsvFinding, type Reader } from './kit';
 
 export async function titleLine(engine: Engine, table: string, reader: Reader, columns: readonly ColumnInfo[], read: ReadOptions): Promise<CsvFinding | undefined> {
   if (columns.length < 2 || !columns.slice(1).every((c) => GENERIC_NAME.test(c.name))) return undefined;
