@@ -104,7 +104,7 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
     }
     // A fix keeps the fix already in force: the file is re-read with both.
     const withRead = read.overrides ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, options: mergeOverrides(read.overrides, f.fix.options) } } : f)) : findings;
-    const applyAll = await combined(engine, baseTable, baseColumns, path, base, read, withRead);
+    const applyAll = await combined(engine, baseTable, baseColumns, path, base, read, withRead, rows);
     const sampled = await sampledNote(engine, table, rows, 'each fix was tried by DuckDB on the file before it was offered.').catch(() => undefined);
     return { findings: withRead, ...(applyAll ? { applyAll } : {}), ...(sampled ? { sampled } : {}) };
   } finally {
@@ -113,7 +113,7 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
 }
 
 /** Every offered fix in one read, kept only when DuckDB's read with all of them keeps every value the separate fixes keep. */
-async function combined(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, base: ReadOptions, read: ReadOptions, findings: readonly CsvFinding[]): Promise<CsvChecks['applyAll']> {
+async function combined(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, base: ReadOptions, read: ReadOptions, findings: readonly CsvFinding[], rows: number): Promise<CsvChecks['applyAll']> {
   // A choice the user must make (day or month first, with the other on offer) is not made for them.
   const fixes = findings.flatMap((f) => (f.fix && f.kind !== 'ambiguous_dates' && !f.alternatives?.length ? [f.fix.options] : []));
   if (fixes.length < 2) return undefined;
@@ -122,10 +122,11 @@ async function combined(engine: Engine, table: string, columns: readonly ColumnI
   const reader = readerFor(engine, path, read);
   const described = await reader.describe(options);
   if (!described) return undefined;
-  // Compared with the read the value fixes were found on (the layout fix's, when there is one).
+  // Compared with the read the value fixes were found on (the layout fix's, when there is one), on
+  // the rows the checks looked at (a 2,000-column file's 1,250, not 50,000).
   const layout = base.overrides ?? {};
   const values: CsvReadOverrides = { ...options };
   for (const k of ['skip', 'header', 'delim', 'eurostat'] as const) if (layout[k] !== undefined) delete values[k];
-  if (!isLayoutFix(values) && (await damageOf(engine, table, readerFor(engine, path, base), values, columns, described))) return undefined;
+  if (!isLayoutFix(values) && (await damageOf(engine, table, readerFor(engine, path, base), values, columns, described, rows))) return undefined;
   return { label: count === fixes.length ? `Apply all ${count} fixes in one read` : `Apply ${count} of the ${fixes.length} fixes that read together`, options };
 }

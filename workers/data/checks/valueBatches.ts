@@ -49,13 +49,13 @@ export async function inBatches<T, R>(items: readonly T[], size: number, run: (b
 
 /**
  * The chosen columns' values as (i, c) pairs, i the column's place in `columns`, from the table's
- * first `rows` rows (every row when undefined): one scan however many columns (a UNION of a query
- * per column took seconds to plan on a 60-column file).
+ * first `rows` rows (every row when undefined) after `skip`: one scan however many columns (a UNION
+ * of a query per column took seconds to plan on a 60-column file).
  */
-export function valuePairs(table: string, columns: readonly string[], rows?: number): string {
+export function valuePairs(table: string, columns: readonly string[], rows?: number, skip = 0): string {
   const ids = columns.map((_, i) => i).join(', ');
   const cols = columns.map(quoteIdent).join(', ');
-  return `(SELECT i, c FROM (SELECT unnest([${ids}]) AS i, unnest([${cols}]) AS c FROM (SELECT ${cols} FROM ${quoteIdent(table)}${rows === undefined ? '' : ` LIMIT ${rows}`})) WHERE c IS NOT NULL)`;
+  return `(SELECT i, c FROM (SELECT unnest([${ids}]) AS i, unnest([${cols}]) AS c FROM (SELECT ${cols} FROM ${quoteIdent(table)}${rows === undefined ? '' : ` LIMIT ${rows}`}${skip > 0 ? ` OFFSET ${skip}` : ''})) WHERE c IS NOT NULL)`;
 }
 
 /** Said in the report when the statistics looked at fewer rows than the table has (`after` ends the sentence). */
