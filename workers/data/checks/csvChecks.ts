@@ -1,11 +1,12 @@
 import type { ColumnInfo } from '../../../protocol/data';
 import type { CsvReadOverrides } from '../../../protocol/loadReport';
 import { quoteIdent } from '../../../shared/sql';
-import { rowsOf, type Engine } from '../engine/duckdbEngine';
+import type { Engine } from '../engine/duckdbEngine';
 import { readCsvSql, type ReadOptions } from '../engine/csvOptions';
 import { mergeOverrides } from '../engine/csvOptions';
 import { columnTypes } from '../engine/catalog';
-import { MAX_TEXT_COLUMNS, checkRowsFor, readerFor, type CsvFinding, type Reader } from './csvReport/kit';
+import { MAX_TEXT_COLUMNS, checkRowsFor, sampledNote } from './valueBatches';
+import { readerFor, type CsvFinding, type Reader } from './csvReport/kit';
 import { columnNames, headerAsData, titleLine } from './csvReport/header';
 import { textStatsOf } from './csvReport/textStats';
 import { merged, numberFinding } from './csvReport/numbers';
@@ -68,13 +69,6 @@ export function combine(fixes: readonly CsvReadOverrides[]): { options: CsvReadO
   return { options, count };
 }
 
-/** Said in the report when the value checks looked at fewer rows than the table has. */
-async function sampledNote(engine: Engine, table: string, rows: number): Promise<string | undefined> {
-  const total = Number(rowsOf(await engine.query(`SELECT count(*)::DOUBLE AS n FROM ${quoteIdent(table)}`))[0]?.n ?? 0);
-  if (total <= rows) return undefined;
-  return `The value checks looked at the first ${rows.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows; each fix was tried by DuckDB on the file before it was offered.`;
-}
-
 export async function csvFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, read: ReadOptions): Promise<CsvChecks> {
   const reader = readerFor(engine, path, read);
   // A wide file is checked on fewer rows: rows × columns scanned stay within CHECK_VALUES.
@@ -110,8 +104,8 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
     }
     // A fix keeps the fix already in force: the file is re-read with both.
     const withRead = read.overrides ? findings.map((f) => (f.fix ? { ...f, fix: { ...f.fix, options: mergeOverrides(read.overrides, f.fix.options) } } : f)) : findings;
-    const applyAll = await combined(engine, baseTable, baseColumns, path, base, read, withRead);
-    const sampled = await sampledNote(engine, table, rows).catch(() => undefined);
+    const applyAll = await combined(engine, baseTable, baseColumns, path, base, read, withRead, rows);
+    const sampled = await sampledNote(engine, table, rows, 'each fix was tried by DuckDB on the file before it was offered.').catch(() => undefined);
     return { findings: withRead, ...(applyAll ? { applyAll } : {}), ...(sampled ? { sampled } : {}) };
   } finally {
     if (scratch) await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(scratch)}`).catch(() => undefined);
@@ -119,7 +113,7 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
 }
 
 /** Every offered fix in one read, kept only when DuckDB's read with all of them keeps every value the separate fixes keep. */
-async function combined(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, base: ReadOptions, read: ReadOptions, findings: readonly CsvFinding[]): Promise<CsvChecks['applyAll']> {
+async function combined(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, base: ReadOptions, read: ReadOptions, findings: readonly CsvFinding[], rows: number): Promise<CsvChecks['applyAll']> {
   // A choice the user must make (day or month first, with the other on offer) is not made for them.
   const fixes = findings.flatMap((f) => (f.fix && f.kind !== 'ambiguous_dates' && !f.alternatives?.length ? [f.fix.options] : []));
   if (fixes.length < 2) return undefined;
@@ -128,10 +122,11 @@ async function combined(engine: Engine, table: string, columns: readonly ColumnI
   const reader = readerFor(engine, path, read);
   const described = await reader.describe(options);
   if (!described) return undefined;
-  // Compared with the read the value fixes were found on (the layout fix's, when there is one).
+  // Compared with the read the value fixes were found on (the layout fix's, when there is one), on
+  // the rows the checks looked at (a 2,000-column file's 1,250, not 50,000).
   const layout = base.overrides ?? {};
   const values: CsvReadOverrides = { ...options };
   for (const k of ['skip', 'header', 'delim', 'eurostat'] as const) if (layout[k] !== undefined) delete values[k];
-  if (!isLayoutFix(values) && (await damageOf(engine, table, readerFor(engine, path, base), values, columns, described))) return undefined;
+  if (!isLayoutFix(values) && (await damageOf(engine, table, readerFor(engine, path, base), values, columns, described, rows))) return undefined;
   return { label: count === fixes.length ? `Apply all ${count} fixes in one read` : `Apply ${count} of the ${fixes.length} fixes that read together`, options };
 }

@@ -8,17 +8,17 @@
  */
 import type { ColumnInfo } from '../../../protocol/data';
 import type { LoadFinding, TableReadOverrides } from '../../../protocol/loadReport';
-import { quoteIdent, quoteLiteral } from '../../../shared/sql';
+import { quoteIdent } from '../../../shared/sql';
 import { columnTypes } from '../engine/catalog';
 import { rowsOf, type Engine } from '../engine/duckdbEngine';
 import { isPlaceholderText as isPlaceholder } from './placeholders';
 import { MAX_PLACEHOLDERS, statsOf, type Stats } from './tableStats';
+import { conversionOf, conversionSql, converts, tryConversions, type ValueType } from './tableTrials';
+import { MAX_TEXT_COLUMNS, checkRowsFor } from './valueBatches';
 
-const MAX_TEXT_COLUMNS = 200;
 const MAX_STRAY = 5;
 
 export type TableSource = 'sheet' | 'json';
-type ValueType = 'BIGINT' | 'DOUBLE' | 'DATE';
 
 const list = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
 
@@ -51,21 +51,11 @@ export function isEmptyTableOverrides(o: TableReadOverrides | undefined): boolea
   return !o || (o.headerRow === undefined && o.lastRow === undefined && Object.keys(o.missing ?? {}).length === 0 && Object.keys(o.types ?? {}).length === 0);
 }
 
-/** The SQL that reads one text column with a fix: its placeholders (and empty text) as NULL, the rest as `type`. */
-function columnExpr(column: string, type: ValueType | undefined, missing: readonly string[], format: string | undefined, thousands = false): string {
-  const c = quoteIdent(column);
-  const t = `trim(${c})`;
-  const digits = thousands && type !== 'DATE' ? `replace(${t}, ',', '')` : t;
-  const none = [`${c} IS NULL`, ...(type ? [`${t} = ''`] : []), ...(missing.length > 0 ? [`${t} IN (${missing.map(quoteLiteral).join(', ')})`] : [])].join(' OR ');
-  const value =
-    type === 'DATE' ? `strptime(${t}, ${quoteLiteral(format ?? '%Y-%m-%d')})::DATE` : type === 'BIGINT' ? `CAST(CAST(${digits} AS DOUBLE) AS BIGINT)` : type === 'DOUBLE' ? `CAST(${digits} AS DOUBLE)` : c;
-  return `CASE WHEN ${none} THEN NULL ELSE ${value} END`;
-}
-
 function fixedExprs(columns: readonly ColumnInfo[], o: TableReadOverrides): string[] {
-  return columns
-    .filter((col) => col.type === 'VARCHAR' && (o.types?.[col.name] !== undefined || (o.missing?.[col.name]?.length ?? 0) > 0))
-    .map((col) => `${columnExpr(col.name, o.types?.[col.name], o.missing?.[col.name] ?? [], o.dateformats?.[col.name], o.thousandsIn?.includes(col.name))} AS ${quoteIdent(col.name)}`);
+  return columns.flatMap((col) => {
+    const v = col.type === 'VARCHAR' ? conversionOf(col.name, o) : undefined;
+    return v ? [`${conversionSql(v)} AS ${quoteIdent(col.name)}`] : [];
+  });
 }
 
 /** Rewrites the reader's text columns as the fix says (a column no longer text, or gone, is left alone). */
@@ -76,19 +66,6 @@ export async function applyValueFixes(engine: Engine, table: string, o: TableRea
   await engine.query(`CREATE TABLE ${quoteIdent(scratch)} AS SELECT * REPLACE (${replace.join(', ')}) FROM ${quoteIdent(table)}`);
   await engine.query(`DROP TABLE ${quoteIdent(table)}`);
   await engine.query(`ALTER TABLE ${quoteIdent(scratch)} RENAME TO ${quoteIdent(table)}`);
-}
-
-/** The type DuckDB gives the column read with the fix, over every row; undefined when the conversion fails. */
-async function typeWithFix(engine: Engine, table: string, column: string, o: TableReadOverrides): Promise<string | undefined> {
-  const [expr] = fixedExprs([{ name: column, type: 'VARCHAR' }], o);
-  if (!expr) return undefined;
-  try {
-    // count(x) makes DuckDB evaluate every value: a strict cast that fails anywhere fails the fix.
-    const row = rowsOf(await engine.query(`SELECT count(${quoteIdent(column)})::DOUBLE AS n, typeof(any_value(${quoteIdent(column)})) AS t FROM (SELECT ${expr} FROM ${quoteIdent(table)})`))[0];
-    return row?.t ? String(row.t) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const shown = (odd: readonly { value: string; count: number }[]) => odd.map((o) => `"${o.value}" ×${o.count.toLocaleString('en-US')}`).join(', ');
@@ -140,49 +117,38 @@ function propose(s: Stats, source: TableSource): Proposal | undefined {
 }
 
 /**
- * Per proposal, BIGINT when every number in the column is a whole number a double holds exactly
- * (as the readers type numbers), else DOUBLE: one query for all of them.
+ * Per proposal, its type (BIGINT when every number in the column is a whole number a double holds
+ * exactly, as the readers type numbers; else DOUBLE) and whether DuckDB converts the whole column
+ * so, over every row: the DOUBLE conversion is tried, and the BIGINT one is that value cast on
+ * (tableTrials.ts writes BIGINT as CAST(CAST(x AS DOUBLE) AS BIGINT)), in the same scan.
  */
-async function numberTypes(engine: Engine, table: string, proposals: readonly Proposal[]): Promise<ValueType[]> {
-  const exprs = proposals.map((p, i) => {
-    const c = quoteIdent(p.column);
-    const x = `TRY_CAST(${p.thousands ? `replace(trim(${c}), ',', '')` : `trim(${c})`} AS DOUBLE)`;
-    // Placeholders and empty text cast to NULL, which bool_and skips; so do NaN and infinities.
-    return `coalesce(bool_and(CASE WHEN isfinite(${x}) THEN ${x} = trunc(${x}) AND abs(${x}) <= 9007199254740991 END), true) AS w${i}`;
+async function numberTrials(engine: Engine, table: string, proposals: readonly Proposal[], read: TableReadOverrides, rows: number): Promise<{ type: ValueType; options: TableReadOverrides; works: boolean }[]> {
+  const options = (p: Proposal, type: ValueType) =>
+    mergeTableOverrides(read, { types: { [p.column]: type }, ...(p.missing.length > 0 ? { missing: { [p.column]: p.missing } } : {}), ...(p.thousands ? { thousandsIn: [p.column] } : {}) });
+  const tried = await tryConversions(
+    engine,
+    table,
+    proposals.map((p) => conversionOf(p.column, options(p, 'DOUBLE'))!),
+    rows,
+    (j) => ({
+      // Placeholders and empty text are NULL here, which bool_and skips; so do NaN and infinities.
+      whole: `coalesce(bool_and(CASE WHEN isfinite(v${j}) THEN v${j} = trunc(v${j}) AND abs(v${j}) <= 9007199254740991 END), true)`,
+      failedInt: `count_if(NOT n${j} AND TRY_CAST(v${j} AS BIGINT) IS NULL)::DOUBLE`,
+    }),
+  );
+  return proposals.map((p, i) => {
+    const t = tried[i]!;
+    const type: ValueType = t.more.whole === false ? 'DOUBLE' : 'BIGINT';
+    const trial = t.trial && type === 'BIGINT' ? { read: t.trial.read, failed: Number(t.more.failedInt ?? 0) } : t.trial;
+    return { type, options: options(p, type), works: converts(trial) };
   });
-  const row = rowsOf(await engine.query(`SELECT ${exprs.join(', ')} FROM ${quoteIdent(table)}`))[0];
-  return proposals.map((_, i) => (row?.[`w${i}`] === false ? 'DOUBLE' : 'BIGINT'));
 }
 
-/**
- * The type DuckDB gives each column read with its fix, over every row: one query for all; when a
- * conversion fails somewhere, each is tried alone so the others still count.
- */
-async function typesWithFixes(engine: Engine, table: string, items: readonly { column: string; options: TableReadOverrides }[]): Promise<(string | undefined)[]> {
-  const exprs = items.map((it, i) => fixedExprs([{ name: it.column, type: 'VARCHAR' }], it.options)[0]?.replace(/ AS "(?:[^"]|"")*"$/, ` AS e${i}`));
-  if (exprs.some((e) => e === undefined)) return Promise.all(items.map((it) => typeWithFix(engine, table, it.column, it.options)));
-  try {
-    const row = rowsOf(
-      await engine.query(`SELECT ${items.map((_, i) => `count(e${i})::DOUBLE AS n${i}, typeof(any_value(e${i})) AS t${i}`).join(', ')} FROM (SELECT ${exprs.join(', ')} FROM ${quoteIdent(table)})`),
-    )[0];
-    return items.map((_, i) => (row?.[`t${i}`] ? String(row[`t${i}`]) : undefined));
-  } catch {
-    const out: (string | undefined)[] = [];
-    for (const it of items) out.push(await typeWithFix(engine, table, it.column, it.options));
-    return out;
-  }
-}
-
-/** Each proposal's finding, with its fix when DuckDB, converting the column so, gives the promised type. */
-async function numberFindings(engine: Engine, table: string, proposals: readonly Proposal[], read: TableReadOverrides): Promise<LoadFinding[]> {
+/** Each proposal's finding, with its fix when DuckDB, converting the column so over every row, gives the promised type. */
+async function numberFindings(engine: Engine, table: string, proposals: readonly Proposal[], read: TableReadOverrides, rows: number): Promise<LoadFinding[]> {
   if (proposals.length === 0) return [];
-  const types = await numberTypes(engine, table, proposals);
-  const items = proposals.map((p, i) => ({
-    column: p.column,
-    options: mergeTableOverrides(read, { types: { [p.column]: types[i]! }, ...(p.missing.length > 0 ? { missing: { [p.column]: p.missing } } : {}), ...(p.thousands ? { thousandsIn: [p.column] } : {}) }),
-  }));
-  const got = await typesWithFixes(engine, table, items);
-  return proposals.map((p, i) => (got[i] === types[i] ? { ...p.finding, fix: { label: p.label, options: items[i]!.options } } : p.finding));
+  const tried = await numberTrials(engine, table, proposals, read, rows);
+  return proposals.map((p, i) => (tried[i]!.works ? { ...p.finding, fix: { label: p.label, options: tried[i]!.options } } : p.finding));
 }
 
 const reading = (f: string) => {
@@ -197,7 +163,7 @@ const reading = (f: string) => {
  * columns that read both ways; columns that read both ways on their own are named as ambiguous,
  * with both readings on offer.
  */
-async function dateFindings(engine: Engine, table: string, all: readonly Stats[], read: TableReadOverrides, source: TableSource): Promise<LoadFinding[]> {
+async function dateFindings(engine: Engine, table: string, all: readonly Stats[], read: TableReadOverrides, source: TableSource, rows: number): Promise<LoadFinding[]> {
   // Dates but for placeholders: a column of "-" with a few dates in it is still a column of dates.
   const cols = all.filter((s) => s.dmy + s.ymd > 0 && s.dateOdd !== undefined && s.dateOdd.length <= MAX_PLACEHOLDERS && s.dateOdd.every((o) => isPlaceholder(o.value)));
   if (cols.length === 0) return [];
@@ -207,12 +173,18 @@ async function dateFindings(engine: Engine, table: string, all: readonly Stats[]
       (o, s) => mergeTableOverrides(o, { types: { [s.column]: 'DATE' }, dateformats: { [s.column]: format(s) }, ...(missingOf(s).length > 0 ? { missing: { [s.column]: missingOf(s) } } : {}) }),
       read,
     );
-  const works = async (s: Stats, f: string) => (await typeWithFix(engine, table, s.column, fixFor([s], () => f))) === 'DATE';
+  // Every reading each column may take, tried over every row in a few statements (was one per column and reading).
+  const iso = cols.filter((s) => s.ymd >= s.dmy);
+  const dayMonth = cols.filter((x) => x.ymd < x.dmy).map((s) => {
+    const sep = s.sampleDate?.match(/^\d{1,2}([/.-])/)?.[1] ?? '/';
+    return { s, m: `%m${sep}%d${sep}%Y`, d: `%d${sep}%m${sep}%Y` };
+  });
+  const asked = [...iso.map((s) => ({ s, f: '%Y-%m-%d' })), ...dayMonth.flatMap(({ s, m, d }) => [{ s, f: m }, { s, f: d }])];
+  const tried = await tryConversions(engine, table, asked.map(({ s, f }) => conversionOf(s.column, fixFor([s], () => f))!), rows);
+  const works = (s: Stats, f: string) => converts(tried[asked.findIndex((a) => a.s === s && a.f === f)]?.trial);
   const stored = source === 'json' ? 'written as strings' : 'stored as text';
   const out: LoadFinding[] = [];
-  const iso = cols.filter((s) => s.ymd >= s.dmy);
-  const isoOk: Stats[] = [];
-  for (const s of iso) if (await works(s, '%Y-%m-%d')) isoOk.push(s);
+  const isoOk = iso.filter((s) => works(s, '%Y-%m-%d'));
   if (isoOk.length > 0) {
     const names = isoOk.map((s) => s.column);
     out.push({
@@ -224,12 +196,9 @@ async function dateFindings(engine: Engine, table: string, all: readonly Stats[]
   }
   const month = new Map<string, string>();
   const day = new Map<string, string>();
-  for (const s of cols.filter((x) => x.ymd < x.dmy)) {
-    const sep = s.sampleDate?.match(/^\d{1,2}([/.-])/)?.[1] ?? '/';
-    const m = `%m${sep}%d${sep}%Y`;
-    const d = `%d${sep}%m${sep}%Y`;
-    if (await works(s, m)) month.set(s.column, m);
-    if (await works(s, d)) day.set(s.column, d);
+  for (const { s, m, d } of dayMonth) {
+    if (works(s, m)) month.set(s.column, m);
+    if (works(s, d)) day.set(s.column, d);
   }
   const byName = new Map(cols.map((s) => [s.column, s]));
   const onlyMonth = [...month.keys()].filter((c) => !day.has(c));
@@ -312,14 +281,29 @@ function groupWholeColumns(findings: readonly LoadFinding[], source: TableSource
   return [...findings.filter((f) => !(f.fix && f.columns.length === 1 && grouped.has(f.columns[0]!))), ...out];
 }
 
-/** The value findings for a reader's table; `read` is the fix in force (each new fix builds on it). */
-export async function tableFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], read: TableReadOverrides, source: TableSource): Promise<LoadFinding[]> {
+/** The value findings for a reader's table, and what they left out on a wide or long one. */
+export interface TableChecks {
+  findings: LoadFinding[];
+  /** Said beside the findings when the statistics looked at the first rows only (LoadReport.sampled). */
+  sampled?: string;
+}
+
+/**
+ * The value findings for a reader's table; `read` is the fix in force (each new fix builds on
+ * it). The statistics look at the first rows (fewer on a wide table, valueBatches.ts); each fix is
+ * tried on every row before it is offered.
+ */
+export async function tableFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], read: TableReadOverrides, source: TableSource): Promise<TableChecks> {
   const text = columns.filter((c) => c.type === 'VARCHAR').slice(0, MAX_TEXT_COLUMNS);
-  const all = await statsOf(engine, table, text.map((c) => c.name));
-  const dates = await dateFindings(engine, table, all, read, source);
+  if (text.length === 0) return { findings: [] };
+  const total = Number(rowsOf(await engine.query(`SELECT count(*)::DOUBLE AS n FROM ${quoteIdent(table)}`))[0]?.n ?? 0);
+  const rows = checkRowsFor(columns.length);
+  const all = await statsOf(engine, table, text.map((c) => c.name), rows);
+  const dates = await dateFindings(engine, table, all, read, source, total);
   const dated = new Set(dates.flatMap((f) => f.columns));
-  const findings = [...dates];
   const proposals = all.filter((s) => s.nonNull > 0 && !dated.has(s.column)).flatMap((s) => propose(s, source) ?? []);
-  const perColumn = await numberFindings(engine, table, proposals, read);
-  return [...findings, ...groupWholeColumns(perColumn, source)];
+  const perColumn = await numberFindings(engine, table, proposals, read, total);
+  const findings = [...dates, ...groupWholeColumns(perColumn, source)];
+  const sampled = total > rows ? `The value checks looked at the first ${rows.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows; each fix was tried by DuckDB on every row before it was offered.` : undefined;
+  return { findings, ...(sampled ? { sampled } : {}) };
 }

@@ -8,7 +8,7 @@ import type { DataFormat } from '../../../protocol/data';
 import type { LoadFinding, TableReadOverrides } from '../../../protocol/loadReport';
 import { columnTypes } from '../engine/catalog';
 import type { Engine } from '../engine/duckdbEngine';
-import { applyValueFixes, isEmptyTableOverrides, mergeTableOverrides, mixedKindFindings, tableFindings } from './tableChecks';
+import { applyValueFixes, isEmptyTableOverrides, mergeTableOverrides, mixedKindFindings, tableFindings, type TableChecks } from './tableChecks';
 
 /** What a JS reader saw while it read (loaders/types.ts `ConvertedTable` has these fields). */
 export interface ReaderSaw {
@@ -21,25 +21,25 @@ export interface ReaderSaw {
 /** Formats whose tables come from the JS readers and get these checks (Parquet and Arrow carry their types). */
 export const isCheckedTableFormat = (format: DataFormat): boolean => format === 'xlsx' || format === 'json' || format === 'ndjson';
 
-/** Applies the fix in force to the reader's table, then gathers its findings. */
-export async function checkReaderTable(engine: Engine, table: string, saw: ReaderSaw, format: DataFormat, read: TableReadOverrides | undefined): Promise<LoadFinding[]> {
-  if (!isCheckedTableFormat(format)) return [];
+/** Applies the fix in force to the reader's table, then gathers its findings (and what they left out: `sampled`). */
+export async function checkReaderTable(engine: Engine, table: string, saw: ReaderSaw, format: DataFormat, read: TableReadOverrides | undefined): Promise<TableChecks> {
+  if (!isCheckedTableFormat(format)) return { findings: [] };
   if (read && !isEmptyTableOverrides(read)) await applyValueFixes(engine, table, read);
   const source = format === 'xlsx' ? 'sheet' : 'json';
   const layout = [...(saw.findings ?? []), ...mixedKindFindings(saw.mixed ?? [], source)];
   // Under a title every column is text named after it: the value checks would only echo that.
-  if (layout.some((f) => f.kind === 'title_line')) return layout;
+  if (layout.some((f) => f.kind === 'title_line')) return { findings: layout };
   try {
     // Columns the notes below the data made text are that finding's: their stray values are the notes.
     const owned = new Set(layout.filter((f) => f.kind === 'notes_below').flatMap((f) => f.columns));
     const columns = (await columnTypes(engine, table)).filter((c) => !owned.has(c.name));
-    const values = await tableFindings(engine, table, columns, read ?? {}, source);
+    const { findings: values, sampled } = await tableFindings(engine, table, columns, read ?? {}, source);
     // A column the value checks name (with a fix, say) needs no second, fixless mixed-kinds finding.
     const named = new Set(values.flatMap((f) => f.columns));
-    return [...layout.filter((f) => f.kind !== 'mixed_types' || !f.columns.some((c) => named.has(c))), ...values];
+    return { findings: [...layout.filter((f) => f.kind !== 'mixed_types' || !f.columns.some((c) => named.has(c))), ...values], ...(sampled ? { sampled } : {}) };
   } catch {
     // A check that fails must not fail the load: the table is as the reader made it.
-    return layout;
+    return { findings: layout };
   }
 }
 

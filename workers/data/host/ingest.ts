@@ -133,8 +133,8 @@ export async function ingest(
         made.push(table);
         ctx.progress(loadId, fileName, 'inserting', (i + 1) / converted.length);
         const read = tableOptions(ct.sheet);
-        const findings = await checkReaderTable(engine, table, ct, format, read);
-        const report = { reader: readerLabel(format, engine), findings, ...tableApplyAll(findings), timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })), ...readOptionsEntry(read) };
+        const { findings, sampled } = await checkReaderTable(engine, table, ct, format, read);
+        const report = { reader: readerLabel(format, engine), findings, ...tableApplyAll(findings), ...(sampled ? { sampled } : {}), timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })), ...readOptionsEntry(read) };
         const info = await tableInfo(engine, table, fileName, format, blob.size, ct.sheet, report);
         tables.push(ct.sheet === undefined ? { info } : { info, sheet: ct.sheet });
       }

@@ -22,7 +22,8 @@ export async function rereadTable(ctx: HostContext, engine: Engine, info: Datase
   const scratch = `__dataseer_reread_${seq}`;
   const applied = isEmptyTableOverrides(options) ? undefined : options;
   const convert = info.format === 'xlsx' ? ctx.deps.readers.excel : ctx.deps.readers.json;
-  let findings: LoadFinding[];
+  let findings: LoadFinding[] = [];
+  let sampled: string | undefined;
   let ct: ConvertedTable | undefined;
   try {
     const converted = await convert(blob, { ...(info.sheet !== undefined ? { sheets: [info.sheet] } : {}), readOptions: () => applied });
@@ -31,7 +32,7 @@ export async function rereadTable(ctx: HostContext, engine: Engine, info: Datase
     await ingestArrowStreams(engine, ct, scratch, `${scratch}_in`, () => undefined, () => {
       if (cancelled()) throw new Error('cancelled');
     });
-    findings = cancelled() ? [] : await checkReaderTable(engine, scratch, ct, info.format, applied);
+    if (!cancelled()) ({ findings, sampled } = await checkReaderTable(engine, scratch, ct, info.format, applied));
     // The last moment to stop (issue 37): the table is swapped below.
     if (cancelled()) throw new Error('cancelled');
   } catch (e) {
@@ -45,6 +46,7 @@ export async function rereadTable(ctx: HostContext, engine: Engine, info: Datase
     reader: readerLabel(info.format, engine),
     findings,
     ...tableApplyAll(findings),
+    ...(sampled ? { sampled } : {}),
     timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })),
     ...(applied ? { readOptions: applied, original } : {}),
   };

@@ -3,8 +3,9 @@ import type { ColumnInfo } from '../../../../protocol/data';
 import type { CsvReadOverrides } from '../../../../protocol/loadReport';
 import { rowsOf, type Engine } from '../../engine/duckdbEngine';
 import { readCsvSql, type ReadOptions } from '../../engine/csvOptions';
-import { quoteIdent, quoteLiteral } from '../../../../shared/sql';
-import { CHECK_ROWS, PLACEHOLDER_SQL, brokenBy, costsOthers, fixWorks, list, quoted, type CsvFinding, type Reader } from './kit';
+import { quoteLiteral } from '../../../../shared/sql';
+import { CHECK_ROWS, inBatches, valuePairs } from '../valueBatches';
+import { PLACEHOLDER_SQL, brokenBy, costsOthers, fixWorks, list, quoted, type CsvFinding, type Reader } from './kit';
 import { DATE_LIKE, type TextStats } from './textStats';
 import { MIN_PLAUSIBLE_YEAR } from './verify';
 
@@ -97,11 +98,8 @@ const FORMAT_BATCH = 25;
  * 600-column file).
  */
 async function formatCounts(engine: Engine, table: string, columns: readonly string[], formats: readonly string[], rowLimit: number): Promise<Map<string, Record<string, unknown>>> {
-  const out = new Map<string, Record<string, unknown>>();
-  for (let k = 0; k < columns.length; k += FORMAT_BATCH) {
-    const batch = columns.slice(k, k + FORMAT_BATCH);
-    const cols = batch.map(quoteIdent).join(', ');
-    const pairs = `(SELECT i, trim(c) AS c FROM (SELECT unnest([${batch.map((_, i) => i).join(', ')}]) AS i, unnest([${cols}]) AS c FROM (SELECT ${cols} FROM ${quoteIdent(table)} LIMIT ${rowLimit})) WHERE c IS NOT NULL AND NOT (lower(trim(c)) IN (${PLACEHOLDER_SQL}) OR trim(c) = ''))`;
+  const counted = await inBatches(columns, FORMAT_BATCH, async (batch) => {
+    const pairs = `(SELECT i, trim(c) AS c FROM ${valuePairs(table, batch, rowLimit)} WHERE NOT (lower(trim(c)) IN (${PLACEHOLDER_SQL}) OR trim(c) = ''))`;
     // Each distinct value parsed once, weighted by how often it occurs.
     const parsed = `(SELECT i, c, k, ${formats.map((f, j) => `try_strptime(c, ${quoteLiteral(f)}) AS p${j}`).join(', ')} FROM (SELECT i, c, count(*) AS k FROM ${pairs} GROUP BY i, c))`;
     const rows = rowsOf(
@@ -109,9 +107,9 @@ async function formatCounts(engine: Engine, table: string, columns: readonly str
         `SELECT i, sum(k)::DOUBLE AS n, coalesce(sum(k) FILTER (WHERE ${DATE_LIKE}), 0)::DOUBLE AS like_, ${formats.map((_, j) => `coalesce(sum(k) FILTER (WHERE p${j} IS NOT NULL), 0)::DOUBLE AS f${j}, max(year(p${j})) AS y${j}, min(year(p${j})) AS m${j}`).join(', ')} FROM ${parsed} GROUP BY i`,
       ),
     );
-    for (const r of rows) out.set(batch[Number(r.i)]!, r);
-  }
-  return out;
+    return rows.map((r) => [batch[Number(r.i)]!, r] as const);
+  });
+  return new Map(counted);
 }
 
 /** Text columns of dates or timestamps that DuckDB reads with a format option. */

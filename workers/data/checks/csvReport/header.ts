@@ -3,7 +3,8 @@ import type { ColumnInfo } from '../../../../protocol/data';
 import { rowsOf, type Engine } from '../../engine/duckdbEngine';
 import { readCsvSql, type ReadOptions } from '../../engine/csvOptions';
 import { quoteIdent } from '../../../../shared/sql';
-import { CHECK_ROWS, GENERIC_NAME, MAX_TITLE_LINES, PLACEHOLDER_SQL, TRY_NUMBER, isPlaceholder, list, type CsvFinding, type Reader } from './kit';
+import { CHECK_ROWS, STATS_BATCH, valuePairs } from '../valueBatches';
+import { GENERIC_NAME, MAX_TITLE_LINES, PLACEHOLDER_SQL, TRY_NUMBER, isPlaceholder, list, type CsvFinding, type Reader } from './kit';
 
 export async function titleLine(engine: Engine, table: string, reader: Reader, columns: readonly ColumnInfo[], read: ReadOptions): Promise<CsvFinding | undefined> {
   if (columns.length < 2 || !columns.slice(1).every((c) => GENERIC_NAME.test(c.name))) return undefined;
@@ -78,19 +79,18 @@ export async function headerAsData(engine: Engine, reader: Reader, table: string
   // Or years as column names (wide statistics tables: Area code, Area name, 2019, 2020…).
   const years = cells.filter((v) => /^(18|19|20)\d\d$/.test(v)).map(Number);
   const yearHeader = years.length >= 2 && years.every((y, i) => i === 0 || y > years[i - 1]!) && cells.every((v) => v !== '' && (/^(18|19|20)\d\d$/.test(v) || !TRY_NUMBER.test(v)));
-  // A name above a column of numbers (e.g. "length" over day counts and a few "N/A").
+  // A name above a column of numbers (e.g. "length" over day counts and a few "N/A"): STATS_BATCH
+  // columns per statement, until one is found (a statement per column on a 2,000-column file).
+  const named = columns.filter((c, i) => c.type === 'VARCHAR' && !isPlaceholder(cells[i]!) && !TRY_NUMBER.test(cells[i]!)).map((c) => c.name);
   let numbersUnderName = false;
-  for (const [i, c] of columns.entries()) {
-    const cell = cells[i]!;
-    if (typed || best >= 3 || yearHeader || numbersUnderName) break;
-    if (c.type !== 'VARCHAR' || isPlaceholder(cell) || TRY_NUMBER.test(cell)) continue;
-    const q = quoteIdent(c.name);
-    const r = rowsOf(
+  for (let k = 0; k < named.length && !(typed || best >= 3 || yearHeader || numbersUnderName); k += STATS_BATCH) {
+    const pairs = valuePairs(table, named.slice(k, k + STATS_BATCH), CHECK_ROWS, 1);
+    const counts = rowsOf(
       await engine.query(
-        `SELECT count(*)::DOUBLE AS n, count(*) FILTER (WHERE TRY_CAST(c AS DOUBLE) IS NOT NULL)::DOUBLE AS num FROM (SELECT ${q} AS c FROM ${quoteIdent(table)} LIMIT ${CHECK_ROWS} OFFSET 1) WHERE c IS NOT NULL AND NOT (lower(trim(c)) IN (${PLACEHOLDER_SQL}) OR trim(c) = '')`,
+        `SELECT i, count(*)::DOUBLE AS n, count(*) FILTER (WHERE TRY_CAST(c AS DOUBLE) IS NOT NULL)::DOUBLE AS num FROM ${pairs} WHERE NOT (lower(trim(c)) IN (${PLACEHOLDER_SQL}) OR trim(c) = '') GROUP BY i`,
       ),
-    )[0];
-    numbersUnderName = Number(r?.n ?? 0) > 0 && Number(r?.num ?? 0) >= Number(r?.n ?? 0) * 0.9;
+    );
+    numbersUnderName = counts.some((r) => Number(r.n) > 0 && Number(r.num) >= Number(r.n) * 0.9);
   }
   if (!typed && best < 3 && !yearHeader && !numbersUnderName) return undefined;
   const names = described.map((c) => c.name);

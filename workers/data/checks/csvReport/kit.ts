@@ -15,24 +15,7 @@ export const isPlaceholder = (v: string) => isPlaceholderText(v) || v.trim() ===
 export const PLACEHOLDER_SQL = [...PLACEHOLDERS].map((p) => `'${p.replace(/'/g, "''")}'`).join(', ');
 export const GENERIC_NAME = /^column\d+$/;
 export const TRY_NUMBER = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
-/** Text columns examined per file (the checks go by batches of columns, so a survey's 2,000 are all looked at). */
-export const MAX_TEXT_COLUMNS = 2_000;
 export const MAX_TITLE_LINES = 5;
-/**
- * Rows the text checks look at: the first ones, as the sniffer's own sample does, so a big file's
- * load does not pay for scanning every string of every text column.
- */
-export const CHECK_ROWS = 50_000;
-/**
- * Values (rows × columns) the checks scan: a wide file's checks look at fewer of its first rows,
- * so 2,000 columns cost what 50 do, and the report says how many rows were looked at.
- */
-export const CHECK_VALUES = 2_500_000;
-export const MIN_CHECK_ROWS = 1_000;
-
-/** The first rows a file of `columns` columns is checked on. */
-export const checkRowsFor = (columns: number): number => Math.max(MIN_CHECK_ROWS, Math.min(CHECK_ROWS, Math.floor(CHECK_VALUES / Math.max(1, columns))));
-
 export interface Reader {
   describe(extra: CsvReadOverrides): Promise<ColumnInfo[] | undefined>;
   /** The read_csv call with `extra` added to the options in force. */

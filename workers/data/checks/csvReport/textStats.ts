@@ -1,7 +1,7 @@
 /** How each text column's values read (numbers, separators, dates, placeholders): many columns per statement. */
 import { rowsOf, type Engine } from '../../engine/duckdbEngine';
-import { quoteIdent } from '../../../../shared/sql';
-import { CHECK_ROWS, PLACEHOLDER_SQL } from './kit';
+import { CHECK_ROWS, STATS_BATCH, inBatches, valuePairs } from '../valueBatches';
+import { PLACEHOLDER_SQL } from './kit';
 
 /** Text that may be a date or a time: digits with date separators, or a month name with a year. */
 export const DATE_LIKE = "regexp_matches(trim(c), '^(\\d{1,4}[/.-]\\d{1,2}[/.-]\\d{1,4}|[A-Za-z]{3,9}\\.? \\d{1,2},? \\d{4}|\\d{1,2}[ -][A-Za-z]{3,9}[ -]\\d{2,4})')";
@@ -38,30 +38,14 @@ export interface TextStats {
   odd: { value: string; count: number }[];
 }
 
-/**
- * Columns per statement: each statement is one turn of the engine's queue (a question asked
- * while a big file's checks run waits for one statement, not all), and one statement per column
- * cost a round trip and a plan each (60 columns: 5.9 s; 200: 8.7 s on a 600 × 5,000 file).
- */
-export const STATS_BATCH = 50;
-
-/** The chosen columns' values as (i, c) pairs, from the table's first `rows` rows: one scan however many columns. */
-function pairs(table: string, columns: readonly string[], rows: number): string {
-  const ids = columns.map((_, i) => i).join(', ');
-  const cols = columns.map(quoteIdent).join(', ');
-  return `(SELECT i, c FROM (SELECT unnest([${ids}]) AS i, unnest([${cols}]) AS c FROM (SELECT ${cols} FROM ${quoteIdent(table)} LIMIT ${rows})) WHERE c IS NOT NULL)`;
-}
-
 /** Each text column's statistics, STATS_BATCH columns per statement. */
-export async function textStatsOf(engine: Engine, table: string, columns: readonly string[], rows = CHECK_ROWS): Promise<TextStats[]> {
-  const out: TextStats[] = [];
-  for (let k = 0; k < columns.length; k += STATS_BATCH) out.push(...(await batchStats(engine, table, columns.slice(k, k + STATS_BATCH), rows)));
-  return out;
+export function textStatsOf(engine: Engine, table: string, columns: readonly string[], rows = CHECK_ROWS): Promise<TextStats[]> {
+  return inBatches(columns, STATS_BATCH, (batch) => batchStats(engine, table, batch, rows));
 }
 
 async function batchStats(engine: Engine, table: string, columns: readonly string[], rowLimit: number): Promise<TextStats[]> {
   if (columns.length === 0) return [];
-  const src = pairs(table, columns, rowLimit);
+  const src = valuePairs(table, columns, rowLimit);
   // Each distinct value of a column is classified once, weighted by how often it occurs: survey and
   // sensor columns repeat a few values thousands of times, and the patterns are the cost.
   const rows = rowsOf(
@@ -94,7 +78,7 @@ GROUP BY i`),
     const chosen = withNumbers.map((i) => columns[i]!);
     const ranked = rowsOf(
       await engine.query(
-        `SELECT i, value, n FROM (SELECT i, c AS value, count(*)::DOUBLE AS n, row_number() OVER (PARTITION BY i ORDER BY count(*) DESC, c) AS rank FROM ${pairs(table, chosen, rowLimit)} WHERE TRY_CAST(c AS DOUBLE) IS NULL GROUP BY i, c) WHERE rank <= 6 ORDER BY i, rank`,
+        `SELECT i, value, n FROM (SELECT i, c AS value, count(*)::DOUBLE AS n, row_number() OVER (PARTITION BY i ORDER BY count(*) DESC, c) AS rank FROM ${valuePairs(table, chosen, rowLimit)} WHERE TRY_CAST(c AS DOUBLE) IS NULL GROUP BY i, c) WHERE rank <= 6 ORDER BY i, rank`,
       ),
     );
     for (const r of ranked) odd.get(withNumbers[Number(r.i)]!)?.push({ value: String(r.value), count: Number(r.n) });

@@ -7,7 +7,8 @@ import type { ColumnInfo } from '../../../../protocol/data';
 import type { CsvReadOverrides } from '../../../../protocol/loadReport';
 import { quoteIdent, quoteLiteral } from '../../../../shared/sql';
 import { rowsOf, type Engine } from '../../engine/duckdbEngine';
-import { CHECK_ROWS, isPlaceholder, list, type CsvFinding, type Reader } from './kit';
+import { CHECK_ROWS } from '../valueBatches';
+import { isPlaceholder, list, type CsvFinding, type Reader } from './kit';
 
 /**
  * Years a person wrote in full: a two-digit year read with %Y comes out as year 18 (the

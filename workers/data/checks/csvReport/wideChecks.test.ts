@@ -6,13 +6,13 @@
  * docs/ARCHITECTURE.md).
  */
 import { describe, expect, it } from 'vitest';
-import type { Table } from 'apache-arrow';
 import { csvFindings } from '../csvChecks';
 import { ingestCsv } from '../../loaders/csvIngest';
 import { columnTypes } from '../../engine/catalog';
-import { REGISTERED_DIR, type Engine } from '../../engine/duckdbEngine';
+import { REGISTERED_DIR } from '../../engine/duckdbEngine';
+import { countingEngine } from '../../testing/countingEngine';
 import { NodeEngine } from '../../testing/nodeEngine';
-import { checkRowsFor } from './kit';
+import { checkRowsFor } from '../valueBatches';
 
 /** Numbers with a "-" here and there in every column, day/month dates in one column in ten. */
 function surveyCsv(columns: number, rows: number): string {
@@ -21,23 +21,6 @@ function surveyCsv(columns: number, rows: number): string {
     lines.push(Array.from({ length: columns }, (_, c) => (r % 17 === c % 17 ? '-' : c % 10 === 2 ? `${(r % 28) + 1}/${(r % 12) + 1}/2024` : String((r * (c + 7)) % 97))).join(','));
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** The engine, with every statement it is asked to run written down. */
-function counting(engine: Engine, seen: string[]): Engine {
-  return {
-    version: () => engine.version(),
-    query: (sql: string): Promise<Table> => {
-      seen.push(sql);
-      return engine.query(sql);
-    },
-    send: (sql) => engine.send(sql),
-    cancel: () => engine.cancel(),
-    tokenize: (sql) => engine.tokenize(sql),
-    insertArrowStream: (ipc, table, create) => engine.insertArrowStream(ipc, table, create),
-    registerBlob: (name, blob) => engine.registerBlob(name, blob),
-    dropFile: (name) => engine.dropFile(name),
-  };
 }
 
 describe('CSV checks on a 600-column × 5,000-row survey file', { timeout: 600_000 }, () => {
@@ -54,7 +37,7 @@ describe('CSV checks on a 600-column × 5,000-row survey file', { timeout: 600_0
       table: 'survey',
       path: `${REGISTERED_DIR}survey.csv`,
       whileRegistered: async (path, read) => {
-        checks = await csvFindings(counting(engine, seen), 'survey', await columnTypes(engine, 'survey'), path, read);
+        checks = await csvFindings(countingEngine(engine, seen), 'survey', await columnTypes(engine, 'survey'), path, read);
       },
     });
     expect(r.ok).toBe(true);
