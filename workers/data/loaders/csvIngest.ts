@@ -40,7 +40,8 @@ export interface CsvIngestInput {
 export type CsvIngestResult =
   /** `read` and `source`: the options and bytes the table was read with, for checks run later (laterChecks.ts). */
   | { ok: true; warnings: string[]; read: ReadOptions; source: Blob }
-  | { ok: false; message: string; suggestion?: string };
+  /** `outOfMemory`: DuckDB ran out of memory making the table (nothing was made); the file can still be attached as a view. */
+  | { ok: false; message: string; suggestion?: string; outOfMemory?: true };
 
 
 /** UTF-16 BE → UTF-8, chunk by chunk. */
@@ -102,6 +103,11 @@ export function briefError(e: unknown): string {
   return shortenExcerpts(kept.join(' ').replace(/^(Invalid Input|Conversion|IO|Binder|Invalid) Error: /, ''));
 }
 
+/**
+ * DuckDB's "Out of Memory Error: failed to allocate …" (its memory_limit reached: an in-memory
+ * database cannot spill) or "… Allocation failure" (the wasm heap itself).
+ */
+export const isOutOfMemory = (msg: string) => /Out of Memory/i.test(msg);
 const isConversion = (msg: string) => /Could not convert|Conversion Error|CSV Error on Line/i.test(msg);
 const isUnicode = (msg: string) => /Invalid unicode|byte sequence/i.test(msg);
 // "File is not latin-1 encoded": DuckDB's latin-1 refuses bytes 0x80–0x9F.
@@ -148,6 +154,8 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
         break;
       } catch (e) {
         const msg = briefSqlError(e);
+        // No other reading of the file holds less: the caller attaches it as a view instead.
+        if (isOutOfMemory(msg)) return { ok: false, message: `${fileName} did not fit in memory as a table: ${briefError(msg)}`, outOfMemory: true };
         if (tries < 4 && isQuotedNewlines(msg) && !opts.serial) {
           // Not a problem with the file: fields with line breaks inside quotes are valid CSV.
           opts.serial = true;
