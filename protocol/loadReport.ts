@@ -103,6 +103,11 @@ export interface LoadReport {
   applyAll?: { label: string; options: ReadOverrides };
   /** What the checks left out on a wide or long file (e.g. the rows they looked at), said beside the findings. */
   sampled?: string;
+  /**
+   * Why the dataset is a view over its file rather than a table (DatasetInfo.view), e.g.
+   * "Attached as a view: the table did not fit in memory."
+   */
+  attached?: string;
   /** The findings as they were at the first read, so a fix can be undone (re-read without options). */
   original?: LoadFinding[];
   /**

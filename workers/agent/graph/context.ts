@@ -41,6 +41,7 @@ export function datasetNotes(report: LoadReport | undefined): string[] {
   const notes: string[] = [];
   const tz = timeZoneSentence(report.timeZones);
   if (tz) notes.push(tz);
+  if (report.attached) notes.push(`Load report: ${report.attached}`);
   for (const f of report.findings) notes.push(`Load report: ${f.message}`);
   // The table is usable while its checks run; what they find reaches a later question.
   if (report.checking) notes.push('Load report: its checks (placeholders, separators, dates read as text) are still running; the table is usable as loaded.');

@@ -1,17 +1,29 @@
 /**
  * Files too big for the tab's memory: a CSV is attached as a view over the registered file, so
- * DuckDB streams it for every query and its size is bounded by the disk, not the tab.
+ * DuckDB streams it for every query and its size is bounded by the disk, not the tab. Either the
+ * footprint check predicted it (engine/footprint.ts) or DuckDB ran out of memory making the table.
  */
 import { quoteIdent } from '../../../shared/sql';
 import { columnTypes } from '../engine/catalog';
-import { readCsvSql } from '../engine/csvOptions';
-import { briefError } from '../loaders/csvIngest';
+import { readCsvSql, type CsvDialect } from '../engine/csvOptions';
+import { briefError, headPath } from '../loaders/csvIngest';
+import { sniffDialect } from '../loaders/csvDialect';
 import { REGISTERED_DIR, type Engine } from '../engine/duckdbEngine';
 import type { HostContext } from './hostContext';
 import { tableInfo, type IngestOutcome } from './ingest';
 import { readerLabel } from '../loaders/readerLabel';
 import { detectEncoding, readHead } from '../loaders/sniff';
 import { utcSelectList, zonedColumns } from '../engine/timeZones';
+
+/** Why a file is a view: the footprint check said so before reading, or the table's read ran out of memory. */
+export type ViewReason = { kind: 'too_big'; why: string } | { kind: 'out_of_memory'; why: string };
+
+/** The load report's sentence for it (LoadReport.attached). */
+export function attachedSentence(reason: ViewReason): string {
+  return reason.kind === 'out_of_memory'
+    ? 'Attached as a view: the table did not fit in memory (DuckDB ran out of memory making it), so every query reads the file again.'
+    : "Attached as a view: the file is bigger than this tab's memory, so every query reads the file again.";
+}
 
 /** A big CSV as a view over its file. Counting its rows reads it once. */
 export async function attachView(
@@ -22,26 +34,42 @@ export async function attachView(
   format: 'csv' | 'tsv',
   loadId: string,
   table: string,
-  why: string,
+  reason: ViewReason,
 ): Promise<IngestOutcome> {
   const encoding = detectEncoding(await readHead(blob));
   if (encoding.encoding !== 'utf-8') {
-    return { ok: false, fileName, message: `${why} A file this big can be queried in place only when it is UTF-8 text.`, suggestion: 'Convert it to UTF-8 (or split it) and add it again.' };
+    return { ok: false, fileName, message: `${reason.why} A file this big can be queried in place only when it is UTF-8 text.`, suggestion: 'Convert it to UTF-8 (or split it) and add it again.' };
   }
   const path = `${REGISTERED_DIR}view_${++ctx.seq}.${format}`;
+  const read = { encoding: 'utf-8' as const, tsv: format === 'tsv', fullSample: false };
+  // Every query of a view reads the file: its dialect, found once, spares each of them detecting it.
+  const dialect = await sniffDialect(engine, blob, headPath(path), read);
   await engine.registerBlob(path, blob);
   ctx.progress(loadId, fileName, 'parsing', undefined, 'counting rows: the file stays on disk');
   ctx.progressSink = (pct) => ctx.progress(loadId, fileName, 'parsing', Math.min(1, pct / 100), 'counting rows: the file stays on disk');
-  try {
-    const source = readCsvSql(path, { encoding: 'utf-8', tsv: format === 'tsv', fullSample: false });
-    await engine.query(`CREATE VIEW ${quoteIdent(table)} AS SELECT * FROM ${source}`);
+  const make = async (pinned: CsvDialect | undefined): Promise<IngestOutcome> => {
+    const source = readCsvSql(path, pinned ? { ...read, dialect: pinned } : read);
+    await engine.query(`CREATE OR REPLACE VIEW ${quoteIdent(table)} AS SELECT * FROM ${source}`);
     // A view cannot be altered: it is made again with its time-zone columns read as UTC.
     const zoned = engine.extensions?.icu ? [] : zonedColumns(await columnTypes(engine, table));
     if (zoned.length > 0) await engine.query(`CREATE OR REPLACE VIEW ${quoteIdent(table)} AS SELECT ${utcSelectList(zoned)} FROM ${source}`);
-    const info = await tableInfo(engine, table, fileName, format, blob.size, undefined, { reader: readerLabel(format, engine), findings: [], timeZones: zoned.map((column) => ({ column, stored: 'utc' as const })) });
+    const attached = attachedSentence(reason);
+    const info = await tableInfo(engine, table, fileName, format, blob.size, undefined, { reader: readerLabel(format, engine), findings: [], attached, timeZones: zoned.map((column) => ({ column, stored: 'utc' as const })) });
     ctx.views.set(table, path);
-    const warning = `${fileName} is bigger than this tab's memory, so ${table} is a view over the file: every query reads the file again (slower, but nothing is held in memory). It is not saved: add the file again after a reload.`;
+    const warning =
+      reason.kind === 'out_of_memory'
+        ? `${fileName} did not fit in this tab's memory as a table, so ${table} is a view over the file: every query reads the file again (slower, but nothing is held in memory). It is not saved: add the file again after a reload.`
+        : `${fileName} is bigger than this tab's memory, so ${table} is a view over the file: every query reads the file again (slower, but nothing is held in memory). It is not saved: add the file again after a reload.`;
     return { ok: true, tables: [{ info: { ...info, view: true } }], warnings: [warning] };
+  };
+  try {
+    try {
+      return await make(dialect);
+    } catch (e) {
+      if (!dialect) throw e;
+      // The dialect of the first lines did not hold further down: DuckDB detects it itself.
+      return await make(undefined);
+    }
   } catch (e) {
     await engine.query(`DROP VIEW IF EXISTS ${quoteIdent(table)}`).catch(() => undefined);
     await engine.dropFile(path).catch(() => undefined);

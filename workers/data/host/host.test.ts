@@ -238,6 +238,7 @@ describe('DataHost on the real DuckDB-WASM engine', { timeout: 60_000 }, () => {
     const out = await loadBytes('huge.csv', csv);
     expect(out.ok && out.datasets[0]).toMatchObject({ name: 'huge', view: true, persisted: false, rowCount: 500 });
     expect(out.ok && out.warnings.join(' ')).toMatch(/is a view over the file: every query reads the file again/);
+    expect(out.ok && out.datasets[0]?.report?.attached).toMatch(/^Attached as a view: the file is bigger than this tab's memory/);
     expect(rows(await call('consoleQuery', { sql: 'SELECT count(DISTINCT city)::INTEGER AS n, sum(pop)::DOUBLE AS s FROM huge' }))).toEqual([{ n: 7, s: 1247500 }]);
     expect(rows(await call('consoleQuery', { sql: "SELECT count(*)::INTEGER AS n FROM duckdb_views() WHERE view_name = 'huge'" }))).toEqual([{ n: 1 }]);
     await call('rename', { from: 'huge', to: 'big_view' });

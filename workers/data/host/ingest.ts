@@ -5,7 +5,7 @@
  */
 import { messageOf } from '../../../shared/errors';
 import { quoteIdent } from '../../../shared/sql';
-import type { DataFormat, DatasetInfo } from '../../../protocol/data';
+import type { ColumnInfo, DataFormat, DatasetInfo } from '../../../protocol/data';
 import type { CsvReadOverrides, LoadFinding, LoadReport, ReadOverrides, TableReadOverrides } from '../../../protocol/loadReport';
 import { ingestArrowStreams } from '../loaders/arrowIngest';
 import { columnTypes, describeTable } from '../engine/catalog';
@@ -22,7 +22,10 @@ import { detectEncoding, readHead } from '../loaders/sniff';
 import { settleTimeZones } from '../engine/timeZones';
 import { checkReaderTable, readOptionsEntry, tableApplyAll } from '../checks/tableReport';
 
-export type IngestOutcome = { ok: true; tables: Built[]; warnings: string[] } | { ok: false; fileName: string; message: string; suggestion?: string };
+export type IngestOutcome =
+  | { ok: true; tables: Built[]; warnings: string[] }
+  /** `outOfMemory`: DuckDB ran out of memory making a CSV's table; nothing of it is left. */
+  | { ok: false; fileName: string; message: string; suggestion?: string; outOfMemory?: true };
 
 function megabytes(n: number): string {
   const mb = n / 1e6;
@@ -69,6 +72,8 @@ export async function ingest(
       let findings: LoadFinding[] = [];
       let applyAll: LoadReport['applyAll'];
       let sampled: string | undefined;
+      // The columns the checks were given, not asked of the catalog again for the info.
+      let types: ColumnInfo[] | undefined;
       const r = await ingestCsv({
         engine,
         blob,
@@ -82,15 +87,19 @@ export async function ingest(
           ? {}
           : {
               whileRegistered: async (path: string, read: ReadOptions) => {
-                ({ findings, applyAll, sampled } = await csvFindings(engine, table, await columnTypes(engine, table), path, read));
+                types = await columnTypes(engine, table);
+                ({ findings, applyAll, sampled } = await csvFindings(engine, table, types, path, read));
               },
             }),
       });
-      if (!r.ok) return await fail(r.message, r.suggestion);
+      if (!r.ok) {
+        const failed = await fail(r.message, r.suggestion);
+        return r.outOfMemory ? { ...failed, outOfMemory: true as const } : failed;
+      }
       made.push(table);
       warnings.push(...r.warnings);
       const report = { reader: readerLabel(format, engine), findings, ...(applyAll ? { applyAll } : {}), ...(sampled ? { sampled } : {}), ...(csvOptions ? { readOptions: csvOptions } : {}), ...(checkLater ? { checking: true as const } : {}) };
-      const info = await tableInfo(engine, table, fileName, format, blob.size, undefined, report);
+      const info = await tableInfo(engine, table, fileName, format, blob.size, undefined, report, types);
       tables.push(checkLater ? { info, checks: { source: r.source, read: r.read, format } } : { info });
     } else if (format === 'parquet' && engine.extensions?.parquet) {
       const table = nameFor(undefined, 1);
@@ -162,8 +171,10 @@ export async function tableInfo(
   sizeBytes: number,
   sheet?: string,
   report?: Omit<LoadReport, 'timeZones'> & { timeZones?: LoadReport['timeZones'] },
+  /** The table's columns, when the caller has just read them from the catalog. */
+  known?: ColumnInfo[],
 ): Promise<DatasetInfo> {
-  const types = report && !report.timeZones ? await columnTypes(engine, name) : undefined;
+  const types = report && !report.timeZones ? (known ?? (await columnTypes(engine, name))) : undefined;
   const settled = types ? await settleTimeZones(engine, name, types, engine.extensions?.icu ?? false) : [];
   // Asked again only when a conversion changed a column's type.
   const { columns, rowCount } = await describeTable(engine, name, settled.some((s) => s.stored === 'utc') ? undefined : types);

@@ -56,14 +56,24 @@ async function loadOnce(ctx: HostContext, source: LoadSource, loadId: string, sh
     const taken = new Set([...ctx.datasets.keys(), ...(await tableNames(engine))]);
     ctx.ingesting = loadId;
     try {
+      const format = detected.format;
       // Too big to hold: a CSV is queried where it lies, as a view over the file.
-      if (!fit.ok && (detected.format === 'csv' || detected.format === 'tsv')) return await attachView(ctx, engine, blob, name, detected.format, loadId, tableNameFor(name, taken), fit.message);
+      if (!fit.ok && (format === 'csv' || format === 'tsv')) return await attachView(ctx, engine, blob, name, format, loadId, tableNameFor(name, taken), { kind: 'too_big', why: fit.message });
       if (!fit.ok) return { ok: false as const, fileName: name, message: fit.message, suggestion: fit.suggestion };
-      return await ingest(ctx, engine, blob, name, detected.format, loadId, (sheet, count) => {
+      let tried: string | undefined;
+      const made = await ingest(ctx, engine, blob, name, format, loadId, (sheet, count) => {
         const n = count > 1 && sheet !== undefined ? tableNameFor(name, taken, sheet) : tableNameFor(name, taken);
         taken.add(n);
+        tried = n;
         return n;
       }, sheets, undefined, answerFirst);
+      // The footprint check let it through but DuckDB ran out of memory below its limit: the
+      // file is still queried, where it lies, rather than the load failing.
+      if (!made.ok && made.outOfMemory && tried !== undefined && (format === 'csv' || format === 'tsv')) {
+        await engine.query(`DROP TABLE IF EXISTS ${quoteIdent(tried)}`).catch(() => undefined);
+        return await attachView(ctx, engine, blob, name, format, loadId, tried, { kind: 'out_of_memory', why: made.message });
+      }
+      return made;
     } finally {
       ctx.ingesting = null;
     }

@@ -6,6 +6,7 @@ import { messageOf } from '../../../shared/errors';
 import type { CsvReadOverrides } from '../../../protocol/loadReport';
 import { eurostatSelect, readCsvSql, type ReadOptions } from '../engine/csvOptions';
 import { plural } from '../../../shared/text';
+import { sniffDialect } from './csvDialect';
 
 /**
  * CSV/TSV → a DuckDB table with DuckDB's own reader and sniffer. The File is registered with
@@ -39,7 +40,8 @@ export interface CsvIngestInput {
 export type CsvIngestResult =
   /** `read` and `source`: the options and bytes the table was read with, for checks run later (laterChecks.ts). */
   | { ok: true; warnings: string[]; read: ReadOptions; source: Blob }
-  | { ok: false; message: string; suggestion?: string };
+  /** `outOfMemory`: DuckDB ran out of memory making the table (nothing was made); the file can still be attached as a view. */
+  | { ok: false; message: string; suggestion?: string; outOfMemory?: true };
 
 
 /** UTF-16 BE → UTF-8, chunk by chunk. */
@@ -101,6 +103,11 @@ export function briefError(e: unknown): string {
   return shortenExcerpts(kept.join(' ').replace(/^(Invalid Input|Conversion|IO|Binder|Invalid) Error: /, ''));
 }
 
+/**
+ * DuckDB's "Out of Memory Error: failed to allocate …" (its memory_limit reached: an in-memory
+ * database cannot spill) or "… Allocation failure" (the wasm heap itself).
+ */
+export const isOutOfMemory = (msg: string) => /Out of Memory/i.test(msg);
 const isConversion = (msg: string) => /Could not convert|Conversion Error|CSV Error on Line/i.test(msg);
 const isUnicode = (msg: string) => /Invalid unicode|byte sequence/i.test(msg);
 // "File is not latin-1 encoded": DuckDB's latin-1 refuses bytes 0x80–0x9F.
@@ -137,6 +144,8 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
   };
   let repaired = false;
   const opts: ReadOptions = { encoding, tsv: input.tsv, fullSample: false, ...(input.overrides ? { overrides: input.overrides } : {}) };
+  const dialect = await sniffDialect(engine, blob, headPath(path), opts);
+  if (dialect) opts.dialect = dialect;
   let windows1252 = false;
   try {
     for (let tries = 0; ; tries++) {
@@ -145,10 +154,12 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
         break;
       } catch (e) {
         const msg = briefSqlError(e);
-        if (tries < 3 && isQuotedNewlines(msg) && !opts.serial) {
+        // No other reading of the file holds less: the caller attaches it as a view instead.
+        if (isOutOfMemory(msg)) return { ok: false, message: `${fileName} did not fit in memory as a table: ${briefError(msg)}`, outOfMemory: true };
+        if (tries < 4 && isQuotedNewlines(msg) && !opts.serial) {
           // Not a problem with the file: fields with line breaks inside quotes are valid CSV.
           opts.serial = true;
-        } else if (tries < 3 && isUnicode(msg) && opts.encoding === 'utf-8' && !repaired) {
+        } else if (tries < 4 && isUnicode(msg) && opts.encoding === 'utf-8' && !repaired) {
           // Mostly UTF-8 with a few bad bytes: keep the UTF-8 text and mark the bad bytes, rather
           // than reading every accented letter wrong as Latin-1.
           repaired = true;
@@ -162,7 +173,7 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
             opts.encoding = 'latin-1';
             warnings.push(`${fileName} has bytes that are not valid UTF-8 beyond its start; read it as Latin-1 (ISO-8859-1).`);
           }
-        } else if (tries < 4 && isNotLatin1(msg) && !windows1252) {
+        } else if (tries < 5 && isNotLatin1(msg) && !windows1252) {
           // Text from Windows (and Mac exports of it) writes quotes, dashes and the like in bytes
           // 0x80–0x9F, which DuckDB's latin-1 refuses: real files from fivethirtyeight/data failed
           // whole. Windows-1252 reads every byte, so the file is transcoded to UTF-8 with it.
@@ -175,9 +186,13 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
           const latin = warnings.findIndex((w) => w.includes('Latin-1'));
           if (latin >= 0) warnings.splice(latin, 1);
           warnings.push(`${fileName} is not valid UTF-8 nor Latin-1; read it as Windows-1252.`);
-        } else if (tries < 3 && isConversion(msg) && !opts.fullSample) {
+        } else if (tries < 4 && isConversion(msg) && !opts.fullSample) {
           opts.fullSample = true;
           warnings.push(`${fileName}: column types were re-detected from the whole file (a value late in the file did not fit the type guessed from its start).`);
+        } else if (opts.dialect) {
+          // The dialect found on the first lines may not hold further down: DuckDB detects it
+          // over its own sample, as every read did before.
+          delete opts.dialect;
         } else {
           return { ok: false, message: `Could not read ${fileName} as ${input.tsv ? 'TSV' : 'CSV'}: ${briefError(msg)}`, suggestion: suggestionFor(msg) };
         }
@@ -190,6 +205,9 @@ export async function ingestCsv(input: CsvIngestInput): Promise<CsvIngestResult>
   }
   return { ok: true, warnings, read: { ...opts }, source: blob };
 }
+
+/** Where a file's first lines are registered for sniffing, beside the file's own path. */
+export const headPath = (path: string): string => path.replace(/(\.[a-z]+)?$/, '_head$1');
 
 function suggestionFor(msg: string): string {
   if (/sniff|dialect/i.test(msg)) return 'Check that the file is delimited text (comma, semicolon, tab or pipe separated) with one record per line.';
