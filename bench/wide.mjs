@@ -16,7 +16,7 @@ const ROWS = 5_000;
 const TRACE = process.argv.includes('--wide-trace');
 /** `--wide-columns=600,2000` (the default) picks the tables. */
 const COLUMNS = (process.argv.find((a) => a.startsWith('--wide-columns='))?.slice('--wide-columns='.length) ?? '600,2000').split(',').map(Number);
-const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler'];
+export const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler'];
 
 /** Column c: small integers, every tenth a short category (the shape of e2e/real-size.spec.ts). */
 function ensureWideCsv(columns) {
