@@ -439,8 +439,7 @@ test('a big dbt project (30 YAML files, 2,000 metrics) is imported off the page 
   await expect(listed).toContainText('Metrics skipped (2)');
   // Drawn in batches: the last of them arrives, and DuckDB's reason for each of the two it rejects.
   await expect(listed).toContainText("metric_1999 (orders) = count(DISTINCT amount_cents) FILTER (WHERE (status) <> 'R' AND order_id > 1999)");
-  await expect(listed).toContainText('metric_777 — DuckDB does not accept sum(amount_cent) over orders');
-  await expect(listed).toContainText('metric_1555 — DuckDB does not accept sum(amount_cent) over orders');
+  for (const j of [777, 1_555]) await expect(listed).toContainText(`metric_${j} — DuckDB does not accept sum(amount_cent) FILTER (WHERE (status) <> 'R' AND order_id > ${j}) over orders: Binder Error`);
 
   await preview.getByRole('button', { name: 'Apply import' }).click();
   await expect(region.getByRole('status')).toContainText('1998 metrics saved.', { timeout: 60_000 });
