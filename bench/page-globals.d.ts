@@ -2,4 +2,7 @@
 interface Window {
   __benchLongTasks: { start: number; duration: number }[];
   __benchPhases: { t: number; loadId: unknown; phase: string }[];
+  /** imports.mjs: the dictionary editor's progress steps as they changed, and their observer. */
+  __benchImportSteps: { step: string; at: number }[];
+  __benchImportObserver?: MutationObserver;
 }

@@ -391,3 +391,58 @@ test('one dbt import brings descriptions and metrics, shows both before applying
   await expect(page.getByRole('list', { name: 'Metrics of orders' })).toHaveCount(0);
   expect(app.pageErrors).toEqual([]);
 });
+
+// The envelope (issue 37): a project 100× the one above — 30 YAML files, 2,000 metrics, doc blocks —
+// is read, parsed and translated in the parse worker; DuckDB checks the metrics; the preview names
+// every one (drawn in batches), the two DuckDB rejects with its reason.
+test('a big dbt project (30 YAML files, 2,000 metrics) is imported off the page and every metric is listed', async ({ app, page }) => {
+  test.setTimeout(180_000);
+  await app.fileInput.setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(ORDERS) });
+  await app.expectDataset('orders');
+  await app.openView('Data');
+  await app.selectDataset('orders');
+  const region = page.getByRole('region', { name: 'Data dictionary' });
+  const measures = ['sum', 'average', 'max', 'min', 'count_distinct'].map((agg, i) => `      - { name: m${i}, agg: ${agg}, expr: amount_cents }`);
+  const files = [
+    {
+      name: 'orders.yml',
+      text: [
+        'models:',
+        '  - name: orders',
+        `    description: "{{ doc('orders_row') }}"`,
+        '    columns:',
+        `      - { name: status, description: "{{ doc('status_doc') }}" }`,
+        'semantic_models:',
+        '  - name: orders',
+        "    model: ref('orders')",
+        '    entities: [{ name: order, type: primary, expr: order_id }]',
+        '    dimensions: [{ name: order_status, type: categorical, expr: status }]',
+        '    measures:',
+        ...measures,
+        '      - { name: typo, agg: sum, expr: amount_cent }',
+      ].join('\n'),
+    },
+  ];
+  for (let f = 0; f < 29; f++) {
+    const lines = [`models:`, `  - name: stg_${f}`, '    columns:', ...Array.from({ length: 69 }, (_, c) => `      - { name: field_${f}_${c}, description: Field ${c} }`), 'metrics:'];
+    for (let j = Math.floor((2_000 * f) / 29); j < Math.floor((2_000 * (f + 1)) / 29); j++) {
+      lines.push(`  - name: metric_${j}`, '    type: simple', `    type_params: { measure: ${j === 777 || j === 1_555 ? 'typo' : `m${j % 5}`} }`, `    filter: "{{ Dimension('order__order_status') }} <> 'R' AND order_id > ${j}"`);
+    }
+    files.push({ name: `stg_${f}.yml`, text: lines.join('\n') });
+  }
+  files.push({ name: 'docs.md', text: '{% docs orders_row %}One order{% enddocs %}\n{% docs status_doc %}C completed, R refunded{% enddocs %}' });
+  await region.getByLabel('Import dictionary file').setInputFiles(files.map((f) => ({ name: f.name, mimeType: f.name.endsWith('.md') ? 'text/markdown' : 'application/yaml', buffer: Buffer.from(f.text) })));
+  const preview = region.getByRole('region', { name: 'Import preview' });
+  await expect(preview).toContainText('Added (1): status', { timeout: 120_000 });
+  const listed = preview.getByRole('list', { name: 'Metrics in the import' });
+  await expect(listed).toContainText('Metrics added (1998)');
+  await expect(listed).toContainText('Metrics skipped (2)');
+  // Drawn in batches: the last of them arrives, and DuckDB's reason for each of the two it rejects.
+  await expect(listed).toContainText("metric_1999 (orders) = count(DISTINCT amount_cents) FILTER (WHERE (status) <> 'R' AND order_id > 1999)");
+  for (const j of [777, 1_555]) await expect(listed).toContainText(`metric_${j} — DuckDB does not accept sum(amount_cent) FILTER (WHERE (status) <> 'R' AND order_id > ${j}) over orders: Binder Error`);
+
+  await preview.getByRole('button', { name: 'Apply import' }).click();
+  await expect(region.getByRole('status')).toContainText('1998 metrics saved.', { timeout: 60_000 });
+  await expect(page.getByRole('list', { name: 'Metrics of orders' })).toContainText('metric_1999');
+  expect(app.pageErrors).toEqual([]);
+});

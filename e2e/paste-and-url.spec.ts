@@ -30,6 +30,31 @@ test.describe('paste and URL', () => {
     ]);
   });
 
+  // Issue 37: a big paste is held out of the box (laying out megabytes in a textarea blocks the page)
+  // and DuckDB reads it in the data worker. The paste event is dispatched as the browser's would be.
+  test('a big pasted CSV (1.5 MB) is held, not shown, and loads whole', async () => {
+    const app = shared();
+    const page = app.page;
+    const before = await app.datasetNames();
+    await app.openAddData();
+    const rows = 60_000;
+    const text = `k,label\n${Array.from({ length: rows }, (_, i) => `${i},"row ${i}, pasted"`).join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(1_000_000);
+    const box = page.getByRole('textbox', { name: 'Paste CSV', exact: true });
+    await box.evaluate((el, t) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', t);
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, text);
+    await expect(page.getByRole('dialog', { name: 'Add data' }).getByRole('status')).toContainText('MB pasted, kept out of the box');
+    await expect(box).toHaveValue('');
+    await page.getByRole('button', { name: 'Load pasted data', exact: true }).click();
+    await expect.poll(async () => (await app.datasetNames()).length, { timeout: 120_000 }).toBe(before.length + 1);
+    const [name] = (await app.datasetNames()).filter((n) => !before.includes(n));
+    const { rows: counted } = await app.runSql(`SELECT count(*) AS n, max(k) AS top FROM "${name}"`);
+    expectSameRows(counted, [[String(rows), String(rows - 1)]]);
+  });
+
   test('load a same-origin URL (the preview server’s samples/)', async () => {
     const app = shared();
     const page = app.page;

@@ -115,6 +115,17 @@ export class KnowledgeStore {
     await (await this.#open()).delete('metrics', id);
   }
 
+  /** Many metrics in one transaction (a dbt project's 2,000): all saved, or none. */
+  async putMetrics(ms: readonly Metric[]): Promise<void> {
+    const tx = (await this.#open()).transaction('metrics', 'readwrite');
+    await Promise.all([...ms.map((m) => tx.store.put(MetricSchema.parse(m))), tx.done]);
+  }
+
+  async deleteMetrics(ids: readonly string[]): Promise<void> {
+    const tx = (await this.#open()).transaction('metrics', 'readwrite');
+    await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
+  }
+
   /** Closes this context's connection to the workspace database (reopened on next use). */
   async close(): Promise<void> {
     await workspaceView<KnowledgeDb>(this.dbName).close();

@@ -6,7 +6,7 @@
  */
 import type { Endpoint } from '../../protocol/rpc';
 import { RpcClient } from '../../protocol/rpcClient';
-import type { DictionaryParseOutcome, NotebookParseOutcome, ParseEvent, ParseFailure, ParseRequests } from '../../protocol/parse';
+import type { NotebookParseOutcome, ParseEvent, ParseFailure, ParseRequests, ProjectParseOutcome } from '../../protocol/parse';
 
 /** What a worker must offer the client: messages, and an end. */
 export interface ParseWorkerLike extends Endpoint {
@@ -14,7 +14,7 @@ export interface ParseWorkerLike extends Endpoint {
   addEventListener(type: 'message' | 'error', listener: (ev: MessageEvent & ErrorEvent) => void): void;
 }
 
-export type ParseProgress = { stage: 'reading'; loaded: number; total: number } | { stage: 'parsing' };
+export type ParseProgress = { stage: 'reading'; loaded: number; total: number } | { stage: 'parsing'; done?: number; of?: number };
 
 export interface ParseOptions {
   onProgress?: (p: ParseProgress) => void;
@@ -37,8 +37,9 @@ export class ParseClient {
     this.#spawn = spawn;
   }
 
-  dictionary(payload: Payload<'dictionary'>, options: ParseOptions = {}): Promise<DictionaryParseOutcome> {
-    return this.#run('dictionary', payload, options);
+  /** A dictionary file, or a dbt project's files, read for a dataset (its metrics translated, not checked). */
+  project(payload: Payload<'project'>, options: ParseOptions = {}): Promise<ProjectParseOutcome> {
+    return this.#run('project', payload, options);
   }
 
   notebook(payload: Payload<'notebook'>, options: ParseOptions = {}): Promise<NotebookParseOutcome> {
@@ -57,7 +58,8 @@ export class ParseClient {
       if (e.type !== 'progress') return;
       const say = this.#progress.get(e.jobId);
       if (!say) return;
-      say(e.stage === 'reading' ? { stage: 'reading', loaded: e.loaded, total: e.total } : { stage: 'parsing' });
+      if (e.stage === 'reading') say({ stage: 'reading', loaded: e.loaded, total: e.total });
+      else say(e.of !== undefined && e.done !== undefined ? { stage: 'parsing', done: e.done, of: e.of } : { stage: 'parsing' });
     });
     worker.addEventListener('error', (ev) => {
       // A crash (out of memory on a huge file, say) fails what it held; the next import starts anew.
@@ -111,9 +113,9 @@ export async function parseClient(): Promise<ParseClient> {
   return shared;
 }
 
-/** "Reading 2.1 of 5.0 MB…" / "Parsing…": what a progress line says. */
+/** "Reading 2.1 of 5.0 MB…" / "Parsing…" / "Parsing 12 of 30 files…": what a progress line says. */
 export function progressText(p: ParseProgress): string {
-  if (p.stage === 'parsing') return 'Parsing…';
+  if (p.stage === 'parsing') return p.of !== undefined && p.of > 1 ? `Parsing ${Math.min((p.done ?? 0) + 1, p.of)} of ${p.of} files…` : 'Parsing…';
   const mb = (n: number) => (n / 1e6).toFixed(1);
   return `Reading ${mb(p.loaded)} of ${mb(p.total)} MB…`;
 }

@@ -21,8 +21,9 @@ export interface MetricHost {
   tablesOf: ((sql: string) => Promise<QueryTablesOutcome>) | undefined;
   newId(): string;
   current(): Metric[];
-  put(m: Metric): Promise<void>;
-  remove(id: string): Promise<void>;
+  /** Saved together (one transaction, the list updated once): all or none. */
+  putAll(ms: readonly Metric[]): Promise<void>;
+  removeAll(ids: readonly string[]): Promise<void>;
 }
 
 /**
@@ -41,14 +42,19 @@ export async function checkMetric(tablesOf: ((sql: string) => Promise<QueryTable
 
 export async function applyMetricImport(host: MetricHost, drafts: readonly MetricDraft[]): Promise<MetricImportUndo | string> {
   const undo: MetricImportUndo = { added: [], replaced: [] };
+  // The workspace's metrics read once, by table and name (any case; the first of a name wins, as before).
+  const byKey = new Map<string, Metric>();
+  for (const x of host.current()) if (!byKey.has(keyOf(x))) byKey.set(keyOf(x), x);
+  const items: Metric[] = [];
+  for (const d of drafts) {
+    const there = byKey.get(keyOf(d));
+    const item: Metric = { id: there?.id ?? host.newId(), name: d.name.slice(0, 80), dataset: d.dataset, expression: d.expression.slice(0, 2000), description: d.description.slice(0, 500), created_at: new Date(Date.now()).toISOString() };
+    items.push(item);
+    if (there) undo.replaced.push(there);
+    else undo.added.push(item.id);
+  }
   try {
-    for (const d of drafts) {
-      const there = host.current().find((x) => x.dataset === d.dataset && x.name.toLowerCase() === d.name.toLowerCase());
-      const item: Metric = { id: there?.id ?? host.newId(), name: d.name.slice(0, 80), dataset: d.dataset, expression: d.expression.slice(0, 2000), description: d.description.slice(0, 500), created_at: new Date(Date.now()).toISOString() };
-      await host.put(item);
-      if (there) undo.replaced.push(there);
-      else undo.added.push(item.id);
-    }
+    await host.putAll(items);
     return undo;
   } catch (e) {
     await undoMetricImport(host, undo);
@@ -56,7 +62,9 @@ export async function applyMetricImport(host: MetricHost, drafts: readonly Metri
   }
 }
 
+const keyOf = (m: { dataset: string; name: string }) => `${m.dataset}\u0000${m.name.toLowerCase()}`;
+
 export async function undoMetricImport(host: MetricHost, undo: MetricImportUndo): Promise<void> {
-  for (const id of undo.added) await host.remove(id);
-  for (const m of undo.replaced) await host.put(m).catch(() => undefined);
+  await host.removeAll(undo.added);
+  if (undo.replaced.length) await host.putAll(undo.replaced).catch(() => undefined);
 }

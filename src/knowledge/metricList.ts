@@ -22,5 +22,16 @@ export function newMetric(m: MetricInput, existing: readonly Metric[], id: strin
 
 /** The list with `m` added (or put in place of the one with its id), in name order. */
 export function withMetric(list: readonly Metric[], m: Metric): Metric[] {
-  return [...list.filter((x) => x.id !== m.id), m].sort((a, b) => a.name.localeCompare(b.name));
+  return withMetrics(list, [m]);
+}
+
+export function withoutMetrics(list: readonly Metric[], ids: readonly string[]): Metric[] {
+  const gone = new Set(ids);
+  return list.filter((x) => !gone.has(x.id));
+}
+
+/** Many at once, sorted once (one at a time, 2,000 imported metrics sorted the list 2,000 times). */
+export function withMetrics(list: readonly Metric[], ms: readonly Metric[]): Metric[] {
+  const ids = new Set(ms.map((m) => m.id));
+  return [...list.filter((x) => !ids.has(x.id)), ...ms].sort((a, b) => a.name.localeCompare(b.name));
 }

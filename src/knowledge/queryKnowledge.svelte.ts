@@ -8,7 +8,7 @@ import type { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
 import { rebound, trustedFrom, type TablesOf } from './trustedQueries';
 import type { MetricHost } from './metricImport';
-import { newMetric, withMetric, type MetricInput } from './metricList';
+import { newMetric, withMetric, withMetrics, withoutMetrics, type MetricInput } from './metricList';
 
 export class QueryKnowledge {
   /** Queries the user marked as answering a question, and named metrics. */
@@ -73,8 +73,14 @@ export class QueryKnowledge {
       tablesOf: this.#tablesOf,
       newId: this.#newId,
       current: () => $state.snapshot(this.metrics) as Metric[],
-      put: (m) => this.#store.putMetric(m).then(() => void (this.metrics = withMetric(this.metrics, m))),
-      remove: (id) => this.deleteMetric(id),
+      putAll: async (ms) => {
+        await this.#store.putMetrics(ms);
+        this.metrics = withMetrics(this.metrics, ms);
+      },
+      removeAll: async (ids) => {
+        await this.#store.deleteMetrics(ids).catch(() => undefined);
+        this.metrics = withoutMetrics(this.metrics, ids);
+      },
     };
   }
 

@@ -2,9 +2,9 @@
  * The parse worker's jobs: read a Blob's text with progress, then parse it. Every failure is an
  * outcome with a message for the user, never a throw across the boundary.
  */
-import type { DictionaryImport, DictionaryParseOutcome, NotebookParseOutcome, ParseEvent, ParseRequests } from '../../protocol/parse';
+import type { NotebookParseOutcome, ParseEvent, ParseRequests, ProjectParseOutcome } from '../../protocol/parse';
 import type { Handlers } from '../../protocol/rpcServer';
-import { importDictionary, readDocBlocks } from '../../shared/knowledge/dictionaryImport';
+import { readProject } from '../../shared/knowledge/projectRead';
 import { readIpynbCells } from '../../shared/notebook/ipynbCells';
 
 /** Progress is said at most this often while reading (a 5 MB file: a handful of events). */
@@ -40,18 +40,26 @@ export async function readText(blob: Blob, onBytes: (loaded: number, total: numb
 export function parseHandlers(emit: (event: ParseEvent) => void): Handlers<ParseRequests> {
   const reading = (jobId: string) => (loaded: number, total: number) => emit({ type: 'progress', jobId, stage: 'reading', loaded, total });
   return {
-    dictionary: async ({ jobId, file, fileName, dataset, columns, docs }): Promise<{ result: DictionaryParseOutcome }> => {
+    project: async ({ jobId, files, dataset, columns, datasets }): Promise<{ result: ProjectParseOutcome }> => {
+      const say = reading(jobId);
+      const total = files.reduce((n, f) => n + f.file.size, 0);
+      const texts: { name: string; text: string }[] = [];
+      let before = 0;
+      for (const f of files) {
+        try {
+          // One count of bytes over all the files: a project's 30 small files read as one.
+          texts.push({ name: f.name, text: await readText(f.file, (loaded) => say(before + loaded, total)) });
+        } catch (e) {
+          return { result: { ok: false, message: `${f.name} could not be read: ${messageOf(e)}` } };
+        }
+        before += f.file.size;
+      }
+      emit({ type: 'progress', jobId, stage: 'parsing', done: 0, of: texts.filter((t) => !/\.md$/i.test(t.name)).length });
       try {
-        const texts = await Promise.all(docs.map((d) => d.text()));
-        const text = await readText(file, reading(jobId));
-        emit({ type: 'progress', jobId, stage: 'parsing' });
-        const blocks = Object.assign({}, ...texts.map(readDocBlocks)) as Record<string, string>;
-        // Typed as the boundary's shape: importDictionary's result must stay assignable to it.
-        const result: DictionaryImport = importDictionary(text, fileName, dataset, columns, { docs: blocks });
-        return { result: { ok: true, result } };
+        // Every failure the files can cause is a value from readProject; a throw here is a defect, still said as one.
+        return { result: readProject(texts, { dataset, columns, datasets }, (done, of) => emit({ type: 'progress', jobId, stage: 'parsing', done, of })) };
       } catch (e) {
-        // importDictionary's messages name the file and what was wrong ("… describes none of …").
-        return { result: { ok: false, message: messageOf(e) } };
+        return { result: { ok: false, message: `The import failed: ${messageOf(e)}` } };
       }
     },
     notebook: async ({ jobId, file }): Promise<{ result: NotebookParseOutcome }> => {
