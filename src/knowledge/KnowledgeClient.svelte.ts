@@ -17,6 +17,10 @@ import { conflictsIn, editedRule, movedRules, newRule, nowIso } from './ruleEdit
 import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding } from '../../shared/knowledge/identity';
 import { ruleScope, scopeRule, type RuleScope } from '../../shared/knowledge/ruleScope';
 
+function withoutKey<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([k]) => k !== key));
+}
+
 /** Datasets added together that are drafted without asking (one file, or an Excel file's few sheets). */
 export const AUTO_DRAFT_AT_ONCE = 3;
 
@@ -32,7 +36,11 @@ export interface KnowledgeClientOptions {
 }
 
 export class KnowledgeClient extends QueryKnowledge {
-  dictionaries = $state<Record<string, DataDictionary>>({});
+  /**
+   * Replaced whole on every change, never mutated (issue 37): a deep proxy made every reader of a
+   * 2,000-column dictionary (the bindings, the editor's copy) track each of its ~16,000 fields.
+   */
+  dictionaries = $state.raw<Readonly<Record<string, DataDictionary>>>({});
   rules = $state<WorkspaceRule[]>([]);
   /** Datasets whose draft is being written. */
   drafting = $state<Record<string, boolean>>({});
@@ -55,8 +63,8 @@ export class KnowledgeClient extends QueryKnowledge {
    * once fired 50 draft calls, ~69k tokens, without asking). See PendingDrafts.svelte.
    */
   pendingDrafts = $state<string[]>([]);
-  /** The loaded datasets (from `watch`): what binds each dictionary to its content. */
-  datasets = $state<DatasetInfo[]>([]);
+  /** The loaded datasets (from `watch`): what binds each dictionary to its content. Replaced whole. */
+  datasets = $state.raw<readonly DatasetInfo[]>([]);
   /** Each loaded dataset's own dictionary and what is offered to it (issue 32: by content, not name). */
   bindings = $derived<Map<string, Binding>>(bindDictionaries(Object.values(this.dictionaries), this.datasets));
 
@@ -118,7 +126,7 @@ export class KnowledgeClient extends QueryKnowledge {
     const next: DataDictionary = { ...$state.snapshot(d), updated_at: nowIso(), ...(ds ? { fingerprint: datasetFingerprint(ds) } : {}) } as DataDictionary;
     try {
       await this.#store.putDictionary(next);
-      this.dictionaries[next.dataset] = next;
+      this.dictionaries = { ...this.dictionaries, [next.dataset]: next };
       delete this.errors[next.dataset];
       return true;
     } catch (e) {
@@ -133,7 +141,7 @@ export class KnowledgeClient extends QueryKnowledge {
 
   async remove(dataset: string): Promise<void> {
     await this.#store.deleteDictionary(dataset);
-    delete this.dictionaries[dataset];
+    this.dictionaries = withoutKey(this.dictionaries, dataset);
   }
 
   /** Asks the model for a draft; it replaces a stored draft, never an accepted dictionary unless `replace`. */
@@ -220,8 +228,7 @@ export class KnowledgeClient extends QueryKnowledge {
       try {
         await this.#store.putDictionary({ ...(own as DataDictionary) });
         await this.#store.deleteDictionary(old.dataset);
-        this.dictionaries[name] = own;
-        delete this.dictionaries[old.dataset];
+        this.dictionaries = { ...withoutKey(this.dictionaries, old.dataset), [name]: own };
       } catch (e) {
         this.errors[name] = `The dictionary could not follow the rename: ${messageOf(e)}`;
       }
