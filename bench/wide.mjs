@@ -68,25 +68,29 @@ async function scrollToRightEnd(grid) {
 
 /**
  * What the main thread's tasks longer than 50 ms were made of, from a trace: per task (the longest
- * `top`), the renderer's own work by trace event (style, layout, paint, GC) and the JS functions
+ * `top` of each step), the renderer's own work by trace event (style, layout, paint, GC) and the JS functions
  * V8's sampler saw, by inclusive time (a function and what it called), so an app function that
  * drives a long layout is named.
  */
 /** Svelte's scheduler and block machinery: on every stack, so they would name nothing. */
 const SKIP = new Set(['(idle)', '(program)', '(root)', 'run_all', 'run_micro_tasks', '#process', 'flush', 'update_effect', 'update_reaction', 'flush_queued_effects', 'create_effect', 'branch', 'ensure', 'update_branch', 'if_block', 'block', '#traverse', 'untrack', 'each', 'alternate', 'consequent', 'template_effect', 'render_effect', 'execute_effect_teardown', 'destroy_effect', 'flushSync', 'flush_sync', 'process_effects', 'schedule_effect', 'internal_set', 'set', 'get', 'update', 'commit', 'children', 'run', 'ensure_array_like', 'reconcile', 'create_item', 'key_block', 'snippet', 'component', 'add_locations', 'wrapper', 'deferred', 'derived', 'execute_derived', 'update_derived']);
 
-export function longTaskMakeup(tracePath, top = 10, t0Us = 0) {
+export function longTaskMakeup(tracePath, top = 3, t0Us = 0) {
   const events = JSON.parse(readFileSync(tracePath, 'utf8')).traceEvents;
   const mainKeys = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
   const onMain = (e) => mainKeys.has(`${e.pid}:${e.tid}`);
-  const tasks = events
-    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && onMain(e) && e.dur > 50_000)
-    .sort((a, b) => b.dur - a.dur)
-    .slice(0, top)
-    .map((e) => ({ from: e.ts, to: e.ts + e.dur, work: new Map() }));
   // The step a task ran in: the first step mark after it (the bench marks a step when it ends).
   const stepEnds = events.filter((e) => onMain(e) && typeof e.name === 'string' && e.name.startsWith('wide:')).map((e) => [e.ts, e.name.slice(5)]).sort((a, b) => a[0] - b[0]);
   const stepOf = (ts) => stepEnds.find(([end]) => end >= ts)?.[1] ?? 'after the last step';
+  /** The longest `top` tasks of each step. */
+  const perStep = new Map();
+  for (const e of events.filter((x) => x.ph === 'X' && x.name === 'RunTask' && onMain(x) && x.dur > 50_000).sort((x, y) => y.dur - x.dur)) {
+    const step = stepOf(e.ts);
+    const list = perStep.get(step) ?? [];
+    if (list.length < top) list.push({ from: e.ts, to: e.ts + e.dur, step, work: new Map() });
+    perStep.set(step, list);
+  }
+  const tasks = [...perStep.values()].flat().sort((x, y) => x.from - y.from);
   const taskAt = (ts) => tasks.find((t) => ts >= t.from && ts <= t.to);
   const add = (task, key, us) => task.work.set(key, (task.work.get(key) ?? 0) + us);
   const RENDER = ['UpdateLayoutTree', 'Layout', 'Paint', 'PrePaint', 'Layerize', 'HitTest', 'ParseHTML', 'MajorGC', 'MinorGC'];
@@ -128,7 +132,7 @@ export function longTaskMakeup(tracePath, top = 10, t0Us = 0) {
   return tasks.map((t) => ({
     at: Math.round((t.from - t0Us) / 1000),
     ms: Math.round((t.to - t.from) / 1000),
-    step: stepOf(t.from),
+    step: t.step,
     work: [...t.work.entries()].sort((a, b) => b[1] - a[1]).slice(0, 14).map(([what, us]) => `${Math.round(us / 1000)} ms ${what}`),
   }));
 }
