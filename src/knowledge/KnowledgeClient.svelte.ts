@@ -8,6 +8,7 @@
 import type { DataDictionary, Metric, TrustedQuery, WorkspaceKnowledge, WorkspaceRule } from '../../protocol/agent/knowledge';
 import type { DatasetInfo, QueryTablesOutcome } from '../../protocol/data';
 import type { LastPromptFit, ModelContextView } from '../../protocol/agent/wire';
+import { untrack } from 'svelte';
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
 import { findAppRoot } from '../appContext';
@@ -66,7 +67,13 @@ export class KnowledgeClient extends QueryKnowledge {
   /** The loaded datasets (from `watch`): what binds each dictionary to its content. Replaced whole. */
   datasets = $state.raw<readonly DatasetInfo[]>([]);
   /** Each loaded dataset's own dictionary and what is offered to it (issue 32: by content, not name). */
-  bindings = $derived<Map<string, Binding>>(bindDictionaries(Object.values(this.dictionaries), this.datasets));
+  bindings = $derived.by<Map<string, Binding>>(() => {
+    const dictionaries = Object.values(this.dictionaries);
+    const datasets = this.datasets;
+    // Both lists are replaced whole when anything in them changes: depending on them alone spares
+    // tracking every column of every dataset (the fingerprints read them all; issue 37).
+    return untrack(() => bindDictionaries(dictionaries, datasets));
+  });
 
   #store: KnowledgeStore;
   #options: KnowledgeClientOptions;

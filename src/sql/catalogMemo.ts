@@ -5,7 +5,19 @@
  * build (~150 ms for 2,000 columns on a busy machine), so an equal catalog gives back what was
  * built for it. A few catalogs are kept: the console and a notebook's cells share them.
  */
+import { untrack } from 'svelte';
+import type { DatasetInfo } from '../../protocol/data';
 import type { SqlSchema } from '../ui/codeLanguages';
+
+/**
+ * Table → column names of the loaded datasets. Inside a `$derived` it depends on each dataset's
+ * name and column list, not on every column's fields: an entry is replaced whole when it changes,
+ * and 2,000 columns tracked one by one made each change of the list cost the page (issue 37).
+ */
+export function sqlSchemaOf(datasets: readonly DatasetInfo[]): SqlSchema {
+  const lists = datasets.map((d) => [d.name, d.columns] as const);
+  return untrack(() => Object.fromEntries(lists.map(([name, columns]) => [name, columns.map((c) => c.name)])));
+}
 
 /** Equal when the same tables have the same columns in the same order. */
 export function sameCatalog(a: SqlSchema, b: SqlSchema): boolean {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CompletionContext, type CompletionResult, type CompletionSource } from '@codemirror/autocomplete';
 import { EditorState } from '@codemirror/state';
-import { catalogMemo, sameCatalog } from './catalogMemo';
+import type { DatasetInfo } from '../../protocol/data';
+import { catalogMemo, sameCatalog, sqlSchemaOf } from './catalogMemo';
 import { sqlLanguage } from './sqlLanguage';
 
 const wide = (n: number) => Array.from({ length: n }, (_, c) => `item_${c + 1}`);
@@ -53,5 +54,12 @@ describe('catalogMemo', () => {
     expect(sameCatalog({ t: ['a', 'b'] }, { t: ['b', 'a'] })).toBe(false);
     expect(sameCatalog({ t: ['a'] }, { u: ['a'] })).toBe(false);
     expect(sameCatalog({ t: ['a'] }, { t: ['a'], u: [] })).toBe(false);
+  });
+});
+
+describe('sqlSchemaOf', () => {
+  it("lists each dataset's columns under its name, in order", () => {
+    const ds = (name: string, columns: string[]): DatasetInfo => ({ name, fileName: `${name}.csv`, format: 'csv', rowCount: 1, columns: columns.map((c) => ({ name: c, type: 'BIGINT' })), sizeBytes: 1, loadedAt: 0, persisted: true });
+    expect(sqlSchemaOf([ds('wide', wide(3)), ds('empty', [])])).toEqual({ wide: ['item_1', 'item_2', 'item_3'], empty: [] });
   });
 });
