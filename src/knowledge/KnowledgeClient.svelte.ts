@@ -15,7 +15,7 @@ import { findAppRoot } from '../appContext';
 import { QueryKnowledge } from './queryKnowledge.svelte';
 import { autoDraftSetting } from './autoDraft.svelte';
 import { conflictsIn, editedRule, movedRules, newRule, nowIso } from './ruleEdits';
-import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding } from '../../shared/knowledge/identity';
+import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding, type DatasetIdentity } from '../../shared/knowledge/identity';
 import { ruleScope, scopeRule, type RuleScope } from '../../shared/knowledge/ruleScope';
 
 function withoutKey<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
@@ -72,8 +72,15 @@ export class KnowledgeClient extends QueryKnowledge {
     const datasets = this.datasets;
     // Both lists are replaced whole when anything in them changes: depending on them alone spares
     // tracking every column of every dataset (the fingerprints read them all; issue 37).
-    return untrack(() => bindDictionaries(dictionaries, datasets));
+    return untrack(() => bindDictionaries(dictionaries, datasets.map((d) => this.#identity(d))));
   });
+  /** Each dataset's identity copied once per entry: its fingerprint reads every column name. */
+  #identities = new WeakMap<DatasetInfo, DatasetIdentity>();
+  #identity(d: DatasetInfo): DatasetIdentity {
+    let id = this.#identities.get(d);
+    if (!id) this.#identities.set(d, (id = { name: d.name, fileName: d.fileName, sizeBytes: d.sizeBytes, columns: d.columns.map((c) => ({ name: c.name })) }));
+    return id;
+  }
 
   #store: KnowledgeStore;
   #options: KnowledgeClientOptions;
