@@ -30,6 +30,13 @@ describe('column summaries', () => {
     wanted = false;
     expect(await pending).toBeNull();
   });
+  it('in slices, leave the task that asked before the first column', async () => {
+    let done = false;
+    const pending = summarizeRowsSliced(columns, rows, () => true, 1_000).then((s) => ((done = true), s));
+    for (let i = 0; i < 20; i++) await Promise.resolve(); // every microtask, no new task
+    expect(done).toBe(false);
+    expect(await pending).toEqual(summarizeRows(columns, rows));
+  });
   it('say when a column is all missing, and nothing about rows of an empty result', () => {
     expect(summaryText(summarizeRows([{ name: 'x', type: 'DOUBLE' }], [[null], [null]])[0]!, { kind: 'double' })).toBe('DOUBLE · all missing');
     expect(summaryText(summarizeRows([{ name: 'x', type: 'DOUBLE' }], [])[0]!, { kind: 'double' })).toBe('DOUBLE');

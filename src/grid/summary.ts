@@ -73,14 +73,17 @@ export function summarizeRows(columns: readonly ColumnInfo[], rows: readonly (re
 /**
  * `summarizeRows` in slices of about `sliceMs` with the event loop let through between columns, for
  * results of millions of cells; null when `stillWanted()` turns false (a newer result replaced it).
+ * The first slice waits a turn too: it ran inside the task that drew the result (issue 37).
  */
 export async function summarizeRowsSliced(
   columns: readonly ColumnInfo[],
   rows: readonly (readonly CellValue[])[],
   stillWanted: () => boolean,
-  sliceMs = 40,
+  sliceMs = 30,
 ): Promise<ColumnSummary[] | null> {
   const out: ColumnSummary[] = [];
+  await new Promise<void>((resolve) => setTimeout(resolve, 0));
+  if (!stillWanted()) return null;
   let sliceStart = performance.now();
   for (let c = 0; c < columns.length; c++) {
     const col = columns[c];

@@ -8,14 +8,19 @@
 import type { DataDictionary, Metric, TrustedQuery, WorkspaceKnowledge, WorkspaceRule } from '../../protocol/agent/knowledge';
 import type { DatasetInfo, QueryTablesOutcome } from '../../protocol/data';
 import type { LastPromptFit, ModelContextView } from '../../protocol/agent/wire';
+import { untrack } from 'svelte';
 import { KnowledgeStore } from '../../shared/knowledge/store';
 import { messageOf } from '../../shared/errors';
 import { findAppRoot } from '../appContext';
 import { QueryKnowledge } from './queryKnowledge.svelte';
 import { autoDraftSetting } from './autoDraft.svelte';
 import { conflictsIn, editedRule, movedRules, newRule, nowIso } from './ruleEdits';
-import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding } from '../../shared/knowledge/identity';
+import { adoptDictionary, bindDictionaries, datasetFingerprint, type Binding, type DatasetIdentity } from '../../shared/knowledge/identity';
 import { ruleScope, scopeRule, type RuleScope } from '../../shared/knowledge/ruleScope';
+
+function withoutKey<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([k]) => k !== key));
+}
 
 /** Datasets added together that are drafted without asking (one file, or an Excel file's few sheets). */
 export const AUTO_DRAFT_AT_ONCE = 3;
@@ -34,7 +39,11 @@ export interface KnowledgeClientOptions {
 }
 
 export class KnowledgeClient extends QueryKnowledge {
-  dictionaries = $state<Record<string, DataDictionary>>({});
+  /**
+   * Replaced whole on every change, never mutated (issue 37): a deep proxy made every reader of a
+   * 2,000-column dictionary (the bindings, the editor's copy) track each of its ~16,000 fields.
+   */
+  dictionaries = $state.raw<Readonly<Record<string, DataDictionary>>>({});
   rules = $state<WorkspaceRule[]>([]);
   /** Datasets whose draft is being written. */
   drafting = $state<Record<string, boolean>>({});
@@ -62,10 +71,23 @@ export class KnowledgeClient extends QueryKnowledge {
    * once fired 50 draft calls, ~69k tokens, without asking). See PendingDrafts.svelte.
    */
   pendingDrafts = $state<string[]>([]);
-  /** The loaded datasets (from `watch`): what binds each dictionary to its content. */
-  datasets = $state<DatasetInfo[]>([]);
+  /** The loaded datasets (from `watch`): what binds each dictionary to its content. Replaced whole. */
+  datasets = $state.raw<readonly DatasetInfo[]>([]);
   /** Each loaded dataset's own dictionary and what is offered to it (issue 32: by content, not name). */
-  bindings = $derived<Map<string, Binding>>(bindDictionaries(Object.values(this.dictionaries), this.datasets));
+  bindings = $derived.by<Map<string, Binding>>(() => {
+    const dictionaries = Object.values(this.dictionaries);
+    const datasets = this.datasets;
+    // Both lists are replaced whole when anything in them changes: depending on them alone spares
+    // tracking every column of every dataset (the fingerprints read them all; issue 37).
+    return untrack(() => bindDictionaries(dictionaries, datasets.map((d) => this.#identity(d))));
+  });
+  /** Each dataset's identity copied once per entry: its fingerprint reads every column name. */
+  #identities = new WeakMap<DatasetInfo, DatasetIdentity>();
+  #identity(d: DatasetInfo): DatasetIdentity {
+    let id = this.#identities.get(d);
+    if (!id) this.#identities.set(d, (id = { name: d.name, fileName: d.fileName, sizeBytes: d.sizeBytes, columns: d.columns.map((c) => ({ name: c.name })) }));
+    return id;
+  }
 
   #store: KnowledgeStore;
   #options: KnowledgeClientOptions;
@@ -125,7 +147,7 @@ export class KnowledgeClient extends QueryKnowledge {
     const next: DataDictionary = { ...$state.snapshot(d), updated_at: nowIso(), ...(ds ? { fingerprint: datasetFingerprint(ds) } : {}) } as DataDictionary;
     try {
       await this.#store.putDictionary(next);
-      this.dictionaries[next.dataset] = next;
+      this.dictionaries = { ...this.dictionaries, [next.dataset]: next };
       delete this.errors[next.dataset];
       return true;
     } catch (e) {
@@ -140,7 +162,7 @@ export class KnowledgeClient extends QueryKnowledge {
 
   async remove(dataset: string): Promise<void> {
     await this.#store.deleteDictionary(dataset);
-    delete this.dictionaries[dataset];
+    this.dictionaries = withoutKey(this.dictionaries, dataset);
   }
 
   /** Asks the model for a draft; it replaces a stored draft, never an accepted dictionary unless `replace`. */
@@ -240,8 +262,7 @@ export class KnowledgeClient extends QueryKnowledge {
       try {
         await this.#store.putDictionary({ ...(own as DataDictionary) });
         await this.#store.deleteDictionary(old.dataset);
-        this.dictionaries[name] = own;
-        delete this.dictionaries[old.dataset];
+        this.dictionaries = { ...withoutKey(this.dictionaries, old.dataset), [name]: own };
       } catch (e) {
         this.errors[name] = `The dictionary could not follow the rename: ${messageOf(e)}`;
       }

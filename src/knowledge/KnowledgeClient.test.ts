@@ -30,6 +30,26 @@ async function client(name: string) {
   return { k, asked, most: () => most };
 }
 
+// Issue 37: the editor copies the stored dictionary with structuredClone, which refuses a Svelte proxy;
+// a save replaces the record whole, so another dataset's dictionary stays the same object (its
+// editor is not reset) and nothing tracks the fields of a 2,000-column dictionary one by one.
+describe('the stored dictionaries', () => {
+  it('are plain values, replaced whole by a save', async () => {
+    const { k } = await client('kc-raw');
+    k.canDraft = false; // no model draft replaces the dictionaries saved here
+    k.watch([ds('a'), ds('b')], true);
+    await k.save(dict('a'));
+    const a = k.own('a');
+    expect(a && structuredClone(a)).toMatchObject({ dataset: 'a' });
+    const record = k.dictionaries;
+    await k.save(dict('b'));
+    expect(k.dictionaries).not.toBe(record);
+    expect(k.own('a')).toBe(a);
+    await k.remove('b');
+    expect(Object.keys(k.dictionaries)).toEqual(['a']);
+  });
+});
+
 // Issue 37: 51 files added at once fired 50 draft calls without asking.
 describe('drafts of datasets added together', () => {
   it('drafts a few at once, without asking', async () => {

@@ -68,6 +68,7 @@ function languageExtensions(settings: CodeLanguageSettings): Extension[] {
 
 export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions): CodeEditorHandle {
   const language = new Compartment();
+  const initialGrammar = options.grammar({});
   const view = new EditorView({
     parent,
     doc: options.doc,
@@ -85,7 +86,8 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
       languageExtensions(options.settings),
       // Tab indents; Escape then Tab leaves the editor (CodeMirror's tab-focus escape hatch).
       keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
-      language.of(options.grammar(options.schema)),
+      // The catalog's completion comes in `setSchema`'s own task (below), not in the editor's creation.
+      language.of(initialGrammar),
       syntaxHighlighting(highlight),
       theme,
       EditorView.contentAttributes.of({ 'aria-label': options.label }),
@@ -94,15 +96,34 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
       }),
     ],
   });
+  // The SQL grammar builds its completion from the whole catalog (quadratic in a table's columns in
+  // lang-sql: ~150 ms for 2,000 on a busy machine). It runs in a task of its own, the last catalog
+  // of a burst only, never inside the page update that changed the dataset list (issue 37).
+  let applied: Extension = initialGrammar;
+  let pendingSchema: SqlSchema | null = null;
+  let schemaTimer: ReturnType<typeof setTimeout> | undefined;
+  const setSchema = (schema: SqlSchema) => {
+    pendingSchema = schema;
+    schemaTimer ??= setTimeout(() => {
+      schemaTimer = undefined;
+      const next = pendingSchema;
+      pendingSchema = null;
+      const grammar = next && options.grammar(next);
+      // The same catalog again gives back the same extension (src/sql/catalogMemo.ts): nothing to do.
+      if (grammar && grammar !== applied) view.dispatch({ effects: language.reconfigure((applied = grammar)) });
+    }, 0);
+  };
+  setSchema(options.schema);
   return {
     setDoc(text) {
       if (view.state.doc.toString() === text) return;
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: text.length } });
     },
-    setSchema(schema) {
-      view.dispatch({ effects: language.reconfigure(options.grammar(schema)) });
-    },
+    setSchema,
     focus: () => view.focus(),
-    destroy: () => view.destroy(),
+    destroy: () => {
+      clearTimeout(schemaTimer);
+      view.destroy();
+    },
   };
 }

@@ -5,18 +5,19 @@
 import type { Extension } from '@codemirror/state';
 import type { CodeLanguage, SqlSchema } from './codeLanguages';
 
-/** Builds the language extension; SQL's depends on the schema it completes from. */
+/** Builds the language extension; SQL's depends on the schema it completes from (the same value for the same schema). */
 export type Grammar = (schema: SqlSchema) => Extension;
 
 export async function loadGrammar(language: CodeLanguage): Promise<Grammar> {
   switch (language) {
     case 'sql': {
-      const { PostgreSQL, sql } = await import('@codemirror/lang-sql');
-      return (schema) => sql({ dialect: PostgreSQL, schema, upperCaseKeywords: true });
+      const { sqlLanguage } = await import('../sql/sqlLanguage');
+      return sqlLanguage;
     }
     case 'python': {
       const { python } = await import('@codemirror/lang-python');
-      return () => python();
+      const language = python();
+      return () => language;
     }
   }
 }
