@@ -103,6 +103,12 @@ export async function settle(page) {
   }
 }
 
+/**
+ * @param {import('playwright').Page} page
+ * @param {{ name: string; text: string }[]} files
+ * @param {import('playwright').Locator} [dictionary]
+ * @param {{ browser: any; path: string } | null} [trace] records a Chromium trace of the span
+ */
 async function importCost(page, files, dictionary = page.getByRole('region', { name: 'Data dictionary' }), trace = null) {
   // From files on disk, as a user picks them: a buffer would be built into a File by script on the
   // page's own main thread (Playwright's way for buffers), which is the harness's cost, not the app's.
@@ -146,7 +152,7 @@ async function importCost(page, files, dictionary = page.getByRole('region', { n
   const t2 = await page.evaluate(() => performance.now());
   if (trace) {
     await trace.browser.stopTracing();
-    for (const t of longTaskMakeup(trace.path, 5)) console.log(`  a ${t.ms} ms task (trace): ${t.work.join('; ')}`);
+    for (const t of longTaskMakeup(trace.path, 5).tasks) console.log(`  a ${t.ms} ms task (trace): ${t.work.join('; ')}`);
     rmSync(trace.path, { force: true });
   }
   const tasks = await page.evaluate(([a, b]) => window.__benchLongTasks.filter((t) => t.start >= a && t.start <= b), [t0, t2]);
@@ -214,7 +220,7 @@ async function pasteRows(browser, baseURL) {
       data.setData('text/plain', t);
       const taken = !el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
       if (taken) return;
-      el.value = t;
+      /** @type {HTMLTextAreaElement} */ (el).value = t;
       el.dispatchEvent(new Event('input', { bubbles: true }));
     }, text);
     const load = await page.getByRole('button', { name: 'Load pasted data', exact: true }).elementHandle();
@@ -227,7 +233,7 @@ async function pasteRows(browser, baseURL) {
     const t1 = await page.evaluate(() => performance.now());
     if (TRACE) {
       await browser.stopTracing();
-      for (const t of longTaskMakeup(tracePath, 4)) console.log(`  a ${t.ms} ms task (trace): ${t.work.join('; ')}`);
+      for (const t of longTaskMakeup(tracePath, 4).tasks) console.log(`  a ${t.ms} ms task (trace): ${t.work.join('; ')}`);
       rmSync(tracePath, { force: true });
     }
     const tasks = await page.evaluate(([a, b]) => window.__benchLongTasks.filter((t) => t.start >= a && t.start <= b), [t0, t1]);
