@@ -109,7 +109,7 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
       const next = pendingSchema;
       pendingSchema = null;
       const grammar = next && options.grammar(next);
-      // The same catalog again gives back the same extension (src/sql/catalogMemo.ts): nothing to do.
+      // The same catalog again gives back the same extension (src/ui/sqlCatalog.ts): nothing to do.
       if (grammar && grammar !== applied) view.dispatch({ effects: language.reconfigure((applied = grammar)) });
     }, 0);
   };

@@ -11,7 +11,7 @@ export type Grammar = (schema: SqlSchema) => Extension;
 export async function loadGrammar(language: CodeLanguage): Promise<Grammar> {
   switch (language) {
     case 'sql': {
-      const { sqlLanguage } = await import('../sql/sqlLanguage');
+      const { sqlLanguage } = await import('./sqlLanguage');
       return sqlLanguage;
     }
     case 'python': {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CompletionContext, type CompletionResult, type CompletionSource } from '@codemirror/autocomplete';
 import { EditorState } from '@codemirror/state';
 import type { DatasetInfo } from '../../protocol/data';
-import { catalogMemo, sameCatalog, sqlSchemaOf } from './catalogMemo';
+import { catalogMemo, sameCatalog, sqlSchemaOf } from './sqlCatalog';
 import { sqlLanguage } from './sqlLanguage';
 
 const wide = (n: number) => Array.from({ length: n }, (_, c) => `item_${c + 1}`);

@@ -5,6 +5,6 @@
  */
 import { PostgreSQL, sql } from '@codemirror/lang-sql';
 import type { Extension } from '@codemirror/state';
-import { catalogMemo } from './catalogMemo';
+import { catalogMemo } from './sqlCatalog';
 
 export const sqlLanguage: (schema: Record<string, string[]>) => Extension = catalogMemo((schema) => sql({ dialect: PostgreSQL, schema, upperCaseKeywords: true }));

@@ -7,7 +7,7 @@
  */
 import { untrack } from 'svelte';
 import type { DatasetInfo } from '../../protocol/data';
-import type { SqlSchema } from '../ui/codeLanguages';
+import type { SqlSchema } from './codeLanguages';
 
 /**
  * Table → column names of the loaded datasets. Inside a `$derived` it depends on each dataset's
