@@ -6,17 +6,13 @@
  */
 import type { ScriptedReply } from '../testing/mock-llm/server.mjs';
 import { expect, test } from './support/fixtures';
+import { wideCsv } from './support/wideCsv';
 import { configureEndpoint, useMockLlm } from './support/mockLlm';
 
 const mock = useMockLlm();
 
 const emptyDraft: ScriptedReply = { type: 'structured', when: 'data_dictionary', value: { row_meaning: 'one respondent', grain: '', caveats: [], columns: [], joins: [] } };
 
-function wideCsv(columns: number, rows: number): string {
-  const lines = [Array.from({ length: columns }, (_, c) => `item_${c + 1}`).join(',')];
-  for (let r = 0; r < rows; r++) lines.push(Array.from({ length: columns }, (_, c) => (c % 10 === 9 ? `a${(r + c) % 7}` : String((r * (c + 7)) % 97))).join(','));
-  return `${lines.join('\n')}\n`;
-}
 
 test('a 600-column × 5,000-row table is profiled and drafted, with a bounded draft request', async ({ app, page }) => {
   test.setTimeout(300_000);

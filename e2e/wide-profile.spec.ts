@@ -5,14 +5,10 @@
  * the rail opens the page that holds it with its card focused.
  */
 import { expect, test } from './support/fixtures';
+import { wideCsv } from './support/wideCsv';
 
 const COLUMNS = 2000;
 
-function wideCsv(columns: number, rows: number): string {
-  const lines = [Array.from({ length: columns }, (_, c) => `item_${c + 1}`).join(',')];
-  for (let r = 0; r < rows; r++) lines.push(Array.from({ length: columns }, (_, c) => (c % 10 === 9 ? `a${(r + c) % 7}` : String((r * (c + 7)) % 97))).join(','));
-  return `${lines.join('\n')}\n`;
-}
 
 test('a 2,000-column table: the rail draws a window of its columns, Tab reaches the last, and every page of columns can be profiled', async ({ app, page }) => {
   test.setTimeout(600_000);
