@@ -258,7 +258,8 @@ async function runCell(browser, baseURL, cell, path, planned, onLimit) {
       planned.view = view;
       planned.redone = true;
     }
-    const makeup = TRACE ? longTaskMakeup(tracePath, 8) : null;
+    // longTaskMakeup gives { tasks, cpuByStep }; this bench marks no steps in the trace, so only the tasks.
+    const makeup = TRACE ? longTaskMakeup(tracePath, 8).tasks : null;
     return { mb, view, nativeView: planned.view, nativeRedone: planned.redone === true, nativeVersion: native.version, load, profile, group, longest, steps, makeup, reference };
   } catch (e) {
     await page.screenshot({ path: join(tmpdir(), `${cell.key}-failed.png`) }).catch(() => undefined);
