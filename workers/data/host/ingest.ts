@@ -13,6 +13,7 @@ import { csvFindings } from '../checks/csvChecks';
 import type { ReadOptions } from '../engine/csvOptions';
 import { briefError, ingestCsv } from '../loaders/csvIngest';
 import { REGISTERED_DIR, type Engine } from '../engine/duckdbEngine';
+import { checkingDetail, stoppable } from '../engine/stoppable';
 import type { HostContext } from './hostContext';
 import type { ConvertedTable } from '../loaders/types';
 import { ingestParquetNative } from '../loaders/parquetNative';
@@ -88,7 +89,9 @@ export async function ingest(
           : {
               whileRegistered: async (path: string, read: ReadOptions) => {
                 types = await columnTypes(engine, table);
-                ({ findings, applyAll, sampled } = await csvFindings(engine, table, types, path, read));
+                // A Cancel of the load stops its checks too, not only the statement it interrupts (issue 37).
+                const checking = stoppable(engine, () => ctx.cancelledLoads.has(loadId), (n) => ctx.progress(loadId, fileName, 'parsing', 1, checkingDetail(n)));
+                ({ findings, applyAll, sampled } = await csvFindings(checking, table, types, path, read));
               },
             }),
       });
