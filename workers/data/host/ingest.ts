@@ -145,7 +145,9 @@ export async function ingest(
         made.push(table);
         ctx.progress(loadId, fileName, 'inserting', (i + 1) / converted.length);
         const read = tableOptions(ct.sheet);
-        const { findings, sampled } = await checkReaderTable(engine, table, ct, format, read);
+        // As a CSV's: a Cancel stops the checks (a date tried on 10M rows is a statement per column or two).
+        const checking = stoppable(engine, () => ctx.cancelledLoads.has(loadId), (n) => ctx.progress(loadId, fileName, 'inserting', (i + 1) / converted.length, checkingDetail(n)));
+        const { findings, sampled } = await checkReaderTable(checking, table, ct, format, read);
         const report = { reader: readerLabel(format, engine), findings, ...tableApplyAll(findings), ...(sampled ? { sampled } : {}), timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })), ...readOptionsEntry(read) };
         const info = await tableInfo(engine, table, fileName, format, blob.size, ct.sheet, report);
         tables.push(ct.sheet === undefined ? { info } : { info, sheet: ct.sheet });
