@@ -104,4 +104,25 @@ describe('worker ToolHost on the real data engine', { timeout: 60_000 }, () => {
     const without = await createWorkerHost({ data: worker.client }).runPython('1', signal);
     expect(without).toEqual({ ok: false, message: 'Python is not available in this session; use run_sql.' });
   });
+
+  it('says which columns of a wide table profile_data left out when none are named, and profiles named ones past them', async () => {
+    // Issue 37: 320 columns, more than the data worker profiles unasked (MAX_PROFILE_COLUMNS, 300).
+    const lines = [Array.from({ length: 320 }, (_, c) => `c${c + 1}`).join(',')];
+    for (let r = 0; r < 4; r++) lines.push(Array.from({ length: 320 }, (_, c) => String(r * c)).join(','));
+    const loaded = await worker.loadText(`${lines.join('\n')}\n`, 'wide survey.csv');
+    if (!loaded.ok) throw new Error(loaded.message);
+    const host = createWorkerHost({ data: worker.client });
+    const unnamed = await host.profile({ dataset: 'wide_survey' }, signal);
+    if (!unnamed.ok) throw new Error(unnamed.message);
+    expect(unnamed.value.columns_found).toHaveLength(300);
+    expect(Object.keys(unnamed.value.quality)).toHaveLength(300);
+    expect(unnamed.value.issues).toContain('profiled the first 300 of 320 columns; name columns to profile others');
+    // The tool's shape is unchanged (AGENT-CONTRACT.md).
+    expect(Object.keys(unnamed.value).sort()).toEqual(['can_proceed', 'columns_found', 'columns_missing', 'dataset', 'issues', 'quality', 'row_count']);
+    const named = await host.profile({ dataset: 'wide_survey', columns: ['c2', 'c320'] }, signal);
+    if (!named.ok) throw new Error(named.message);
+    expect(named.value.columns_found).toEqual(['c2', 'c320']);
+    expect(named.value.quality.c320).toMatchObject({ dtype: 'BIGINT', missing: 0, unique: 4, min: 0, max: 957 });
+    expect(named.value.issues.some((i) => i.startsWith('profiled the first'))).toBe(false);
+  });
 });

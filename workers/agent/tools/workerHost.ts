@@ -63,6 +63,12 @@ let runCounter = 0;
 /** Rows read for the sample values of profile_data (five distinct per column are kept). */
 const PROFILE_SAMPLE_ROWS = 50;
 
+/** What profile_data says when it profiled only the first `profiled` of a dataset's `total` columns. */
+export function unprofiledNote(profiled: number, total: number): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `profiled the first ${n(profiled)} of ${n(total)} columns; name columns to profile others`;
+}
+
 /** profile_data's answer from the data worker's `profileSample`. */
 export function profileDataResult(args: ProfileDataArgs, out: ProfileSample): ProfileDataResult {
   const { profile } = out;
@@ -91,6 +97,9 @@ export function profileDataResult(args: ProfileDataArgs, out: ProfileSample): Pr
   const unchecked = (args.check_requirements ?? []).filter((r) => !reqColumns.includes(r));
   for (const r of unchecked) issues.push(`requirement not checked automatically: ${r}`);
   if (profile.rowCount === 0) issues.push('the dataset has no rows');
+  // With no columns named the data worker profiles a wide table's first columns only (issue 37):
+  // the model is told, so it does not take the rest for unremarkable.
+  if (args.columns === undefined && profile.columns.length < all.length) issues.push(unprofiledNote(profile.columns.length, all.length));
   return {
     dataset: args.dataset,
     row_count: profile.rowCount,

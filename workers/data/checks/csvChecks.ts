@@ -34,7 +34,7 @@ export interface CsvChecks {
 async function valueFindings(engine: Engine, table: string, columns: readonly ColumnInfo[], path: string, read: ReadOptions, reader: Reader, rows: number): Promise<CsvFinding[]> {
   const findings: CsvFinding[] = [];
   // Under a Eurostat read the columns are a projection of the file's, not its header's.
-  const names = read.overrides?.eurostat ? undefined : await columnNames(engine, path, read, columns);
+  const names = read.overrides?.eurostat ? undefined : await columnNames(reader, read, columns);
   if (names) findings.push(names);
   const text = columns.filter((c) => c.type === 'VARCHAR').slice(0, MAX_TEXT_COLUMNS);
   const stats = await textStatsOf(engine, table, text.map((c) => c.name), rows);
@@ -75,8 +75,8 @@ export async function csvFindings(engine: Engine, table: string, columns: readon
   const rows = checkRowsFor(columns.length);
   const head =
     (read.overrides?.eurostat ? undefined : await eurostatFinding(engine, table, columns, readCsvSql(path, read))) ??
-    (await missedDelimiter(engine, reader, columns, read)) ??
-    (await linesAbove(engine, reader, columns, read)) ??
+    (await missedDelimiter(reader, columns, read)) ??
+    (await linesAbove(reader, columns, read)) ??
     (await headerAsData(engine, reader, table, columns, read)) ??
     (await titleLine(engine, table, reader, columns, read));
   let findings: CsvFinding[];

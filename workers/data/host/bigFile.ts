@@ -5,9 +5,9 @@
  */
 import { quoteIdent } from '../../../shared/sql';
 import { columnTypes } from '../engine/catalog';
-import { readCsvSql, type CsvDialect } from '../engine/csvOptions';
+import { readCsvSql, type CsvDialect, type CsvSchema } from '../engine/csvOptions';
 import { briefError, headPath } from '../loaders/csvIngest';
-import { sniffDialect } from '../loaders/csvDialect';
+import { sniffDialect, sniffSchema } from '../loaders/csvDialect';
 import { REGISTERED_DIR, type Engine } from '../engine/duckdbEngine';
 import type { HostContext } from './hostContext';
 import { tableInfo, type IngestOutcome } from './ingest';
@@ -47,8 +47,11 @@ export async function attachView(
   await engine.registerBlob(path, blob);
   ctx.progress(loadId, fileName, 'parsing', undefined, 'counting rows: the file stays on disk');
   ctx.progressSink = (pct) => ctx.progress(loadId, fileName, 'parsing', Math.min(1, pct / 100), 'counting rows: the file stays on disk');
-  const make = async (pinned: CsvDialect | undefined): Promise<IngestOutcome> => {
-    const source = readCsvSql(path, pinned ? { ...read, dialect: pinned } : read);
+  // And all the sniffer finds, once: the view reads with it and detects nothing when a statement
+  // binds it (a console query bound it three times, each a sniff of 20,480 rows, issue 37).
+  const schema = await sniffSchema(engine, path, dialect ? { ...read, dialect } : read);
+  const make = async (pinned: CsvDialect | undefined, known?: CsvSchema): Promise<IngestOutcome> => {
+    const source = readCsvSql(path, { ...read, ...(pinned ? { dialect: pinned } : {}), ...(known ? { schema: known } : {}) });
     await engine.query(`CREATE OR REPLACE VIEW ${quoteIdent(table)} AS SELECT * FROM ${source}`);
     // A view cannot be altered: it is made again with its time-zone columns read as UTC.
     const zoned = engine.extensions?.icu ? [] : zonedColumns(await columnTypes(engine, table));
@@ -64,6 +67,13 @@ export async function attachView(
   };
   try {
     try {
+      if (schema) {
+        try {
+          return await make(dialect, schema);
+        } catch {
+          // What the sniffer found cannot be read so: the view detects it at each bind, as before.
+        }
+      }
       return await make(dialect);
     } catch (e) {
       if (!dialect) throw e;

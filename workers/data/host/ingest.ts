@@ -13,6 +13,7 @@ import { csvFindings } from '../checks/csvChecks';
 import type { ReadOptions } from '../engine/csvOptions';
 import { briefError, ingestCsv } from '../loaders/csvIngest';
 import { REGISTERED_DIR, type Engine } from '../engine/duckdbEngine';
+import { checkingDetail, stoppable } from '../engine/stoppable';
 import type { HostContext } from './hostContext';
 import type { ConvertedTable } from '../loaders/types';
 import { ingestParquetNative } from '../loaders/parquetNative';
@@ -88,7 +89,9 @@ export async function ingest(
           : {
               whileRegistered: async (path: string, read: ReadOptions) => {
                 types = await columnTypes(engine, table);
-                ({ findings, applyAll, sampled } = await csvFindings(engine, table, types, path, read));
+                // A Cancel of the load stops its checks too, not only the statement it interrupts (issue 37).
+                const checking = stoppable(engine, () => ctx.cancelledLoads.has(loadId), (n) => ctx.progress(loadId, fileName, 'parsing', 1, checkingDetail(n)));
+                ({ findings, applyAll, sampled } = await csvFindings(checking, table, types, path, read));
               },
             }),
       });
@@ -142,7 +145,9 @@ export async function ingest(
         made.push(table);
         ctx.progress(loadId, fileName, 'inserting', (i + 1) / converted.length);
         const read = tableOptions(ct.sheet);
-        const { findings, sampled } = await checkReaderTable(engine, table, ct, format, read);
+        // As a CSV's: a Cancel stops the checks (a date tried on 10M rows is a statement per column or two).
+        const checking = stoppable(engine, () => ctx.cancelledLoads.has(loadId), (n) => ctx.progress(loadId, fileName, 'inserting', (i + 1) / converted.length, checkingDetail(n)));
+        const { findings, sampled } = await checkReaderTable(checking, table, ct, format, read);
         const report = { reader: readerLabel(format, engine), findings, ...tableApplyAll(findings), ...(sampled ? { sampled } : {}), timeZones: (ct.utcColumns ?? []).map((column) => ({ column, stored: 'utc' as const })), ...readOptionsEntry(read) };
         const info = await tableInfo(engine, table, fileName, format, blob.size, ct.sheet, report);
         tables.push(ct.sheet === undefined ? { info } : { info, sheet: ct.sheet });

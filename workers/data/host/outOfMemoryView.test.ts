@@ -9,17 +9,10 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { tableFromIPC } from 'apache-arrow';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DataRequests, LoadOutcome, QueryOutcome } from '../../../protocol/data';
-import type { Handlers } from '../../../protocol/rpcServer';
-import { DataHost, type Readers } from './host';
+import type { LoadOutcome, QueryOutcome } from '../../../protocol/data';
 import { footprintCeiling } from '../engine/memoryBudget';
-import { DatasetStorage } from './storage';
-import { NodeEngine } from '../testing/nodeEngine';
+import { makeReportHost } from '../testing/reportHost';
 
-const noReader = async () => {
-  throw new Error('reader not used in this test');
-};
-const readers: Readers = { parquet: noReader, arrow: noReader, excel: noReader, json: noReader, listExcelSheets: noReader };
 const MIB = 1024 ** 2;
 
 beforeEach(() => {
@@ -34,18 +27,8 @@ function bigCsv(rows: number): string {
 }
 
 function makeHost(memoryLimitBytes: number) {
-  const host = new DataHost({
-    boot: () => NodeEngine.open({ memoryLimitBytes }),
-    // The footprint check plans for a 1 GiB limit: only DuckDB itself finds the table too big.
-    memoryCeilingBytes: footprintCeiling(1024 * MIB),
-    openStorage: () => DatasetStorage.open({ useOpfs: false }),
-    readers,
-  });
-  const h: Handlers<DataRequests> = host.handlers();
-  return async <K extends keyof DataRequests & string>(type: K, payload: DataRequests[K]['req']): Promise<DataRequests[K]['res']> => {
-    const handler = h[type] as (p: DataRequests[K]['req']) => Promise<{ result: DataRequests[K]['res'] }> | { result: DataRequests[K]['res'] };
-    return (await handler(payload)).result;
-  };
+  // The footprint check plans for a 1 GiB limit: only DuckDB itself finds the table too big.
+  return makeReportHost({ memoryLimitBytes, memoryCeilingBytes: footprintCeiling(1024 * MIB) }).call;
 }
 
 const loaded = (o: LoadOutcome) => {

@@ -5,17 +5,10 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DataRequests } from '../../../protocol/data';
-import type { Handlers } from '../../../protocol/rpcServer';
-import { DataHost, MAX_PROFILE_COLUMNS, type Readers } from './host';
+import { MAX_PROFILE_COLUMNS } from './host';
 import { footprintCeiling } from '../engine/memoryBudget';
-import { DatasetStorage } from './storage';
-import { NodeEngine } from '../testing/nodeEngine';
+import { makeReportHost } from '../testing/reportHost';
 
-const noReader = async () => {
-  throw new Error('reader not used in this test');
-};
-const readers: Readers = { parquet: noReader, arrow: noReader, excel: noReader, json: noReader, listExcelSheets: noReader };
 const LIMIT = 1024 ** 3;
 
 beforeEach(() => {
@@ -30,17 +23,7 @@ function csv(columns: number, rows: number): string {
 
 describe('profile pages', { timeout: 300_000 }, () => {
   it('profiles a 700-column table page by page, each page from its first column', async () => {
-    const host = new DataHost({
-      boot: () => NodeEngine.open({ memoryLimitBytes: LIMIT }),
-      memoryCeilingBytes: footprintCeiling(LIMIT),
-      openStorage: () => DatasetStorage.open({ useOpfs: false }),
-      readers,
-    });
-    const h: Handlers<DataRequests> = host.handlers();
-    const call = async <K extends keyof DataRequests & string>(type: K, payload: DataRequests[K]['req']): Promise<DataRequests[K]['res']> => {
-      const handler = h[type] as (p: DataRequests[K]['req']) => Promise<{ result: DataRequests[K]['res'] }> | { result: DataRequests[K]['res'] };
-      return (await handler(payload)).result;
-    };
+    const { call } = makeReportHost({ memoryLimitBytes: LIMIT, memoryCeilingBytes: footprintCeiling(LIMIT) });
     await call('init', {});
     const outcome = await call('load', { source: { kind: 'text', text: csv(700, 20), fileName: 'wide.csv' }, options: { loadId: 'w' } });
     if (!outcome.ok) throw new Error(outcome.message);

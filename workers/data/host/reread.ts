@@ -10,6 +10,7 @@ import { csvFindings } from '../checks/csvChecks';
 import { ingestCsv } from '../loaders/csvIngest';
 import { isEmptyOverrides } from '../engine/csvOptions';
 import { REGISTERED_DIR } from '../engine/duckdbEngine';
+import { checkingDetail, stoppable } from '../engine/stoppable';
 import type { HostContext } from './hostContext';
 import { tableInfo } from './ingest';
 import { readerLabel } from '../loaders/readerLabel';
@@ -94,7 +95,10 @@ export async function reread(ctx: HostContext, name: string, requested: ReadOver
       whileRegistered: async (path, read) => {
         // Cancelled as the read ended: its checks would be thrown away.
         if (cancelled()) return;
-        ({ findings, applyAll, sampled } = await csvFindings(engine, scratch, await columnTypes(engine, scratch), path, read));
+        // The checks (an "Apply all" at 2,000 columns: a minute of statements) say how far they
+        // are, and a Cancel refuses every statement after the one it interrupts (issue 37).
+        const checking = stoppable(engine, cancelled, loadId === undefined ? undefined : (n) => ctx.progress(loadId, info.fileName, 'parsing', undefined, checkingDetail(n)));
+        ({ findings, applyAll, sampled } = await csvFindings(checking, scratch, await columnTypes(engine, scratch), path, read));
       },
     });
     if (!r.ok) return { ok: false, message: r.message };

@@ -82,6 +82,33 @@ describe('cancelling a load report fix', { timeout: 120_000 }, () => {
     expect(after.scratch).toEqual([['0']]);
   });
 
+  it('says how far its checks are, and a Cancel during them stops them at once (no further statement) and keeps the table', async () => {
+    const { h, stocks, fix, events, state } = await setUp();
+    const before = await state();
+    const checking = (id: string) => events.filter((e) => e.type === 'progress' && e.loadId === id && e.detail?.startsWith('checking what was read'));
+    // Uncancelled, the fix's checks are several statements, each said.
+    const applied = await h.call('reread', { name: stocks.name, options: fix.options, loadId: 'fix-4' });
+    if (!applied.ok) throw new Error(applied.message);
+    expect(checking('fix-4').length).toBeGreaterThan(1);
+    expect(checking('fix-4').map((e) => e.type === 'progress' && e.detail)).toContain('checking what was read: 2 statements');
+    await h.call('reread', { name: stocks.name, options: {}, loadId: 'undo' });
+    expect(await state()).toEqual(before);
+
+    // Cancelled at the first statement of the checks: none runs after it.
+    let seenAtCancel = -1;
+    h.host.addListener((e) => {
+      if (seenAtCancel < 0 && e.type === 'progress' && e.loadId === 'fix-5' && e.detail?.startsWith('checking what was read')) {
+        seenAtCancel = checking('fix-5').length;
+        void h.call('cancelLoad', { loadId: 'fix-5' });
+      }
+    });
+    const out = await h.call('reread', { name: stocks.name, options: fix.options, loadId: 'fix-5' });
+    expect(out).toEqual({ ok: false, message: `Cancelled: ${stocks.name} is as it was before.`, cancelled: true });
+    expect(seenAtCancel).toBe(1);
+    expect(checking('fix-5')).toHaveLength(1);
+    expect(await state()).toEqual(before);
+  });
+
   it('a JSON table re-read cancelled as it starts keeps its table and leaves no scratch table', async () => {
     const h = makeReportHost({ readers });
     await h.call('init', {});
@@ -93,5 +120,23 @@ describe('cancelling a load report fix', { timeout: 120_000 }, () => {
     expect(out).toMatchObject({ ok: false, cancelled: true });
     expect(await h.rows(`SELECT count(*), sum(id) FROM "${info.name}"`, text)).toEqual([['200', '19900']]);
     expect(await h.rows("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '__dataseer%'", text)).toEqual([['0']]);
+  });
+});
+
+describe('cancelling a load during its load report checks', { timeout: 120_000 }, () => {
+  it('stops the checks at once and leaves no dataset; the other dataset is as it was', async () => {
+    const h = makeReportHost({ readers });
+    await h.call('init', {});
+    const other = await h.load('other.csv', OTHER);
+    const events: DataEvent[] = [];
+    h.host.addListener((e) => {
+      events.push(e);
+      if (e.type === 'progress' && e.loadId === 'stocks' && e.detail === 'checking what was read: 1 statement') void h.call('cancelLoad', { loadId: 'stocks' });
+    });
+    const out = await h.call('load', { source: { kind: 'file', file: new File([STOCKS], 'microsoft.csv') }, options: { loadId: 'stocks' } });
+    expect(out).toMatchObject({ ok: false, cancelled: true });
+    expect(events.filter((e) => e.type === 'progress' && e.loadId === 'stocks' && e.detail?.startsWith('checking what was read'))).toHaveLength(1);
+    expect((await h.call('list', {})).map((d) => d.name)).toEqual([other.name]);
+    expect(await h.rows(`SELECT count(*), sum(id) FROM "${other.name}"`, text)).toEqual([['50', '1225']]);
   });
 });

@@ -9,6 +9,7 @@ import type { DatasetInfo, RereadOutcome } from '../../../protocol/data';
 import type { LoadFinding, TableReadOverrides } from '../../../protocol/loadReport';
 import { ingestArrowStreams } from '../loaders/arrowIngest';
 import type { Engine } from '../engine/duckdbEngine';
+import { stoppable } from '../engine/stoppable';
 import type { HostContext } from './hostContext';
 import { tableInfo } from './ingest';
 import type { ConvertedTable } from '../loaders/types';
@@ -32,7 +33,8 @@ export async function rereadTable(ctx: HostContext, engine: Engine, info: Datase
     await ingestArrowStreams(engine, ct, scratch, `${scratch}_in`, () => undefined, () => {
       if (cancelled()) throw new Error('cancelled');
     });
-    if (!cancelled()) ({ findings, sampled } = await checkReaderTable(engine, scratch, ct, info.format, applied));
+    // A Cancel refuses the checks' statements after the one it interrupts (engine/stoppable.ts).
+    if (!cancelled()) ({ findings, sampled } = await checkReaderTable(stoppable(engine, cancelled), scratch, ct, info.format, applied));
     // The last moment to stop (issue 37): the table is swapped below.
     if (cancelled()) throw new Error('cancelled');
   } catch (e) {

@@ -6,17 +6,11 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DataEvent, DataRequests, LoadOutcome } from '../../../protocol/data';
-import type { Handlers } from '../../../protocol/rpcServer';
-import { DataHost, MAX_PROFILE_COLUMNS, type Readers } from './host';
+import type { DataEvent, LoadOutcome } from '../../../protocol/data';
+import { MAX_PROFILE_COLUMNS } from './host';
 import { footprintCeiling } from '../engine/memoryBudget';
-import { DatasetStorage } from './storage';
-import { NodeEngine } from '../testing/nodeEngine';
+import { makeReportHost } from '../testing/reportHost';
 
-const noReader = async () => {
-  throw new Error('reader not used in this test');
-};
-const readers: Readers = { parquet: noReader, arrow: noReader, excel: noReader, json: noReader, listExcelSheets: noReader };
 const LIMIT = 1024 ** 3;
 
 beforeEach(() => {
@@ -47,18 +41,8 @@ export function wideCsv(columns: number, rows: number): string {
 
 function makeHost() {
   const events: DataEvent[] = [];
-  const host = new DataHost({
-    boot: () => NodeEngine.open({ memoryLimitBytes: LIMIT }),
-    memoryCeilingBytes: footprintCeiling(LIMIT),
-    openStorage: () => DatasetStorage.open({ useOpfs: false }),
-    readers,
-  });
+  const { host, call } = makeReportHost({ memoryLimitBytes: LIMIT, memoryCeilingBytes: footprintCeiling(LIMIT) });
   host.addListener((e) => events.push(e));
-  const h: Handlers<DataRequests> = host.handlers();
-  const call = async <K extends keyof DataRequests & string>(type: K, payload: DataRequests[K]['req']): Promise<DataRequests[K]['res']> => {
-    const handler = h[type] as (p: DataRequests[K]['req']) => Promise<{ result: DataRequests[K]['res'] }> | { result: DataRequests[K]['res'] };
-    return (await handler(payload)).result;
-  };
   return { events, call };
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../engine/duckdbEngine';
 import { readCsvSql } from '../engine/csvOptions';
 import { NodeEngine } from '../testing/nodeEngine';
-import { DIALECT_SAMPLE_BYTES, sampleEnd, sniffDialect } from './csvDialect';
+import { DIALECT_SAMPLE_BYTES, sampleEnd, sniffDialect, sniffSchema } from './csvDialect';
 import { ingestCsv } from './csvIngest';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -68,5 +68,33 @@ describe('a load with the dialect given', { timeout: 300_000 }, () => {
     // The control: DuckDB's own detection, over its sample, finds no quotes and fails on that line.
     await engine.registerBlob('/dataseer/late_again.csv', blob);
     await expect(engine.query(`SELECT count(*) FROM ${readCsvSql('/dataseer/late_again.csv', utf8)}`)).rejects.toThrow(/CSV Error|Could not convert/);
+  });
+});
+
+describe('sniffSchema (a view read without detection at each bind, issue 37)', { timeout: 300_000 }, () => {
+  const files: [string, string][] = [
+    ['header, day-first dates, timestamps, text, blanks', 'id,day,at,name,score\n1,13/01/2024,2024-01-13 10:00:00,ann,1.5\n2,14/02/2024,2024-02-14 11:30:00,,2\n3,15/03/2024,2024-03-15 12:45:00,"b, c",\n'],
+    ['no header', '1,2,3\n4,5,6\n7,8,9\n'],
+    ['semicolons, a quoted field', 'a;b\n1;"x;y"\n2;z\n'],
+  ];
+  it('reads every file as DuckDB detecting it does: the same columns, types and rows', async () => {
+    const engine = await NodeEngine.open();
+    for (const [name, text] of files) {
+      const path = `/dataseer/${name.replace(/\W+/g, '_')}.csv`;
+      await engine.registerBlob(path, new Blob([text]));
+      const schema = await sniffSchema(engine, path, utf8);
+      if (!schema) throw new Error(`no schema for ${name}`);
+      const pinned = readCsvSql(path, { ...utf8, schema });
+      expect(pinned).toContain('auto_detect = false');
+      const detected = readCsvSql(path, utf8);
+      expect(rowsOf(await engine.query(`DESCRIBE SELECT * FROM ${pinned}`)), name).toEqual(rowsOf(await engine.query(`DESCRIBE SELECT * FROM ${detected}`)));
+      expect(rowsOf(await engine.query(`SELECT * FROM ${pinned}`)), name).toEqual(rowsOf(await engine.query(`SELECT * FROM ${detected}`)));
+    }
+    const dates = await sniffSchema(engine, '/dataseer/header_day_first_dates_timestamps_text_blanks.csv', utf8);
+    expect(dates).toMatchObject({ header: true, skip: 0, dateformat: '%d/%m/%Y', dialect: { delim: ',' } });
+    expect(dates?.columns.map((c) => c.type)).toEqual(['BIGINT', 'DATE', 'TIMESTAMP', 'VARCHAR', 'DOUBLE']);
+    expect((await sniffSchema(engine, '/dataseer/no_header.csv', utf8))?.header).toBe(false);
+    // A read with a load report's fix keeps DuckDB's detection of what the fix leaves open.
+    expect(await sniffSchema(engine, '/dataseer/no_header.csv', { ...utf8, overrides: { header: true } })).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@
  * checks, a view's queries) skip detecting it again (engine/csvOptions.ts says what it costs).
  */
 import { rowsOf, type Engine } from '../engine/duckdbEngine';
-import type { CsvDialect, ReadOptions } from '../engine/csvOptions';
+import { readCsvArgs, type CsvDialect, type CsvSchema, type ReadOptions } from '../engine/csvOptions';
 import { quoteLiteral } from '../../../shared/sql';
 
 /**
@@ -30,6 +30,51 @@ export function sampleEnd(head: Uint8Array, fileSize: number): number | undefine
   return end + 1;
 }
 
+/** A dialect from sniff_csv's columns (as d, q, e, nl); undefined when it found no delimiter. */
+function dialectOf(row: Record<string, unknown>): CsvDialect | undefined {
+  if (typeof row.d !== 'string' || row.d === NONE || row.d === '') return undefined;
+  const quote = typeof row.q === 'string' && row.q !== NONE && row.q !== '' ? row.q : '"';
+  const escape = typeof row.e === 'string' && row.e !== NONE && row.e !== '' ? row.e : quote;
+  const newLine = typeof row.nl === 'string' && row.nl !== NONE && row.nl !== '' ? row.nl : undefined;
+  return { delim: row.d, quote, escape, ...(newLine === undefined ? {} : { newLine }) };
+}
+
+/**
+ * The whole of what DuckDB's sniffer finds in the registered file at `path` read with `read` (its
+ * usual sample, as a read's bind would take): dialect, header, lines skipped, columns and types,
+ * date forms; one row per column from sniff_csv's own fields. A view is read with it and
+ * `auto_detect = false`, so no statement over the view sniffs the file again. Undefined when
+ * DuckDB cannot sniff it or the read has no columns.
+ */
+export async function sniffSchema(engine: Engine, path: string, read: ReadOptions): Promise<CsvSchema | undefined> {
+  if (read.encoding === 'utf-16' || read.overrides !== undefined) return undefined;
+  try {
+    const rows = rowsOf(
+      await engine.query(
+        `SELECT d, q, e, nl, h, s, df, tf, cm, col.name AS name, col.type AS type FROM (SELECT Delimiter AS d, Quote AS q, Escape AS e, NewLineDelimiter AS nl, HasHeader AS h, SkipRows AS s, DateFormat AS df, TimestampFormat AS tf, Comment AS cm, generate_subscripts(Columns, 1) AS i, unnest(Columns) AS col FROM sniff_csv(${readCsvArgs(path, read).join(', ')})) ORDER BY i`,
+      ),
+    );
+    const first = rows[0];
+    const dialect = first ? dialectOf(first) : undefined;
+    if (!first || !dialect || typeof first.h !== 'boolean') return undefined;
+    const text = (v: unknown) => (typeof v === 'string' && v !== NONE && v !== '' ? v : undefined);
+    const dateformat = text(first.df);
+    const timestampformat = text(first.tf);
+    const comment = text(first.cm);
+    return {
+      dialect,
+      header: first.h,
+      skip: Number(first.s ?? 0),
+      columns: rows.map((r) => ({ name: String(r.name), type: String(r.type) })),
+      ...(dateformat === undefined ? {} : { dateformat }),
+      ...(timestampformat === undefined ? {} : { timestampformat }),
+      ...(comment === undefined ? {} : { comment }),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The dialect DuckDB finds on the first lines, or undefined (then every read detects it, as
  * before). Where the sample shows no quoting DuckDB reports none; the read is then given RFC 4180's
@@ -50,11 +95,7 @@ export async function sniffDialect(engine: Engine, blob: Blob, path: string, rea
   try {
     await engine.registerBlob(path, blob.slice(0, end));
     const row = rowsOf(await engine.query(`SELECT Delimiter AS d, Quote AS q, Escape AS e, NewLineDelimiter AS nl FROM sniff_csv(${args.join(', ')})`))[0];
-    if (!row || typeof row.d !== 'string' || row.d === NONE || row.d === '') return undefined;
-    const quote = typeof row.q === 'string' && row.q !== NONE && row.q !== '' ? row.q : '"';
-    const escape = typeof row.e === 'string' && row.e !== NONE && row.e !== '' ? row.e : quote;
-    const newLine = typeof row.nl === 'string' && row.nl !== NONE && row.nl !== '' ? row.nl : undefined;
-    return { delim: row.d, quote, escape, ...(newLine === undefined ? {} : { newLine }) };
+    return row ? dialectOf(row) : undefined;
   } catch {
     return undefined;
   } finally {

@@ -1,7 +1,7 @@
 /** The header checks: a title line above it, the header read as data, empty or repeated names. */
 import type { ColumnInfo } from '../../../../protocol/data';
 import { rowsOf, type Engine } from '../../engine/duckdbEngine';
-import { readCsvSql, type ReadOptions } from '../../engine/csvOptions';
+import type { ReadOptions } from '../../engine/csvOptions';
 import { quoteIdent } from '../../../../shared/sql';
 import { CHECK_ROWS, STATS_BATCH, valuePairs } from '../valueBatches';
 import { GENERIC_NAME, MAX_TITLE_LINES, PLACEHOLDER_SQL, TRY_NUMBER, isPlaceholder, list, type CsvFinding, type Reader } from './kit';
@@ -29,17 +29,11 @@ export async function titleLine(engine: Engine, table: string, reader: Reader, c
   return undefined;
 }
 
-export async function columnNames(engine: Engine, path: string, read: ReadOptions, columns: readonly ColumnInfo[]): Promise<CsvFinding | undefined> {
+/** Empty or repeated names in the header line (row 0 of the first rows, which the layout checks read too). */
+export async function columnNames(reader: Reader, read: ReadOptions, columns: readonly ColumnInfo[]): Promise<CsvFinding | undefined> {
   if (read.overrides?.header === false) return undefined;
-  let raw: (string | null)[];
-  try {
-    const sql = readCsvSql(path, { ...read, overrides: { ...read.overrides, header: false, types: {} } }).replace(/\)$/, ', all_varchar = true)');
-    const row = rowsOf(await engine.query(`SELECT * FROM ${sql} LIMIT 1`))[0];
-    if (!row) return undefined;
-    raw = Object.values(row).map((v) => (v === null || v === undefined ? null : String(v)));
-  } catch {
-    return undefined;
-  }
+  const raw = (await reader.firstRows())?.[0];
+  if (!raw) return undefined;
   const empty: string[] = [];
   const repeated: string[] = [];
   const seen = new Set<string>();

@@ -8,12 +8,9 @@
  */
 import type { ColumnInfo } from '../../../../protocol/data';
 import type { CsvReadOverrides } from '../../../../protocol/loadReport';
-import { rowsOf, type Engine } from '../../engine/duckdbEngine';
 import type { ReadOptions } from '../../engine/csvOptions';
 import { GENERIC_NAME, isPlaceholder, list, type CsvFinding, type Reader } from './kit';
 
-/** Rows looked at from the top: metadata blocks are short (ONS: 8 lines, World Bank: 4). */
-export const LAYOUT_ROWS = 60;
 /** Lines above the header this check looks for (blank lines included). */
 const MAX_SKIP = 30;
 
@@ -103,23 +100,12 @@ export function layoutOf(rows: readonly Row[]): Layout | undefined {
   return { start, header };
 }
 
-/** The file's first rows as text, read without a header (blank lines dropped). */
-async function rawRows(engine: Engine, reader: Reader, extra: CsvReadOverrides = {}): Promise<(string | null)[][] | undefined> {
-  try {
-    const sql = reader.sql({ header: false, types: {}, ...extra }).replace(/\)$/, ', all_varchar = true)');
-    const rows = rowsOf(await engine.query(`SELECT * FROM ${sql} LIMIT ${LAYOUT_ROWS}`));
-    return rows.map((r) => Object.values(r).map((v) => (v === null || v === undefined ? null : String(v))));
-  } catch {
-    return undefined;
-  }
-}
-
 const typedCount = (cols: readonly ColumnInfo[]) => cols.filter((c) => c.type !== 'VARCHAR').length;
 const namedCount = (cols: readonly ColumnInfo[]) => cols.filter((c) => !GENERIC_NAME.test(c.name)).length;
 
 /** Lines above the header (metadata, titles, blank lines), found from the rows' shapes and types. */
-export async function linesAbove(engine: Engine, reader: Reader, columns: readonly ColumnInfo[], read: ReadOptions): Promise<CsvFinding | undefined> {
-  const rows = await rawRows(engine, reader);
+export async function linesAbove(reader: Reader, columns: readonly ColumnInfo[], read: ReadOptions): Promise<CsvFinding | undefined> {
+  const rows = await reader.firstRows();
   if (!rows) return undefined;
   const layout = layoutOf(rows);
   if (!layout) return undefined;
@@ -128,7 +114,7 @@ export async function linesAbove(engine: Engine, reader: Reader, columns: readon
   // DuckDB's skip counts lines, blank ones too; the rows above do not: the skip whose first row is this one.
   // Blank lines right above it give several such skips: the last one, so the header is the line read first.
   const startsAt = async (k: number) => {
-    const top = (await rawRows(engine, reader, { skip: already + k }))?.[0];
+    const top = (await reader.firstRows({ skip: already + k }))?.[0];
     return top !== undefined && top.every((v, i) => v === (first[i] ?? null));
   };
   for (let k = layout.start; k <= layout.start + MAX_SKIP; k++) {
@@ -160,10 +146,10 @@ export async function linesAbove(engine: Engine, reader: Reader, columns: readon
 const DELIMITERS = [';', '\t', '|', ' '];
 
 /** A delimiter the sniffer missed: the file read as one text column splits evenly on another delimiter. */
-export async function missedDelimiter(engine: Engine, reader: Reader, columns: readonly ColumnInfo[], read: ReadOptions): Promise<CsvFinding | undefined> {
+export async function missedDelimiter(reader: Reader, columns: readonly ColumnInfo[], read: ReadOptions): Promise<CsvFinding | undefined> {
   if (columns.length !== 1 || columns[0]!.type !== 'VARCHAR' || read.overrides?.delim !== undefined) return undefined;
   for (const d of DELIMITERS) {
-    const rows = await rawRows(engine, reader, { delim: d });
+    const rows = await reader.firstRows({ delim: d });
     if (!rows || rows.length < 2) continue;
     const widths = rows.map((r) => r.filter((v) => v !== null).length);
     const w = mode(widths);
