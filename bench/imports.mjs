@@ -152,7 +152,7 @@ async function importCost(page, files, dictionary = page.getByRole('region', { n
   const t2 = await page.evaluate(() => performance.now());
   if (trace) {
     await trace.browser.stopTracing();
-    for (const t of longTaskMakeup(trace.path, 5).tasks) console.log(`  a ${t.ms} ms task (trace): ${t.work.join('; ')}`);
+    for (const t of longTaskMakeup(trace.path, 5).tasks) console.log(`  a ${t.ms} ms task (${t.cpu} ms CPU) (trace): ${t.work.join('; ')}`);
     rmSync(trace.path, { force: true });
   }
   const tasks = await page.evaluate(([a, b]) => window.__benchLongTasks.filter((t) => t.start >= a && t.start <= b), [t0, t2]);
@@ -233,7 +233,7 @@ async function pasteRows(browser, baseURL) {
     const t1 = await page.evaluate(() => performance.now());
     if (TRACE) {
       await browser.stopTracing();
-      for (const t of longTaskMakeup(tracePath, 4).tasks) console.log(`  a ${t.ms} ms task (trace): ${t.work.join('; ')}`);
+      for (const t of longTaskMakeup(tracePath, 4).tasks) console.log(`  a ${t.ms} ms task (${t.cpu} ms CPU) (trace): ${t.work.join('; ')}`);
       rmSync(tracePath, { force: true });
     }
     const tasks = await page.evaluate(([a, b]) => window.__benchLongTasks.filter((t) => t.start >= a && t.start <= b), [t0, t1]);
