@@ -3,13 +3,14 @@
  * are applied (issue 32). The files are read as the parse worker reads them (readProject, issue
  * 37); here the page's part: metrics checked by DuckDB's binder over their table (the Node build,
  * judged as model SQL) — one DuckDB does not accept is skipped with DuckDB's reason — and the
- * dictionary merged. YAML shapes as in shared/knowledge/dbtMetrics.test.ts (dbt's docs cited there).
+ * dictionary merged. The project's files: shared/knowledge/testing/dbtProject.ts, read by the worker's tests too.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emptyDictionary, type Metric } from '../../protocol/agent/knowledge';
 import { judgeModelSql } from '../../workers/data/engine/modelSql';
 import { NodeEngine } from '../../workers/data/testing/nodeEngine';
 import { readProject } from '../../shared/knowledge/projectRead';
+import { DOCS, METRICS, NET_REVENUE, ORDER_COLUMNS, SCHEMA, SEMANTIC_ONLY } from '../../shared/knowledge/testing/dbtProject';
 import { checkAll, checkProjectImport, type ImportTarget, type ProjectImport } from './projectImport';
 
 let engine: NodeEngine;
@@ -18,47 +19,8 @@ beforeAll(async () => {
   await engine.query("CREATE TABLE orders AS SELECT * FROM (VALUES (1, 1250, 'C'), (2, 4000, 'R')) t(order_id, amount_cents, status)");
 }, 60_000);
 
-const SCHEMA = `
-version: 2
-models:
-  - name: orders
-    description: "{{ doc('orders_row') }}"
-    columns:
-      - name: status
-        description: Order status
-        data_tests:
-          - accepted_values:
-              arguments:
-                values: ['C', 'R']
-semantic_models:
-  - name: orders
-    model: ref('orders')
-    entities: [{ name: order, type: primary, expr: order_id }]
-    dimensions: [{ name: order_status, type: categorical, expr: status }]
-    measures:
-      - { name: revenue_cents, agg: sum, expr: amount_cents }
-      - { name: typo_total, agg: sum, expr: amount_cent }
-`;
-const METRICS = `
-metrics:
-  - name: net_revenue
-    description: Revenue without refunds
-    type: simple
-    type_params: { measure: revenue_cents }
-    filter: "{{ Dimension('order__order_status') }} <> 'R'"
-  - name: typo_metric
-    type: simple
-    type_params: { measure: typo_total }
-  - name: gross
-    type: simple
-    type_params: { measure: revenue_cents }
-  - name: running
-    type: cumulative
-    type_params: { measure: revenue_cents }
-`;
-
 const target = (existing: Metric[] = []): ImportTarget => ({
-  base: emptyDictionary('orders', ['order_id', 'amount_cents', 'status']),
+  base: emptyDictionary('orders', ORDER_COLUMNS),
   existing,
   check: async (m) => {
     const v = await judgeModelSql(engine, `SELECT ${m.expression} AS metric FROM "${m.dataset}"`, { tables: new Set(['orders']), views: new Set() });
@@ -68,7 +30,7 @@ const target = (existing: Metric[] = []): ImportTarget => ({
 
 /** The worker's read, then the page's checks: the whole import as the editor runs it. */
 async function readProjectImport(files: { name: string; text: string }[], t: ImportTarget, signal?: AbortSignal): Promise<ProjectImport | 'cancelled'> {
-  const read = readProject(files, { dataset: 'orders', columns: ['order_id', 'amount_cents', 'status'], datasets: ['orders'] });
+  const read = readProject(files, { dataset: 'orders', columns: ORDER_COLUMNS, datasets: ['orders'] });
   if (!read.ok) throw new Error(read.message);
   return checkProjectImport(read.result, t, signal ? { signal } : {});
 }
@@ -86,14 +48,14 @@ describe('a dbt project imported for a dataset', () => {
       [
         { name: 'orders.yml', text: SCHEMA },
         { name: 'metrics.yml', text: METRICS },
-        { name: 'docs.md', text: '{% docs orders_row %}One order{% enddocs %}' },
+        { name: 'docs.md', text: DOCS },
       ],
       target(existing),
     );
     expect(out.fileName).toBe('orders.yml, metrics.yml');
     expect(out.dictionary?.dictionary.row_meaning).toBe('One order');
-    expect(out.dictionary?.preview.added).toEqual(['status']);
-    expect(out.metrics.added).toEqual([{ name: 'net_revenue', dataset: 'orders', expression: "sum(amount_cents) FILTER (WHERE (status) <> 'R')", description: 'Revenue without refunds' }]);
+    expect(out.dictionary?.preview.added).toEqual(['amount_cents', 'status']);
+    expect(out.metrics.added).toEqual([NET_REVENUE]);
     expect(out.metrics.unchanged.map((m) => m.name)).toEqual(['gross']);
     const skipped = Object.fromEntries(out.metrics.skipped.map((s) => [s.name, s.reason]));
     expect(skipped.running).toMatch(/cumulative/);
@@ -108,8 +70,7 @@ describe('a dbt project imported for a dataset', () => {
   });
 
   it('imports metrics alone when no file describes the columns, and says so', async () => {
-    const semantic = SCHEMA.slice(SCHEMA.indexOf('semantic_models:'));
-    const out = await imported([{ name: 'semantic.yml', text: `${semantic}\n${METRICS}` }], target());
+    const out = await imported([{ name: 'semantic.yml', text: `${SEMANTIC_ONLY}\n${METRICS}` }], target());
     expect(out.dictionary).toBeNull();
     expect(out.metrics.added.map((m) => m.name)).toEqual(['net_revenue', 'gross']);
     expect(out.warnings).toContain('No file describes the columns of orders: only metrics are imported.');

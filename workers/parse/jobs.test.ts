@@ -2,47 +2,16 @@
  * The parse worker's side of a dbt project import (issue 37): the picked files are read with
  * progress by bytes over all of them, parsed file by file, doc blocks filled in and the metrics
  * translated — everything but DuckDB's checks, which need the data (src/knowledge/projectImport.ts).
- * YAML shapes as in shared/knowledge/dbtMetrics.test.ts, where dbt's docs are cited.
+ * The project's files: shared/knowledge/testing/dbtProject.ts, read by the page's tests too.
  */
 import { describe, expect, it } from 'vitest';
 import type { ParseEvent, ProjectParseOutcome } from '../../protocol/parse';
+import { DOCS, METRICS, NET_REVENUE, ORDER_COLUMNS, SCHEMA, SEMANTIC_ONLY } from '../../shared/knowledge/testing/dbtProject';
 import { parseHandlers } from './jobs';
-
-const SCHEMA = `
-version: 2
-models:
-  - name: orders
-    description: "{{ doc('orders_row') }}"
-    columns:
-      - name: status
-        description: "{{ doc('status_doc') }}"
-      - name: amount_cents
-        description: Amount in cents
-        meta: { unit: cents }
-semantic_models:
-  - name: orders
-    model: ref('orders')
-    entities: [{ name: order, type: primary, expr: order_id }]
-    dimensions: [{ name: order_status, type: categorical, expr: status }]
-    measures:
-      - { name: revenue_cents, agg: sum, expr: amount_cents }
-`;
-const METRICS = `
-metrics:
-  - name: net_revenue
-    description: Revenue without refunds
-    type: simple
-    type_params: { measure: revenue_cents }
-    filter: "{{ Dimension('order__order_status') }} <> 'R'"
-  - name: running
-    type: cumulative
-    type_params: { measure: revenue_cents }
-`;
-const DOCS = '{% docs orders_row %}One order{% enddocs %}\n{% docs status_doc %}C completed, R refunded{% enddocs %}';
 
 const file = (name: string, text: string) => ({ name, file: new Blob([text]) });
 
-async function runProject(files: { name: string; file: Blob }[], columns = ['order_id', 'status', 'amount_cents'], datasets = ['orders']): Promise<{ out: ProjectParseOutcome; events: ParseEvent[] }> {
+async function runProject(files: { name: string; file: Blob }[], columns = ORDER_COLUMNS, datasets = ['orders']): Promise<{ out: ProjectParseOutcome; events: ParseEvent[] }> {
   const events: ParseEvent[] = [];
   const handlers = parseHandlers((e) => events.push(e));
   const { result } = await handlers.project({ jobId: 'j1', files, dataset: 'orders', columns, datasets });
@@ -57,8 +26,9 @@ describe('a dbt project imported in the parse worker', () => {
     expect(r.fileName).toBe('orders.yml, metrics.yml');
     expect(r.dictionary?.dictionary.row_meaning).toBe('One order');
     expect(r.dictionary?.dictionary.columns.find((c) => c.name === 'status')?.description).toBe('C completed, R refunded');
-    expect(r.dictionary?.given).toEqual({ status: ['description'], amount_cents: ['description', 'unit'] });
-    expect(r.metrics).toEqual([{ name: 'net_revenue', dataset: 'orders', expression: "sum(amount_cents) FILTER (WHERE (status) <> 'R')", description: 'Revenue without refunds' }]);
+    expect(r.dictionary?.given).toEqual({ status: ['description', 'codes'], amount_cents: ['description', 'unit'] });
+    // Translated, not checked: the typo is DuckDB's to find, on the page.
+    expect(r.metrics).toEqual([NET_REVENUE, { name: 'typo_metric', dataset: 'orders', expression: 'sum(amount_cent)', description: '' }, { name: 'gross', dataset: 'orders', expression: 'sum(amount_cents)', description: '' }]);
     expect(r.skipped).toEqual([{ name: 'running', reason: expect.stringMatching(/cumulative/) }]);
     // Bytes over all three files, in order, ending at their sum; then the two schema files parsed one by one.
     const total = [SCHEMA, METRICS, DOCS].reduce((n, t) => n + new Blob([t]).size, 0);
@@ -70,13 +40,13 @@ describe('a dbt project imported in the parse worker', () => {
   });
 
   it('says what it could not use as values: a broken file among good ones, metrics for a table not loaded, files that bring nothing', async () => {
-    const { out } = await runProject([file('orders.yml', SCHEMA), file('bad.yml', 'a: [unclosed'), file('metrics.yml', METRICS)], ['order_id', 'status', 'amount_cents'], ['customers']);
+    const { out } = await runProject([file('orders.yml', SCHEMA), file('bad.yml', 'a: [unclosed'), file('metrics.yml', METRICS)], ORDER_COLUMNS, ['customers']);
     if (!out.ok) throw new Error(out.message);
     expect(out.result.warnings).toContainEqual(expect.stringMatching(/^bad\.yml could not be read as YAML/));
     expect(out.result.metrics).toEqual([]);
     expect(out.result.skipped.map((s) => s.reason)).toContainEqual('its table orders is not loaded');
 
-    const onlyMetrics = await runProject([file('semantic.yml', `${SCHEMA.slice(SCHEMA.indexOf('semantic_models:'))}\n${METRICS}`)]);
+    const onlyMetrics = await runProject([file('semantic.yml', `${SEMANTIC_ONLY}\n${METRICS}`)]);
     if (!onlyMetrics.out.ok) throw new Error(onlyMetrics.out.message);
     expect(onlyMetrics.out.result.dictionary).toBeNull();
     expect(onlyMetrics.out.result.warnings).toContain('No file describes the columns of orders: only metrics are imported.');
