@@ -38,6 +38,12 @@ const hasText = (page, text) => page.evaluate((t) => document.body.textContent?.
 /** The elements of `selector` whose whole text is `text`. */
 const withText = (page, selector, text) => page.locator(selector).filter({ hasText: new RegExp(`^\\s*${text}\\s*$`) });
 
+/** Whether the SQL editor's completion popup offers a column (`item_…`) within 5 s. */
+const offersColumns = (page) =>
+  page
+    .waitForFunction(() => !!document.querySelector('.cm-tooltip-autocomplete li[role="option"]')?.textContent?.startsWith('item_'), undefined, { timeout: 5_000, polling: 50 })
+    .then(() => true, () => false);
+
 /** Waits for `done()`, polling; a step that never ends fails the row rather than hanging the bench. */
 async function until(page, what, done, timeout = 600_000) {
   const deadline = Date.now() + timeout;
@@ -151,11 +157,17 @@ async function wideCost(browser, baseURL, columns) {
   const path = ensureWideCsv(columns);
   const { mock, context, page } = await openWithMockModel(browser, baseURL);
   const tracePath = join(tmpdir(), `dataseer-wide-${columns}-${process.pid}.json`);
+  // The browser records one trace at a time: a table whose run failed must stop its own, or the
+  // next table's `startTracing` fails too.
+  let tracing = false;
   try {
     const draft = { type: 'structured', when: 'data_dictionary', value: { row_meaning: 'one respondent', grain: '', caveats: [], columns: [], joins: [] } };
     const res = await fetch(`${mock.url}/__script`, { method: 'POST', body: JSON.stringify({ replies: [draft], replace: true }) });
     if (!res.ok) throw new Error(`mock script: ${res.status}`);
-    if (TRACE) await browser.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
+    if (TRACE) {
+      await browser.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
+      tracing = true;
+    }
     /** [step, page time it ended] in order. */
     const marks = [];
     const ended = async (step) => marks.push([step, await endStep(page, step)]);
@@ -192,16 +204,25 @@ async function wideCost(browser, baseURL, columns) {
     await editor.press('ControlOrMeta+a');
     await editor.press('Delete');
     const typed = `SELECT wide_${columns}c.item_${columns - 1}, wide_${columns}c.item_1 FROM wide_${columns}c WHERE wide_${columns}c.item_2 > 5`;
+    // CodeMirror asks its completion sources only once typing pauses for 100 ms
+    // (`activateOnTypingDelay`): keys 40–50 ms apart, as on an idle machine, never open the popup,
+    // so after the first `table.item_` the bench pauses as a user does and waits (up to 5 s) for
+    // the columns to be offered; the step fails if they never are.
     let sawColumns = false;
+    let sofar = '';
     for (const key of typed) {
       await page.keyboard.type(key);
+      sofar += key;
       await page.waitForTimeout(40);
-      if (!sawColumns && key === '_') sawColumns = await page.evaluate(() => !!document.querySelector('.cm-tooltip-autocomplete li[role="option"]')?.textContent?.startsWith('item_'));
+      if (!sawColumns && sofar.endsWith('c.item_')) sawColumns = await offersColumns(page);
     }
-    if (!sawColumns) throw new Error('the SQL editor never offered the columns while typing');
+    if (!sawColumns) throw new Error('the SQL editor never offered the columns after `table.item_` (waited 5 s)');
     await page.waitForTimeout(500);
     await ended(`SQL typed with completion (${typed.length} keys)`);
-    if (TRACE) await browser.stopTracing();
+    if (tracing) {
+      tracing = false;
+      await browser.stopTracing();
+    }
     const tasks = await page.evaluate((a) => window.__benchLongTasks.filter((t) => t.start >= a), t0);
     let from = t0;
     const bySteps = marks.map(([step, end]) => {
@@ -212,6 +233,7 @@ async function wideCost(browser, baseURL, columns) {
     });
     return { bySteps, makeup: TRACE ? longTaskMakeup(tracePath) : null };
   } finally {
+    if (tracing) await browser.stopTracing().catch(() => undefined);
     await context.close();
     await mock.close();
     rmSync(tracePath, { force: true });
