@@ -5,6 +5,7 @@
  */
 import type { DataEvent, DatasetInfo, LoadPhase } from '../../protocol/data';
 import type { DataInit } from './dataTransport';
+import { keepColumnLists } from './stableColumns';
 
 export interface LoadState {
   loadId: string;
@@ -174,7 +175,7 @@ export class DatasetsModel {
   /** The list as the worker announced it (its `datasets` event, or `init`). */
   protected setDatasets(list: DatasetInfo[]): void {
     const grew = list.length > this.datasets.length;
-    this.datasets = list;
+    this.datasets = keepColumnLists(this.datasets, list);
     if (grew && !this.#persistRequested) {
       this.#persistRequested = true;
       // Only the main thread may ask; best-effort, so eviction is less likely.
