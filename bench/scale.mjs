@@ -14,10 +14,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { duckdbHeapMB, scalar } from './bigfile.mjs';
 import { ensureCsv } from './gen-csv.mjs';
 import { memAvailableBytes, ourRenderers, peakMB, resetPeaks } from './procMemory.mjs';
+import { wideCsv, writeWideCsv } from './scaleCsv.mjs';
 import { appCeilingBytes, appMakesView, estimatedBytes, matrixCells, parseLimit, whyNot } from './scalePlan.mjs';
 import { coldStart, loadFile, newPage, quiet, runQuery, settled } from './wasm.mjs';
 import { longTaskMakeup, TRACE_CATEGORIES } from './wide.mjs';
@@ -33,30 +33,15 @@ const STEP_TIMEOUT = 3_600_000;
 const ONLY = process.env.BENCH_SCALE_ONLY?.split(',').filter(Boolean);
 const GEN_COLUMNS = ['id', 'qty', 'price', 'score', 'category', 'event_date', 'note'];
 
-const sqlString = (s) => `'${s.replaceAll("'", "''")}'`;
 
-/** Column i: nine in ten small integers, then a decimal, and every tenth a text category. */
-function columnSql(i) {
-  if (i === 0) return `(i % 8)::VARCHAR || '_cat' AS c0`;
-  if (i % 10 === 0) return `'v' || ((i * ${i + 3}) % 13) AS c${i}`;
-  if (i % 10 === 5) return `round(((i * ${i + 11}) % 1000) / 10.0, 1) AS c${i}`;
-  return `(i * ${i + 7}) % 97 AS c${i}`;
-}
-
-/** Writes a cell's CSV (deterministic, by DuckDB's COPY, several threads) into `dir`. */
+/**
+ * Writes a cell's CSV into `dir` (the 1 GB one by gen-csv.mjs; the wide ones by scaleCsv.mjs, kept
+ * in BENCH_SCALE_CACHE when set). keep: the file is the cache's, not deleted after its cell.
+ * @returns {Promise<{ path: string, cached: boolean, keep: boolean }>}
+ */
 async function writeCsv(cell, dir) {
-  if (cell.source === 'gen') return ensureCsv({ rows: cell.rows, fileName: `${cell.key}.csv`, dir });
-  const path = join(dir, `${cell.key}.csv`);
-  const instance = await DuckDBInstance.create(':memory:');
-  const conn = await instance.connect();
-  try {
-    const select = Array.from({ length: cell.cols }, (_, i) => columnSql(i)).join(', ');
-    await conn.run(`COPY (SELECT ${select} FROM range(${cell.rows}) t(i)) TO ${sqlString(path)} (HEADER, DELIMITER ',')`);
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-  return path;
+  if (cell.source === 'gen') return { path: await ensureCsv({ rows: cell.rows, fileName: `${cell.key}.csv`, dir }), cached: false, keep: false };
+  return wideCsv(cell.key, cell.cols, cell.rows, dir);
 }
 
 const groupBySql = (cell) =>
@@ -341,7 +326,8 @@ export async function scaleRows(browser, baseURL) {
       // A width whose 1k-row file was not written (BENCH_SCALE_ONLY): its bytes a row from one,
       // so the cell's CSV size, table-or-view and time can be estimated before it is written.
       if (cell.source === 'range' && !perRow.has(cell.cols) && (!ONLY || ONLY.includes(cell.key))) {
-        const probe = await writeCsv({ ...cell, key: `${cell.key}_probe`, rows: 1_000 }, dir);
+        const probe = join(dir, `${cell.key}_probe.csv`);
+        await writeWideCsv(cell.cols, 1_000, probe);
         perRow.set(cell.cols, statSync(probe).size / 1_000);
         rmSync(probe, { force: true });
       }
@@ -354,14 +340,17 @@ export async function scaleRows(browser, baseURL) {
       const bytes = estimatedBytes(cell, ctx);
       const planned = { view: cell.view ?? (bytes !== undefined && appMakesView(bytes, cell.rows * cell.cols, ctx.ceilingBytes)) };
       let path;
+      let keep = false;
       try {
         const t0 = performance.now();
-        path = await writeCsv(cell, dir);
+        const written = await writeCsv(cell, dir);
+        path = written.path;
+        keep = written.keep;
         const writeMs = performance.now() - t0;
         if (cell.source === 'range') perRow.set(cell.cols, statSync(path).size / cell.rows);
         // Planned again from the file written (not an estimate): native must read it as the app will.
         planned.view = cell.view ?? appMakesView(statSync(path).size, cell.rows * cell.cols, ctx.ceilingBytes);
-        console.log(`  ${cell.label}: CSV written in ${((performance.now() - t0) / 1000).toFixed(0)} s (${(statSync(path).size / 1e6).toFixed(0)} MB)`);
+        console.log(`  ${cell.label}: CSV ${written.cached ? 'reused from BENCH_SCALE_CACHE' : 'written'} in ${(writeMs / 1000).toFixed(0)} s (${(statSync(path).size / 1e6).toFixed(0)} MB)`);
         const load = loadavg()[0];
         const r = await runCell(browser, baseURL, cell, path, planned, (limit) => {
           if (limit === undefined || limit + 768 * 1024 ** 2 === ctx.ceilingBytes) return;
@@ -380,8 +369,8 @@ export async function scaleRows(browser, baseURL) {
         process.exitCode = 1;
       } finally {
         // The 1 GB file serves the table and the view cells; every other file goes at once.
-        if (path && cells[i + 1]?.key !== cell.key) rmSync(path, { force: true });
-        if (path && cells[i + 1]?.key !== cell.key) rmSync(`${path}.meta.json`, { force: true });
+        if (path && !keep && cells[i + 1]?.key !== cell.key) rmSync(path, { force: true });
+        if (path && !keep && cells[i + 1]?.key !== cell.key) rmSync(`${path}.meta.json`, { force: true });
       }
     }
   } finally {
