@@ -101,14 +101,15 @@ export class HostContext {
    * starts, answers `whileQueued()` at once instead of after everything queued before it. The job
    * itself still gets its turn, sees the mark and must do nothing; the mark is forgotten only once
    * it has, so it cannot run after all. Cancelled while running, the job answers itself. Run as
-   * the page's statement (peers do not cancel by id).
+   * the page's statement unless `owner` names a peer (Python's `sql()`, which the page cancels
+   * by id when it halts the run).
    */
-  async cancellable<T>(id: string, marks: Set<string>, job: () => Promise<T>, whileQueued: () => T, options: { keepMark?: boolean } = {}): Promise<T> {
+  async cancellable<T>(id: string, marks: Set<string>, job: () => Promise<T>, whileQueued: () => T, options: { keepMark?: boolean; owner?: string } = {}): Promise<T> {
     let started = false;
     const queued = this.serial.run(() => {
       started = true;
       return job();
-    });
+    }, options.owner);
     // `keepMark`: a later step of the same operation still has to see the cancel.
     if (!options.keepMark) {
       void queued.then(
