@@ -6,7 +6,8 @@
  */
 import { nextIsolationStep, type IsolationStep } from './reloadDecision';
 import { afterControllerChange, shouldOfferUpdate } from './updateDecision';
-import { KEEP_MAX, type PageToWorker } from './messages';
+import type { PageToWorker } from './messages';
+import { handOverLoads, observeResources } from './handOver';
 import type { UpdateNotice } from './updates.svelte';
 
 /** A long-lived tab looks for a new deploy this often (browsers also check on each page load). */
@@ -66,8 +67,12 @@ function loadedHere(): string[] {
 async function keepWhatThisPageLoaded(container: ServiceWorkerContainer, registration: ServiceWorkerRegistration, alsoUsed: () => string[]): Promise<void> {
   try {
     await controlled(container, registration);
-    const urls = [...new Set([location.href, ...loadedHere(), ...alsoUsed()])].slice(0, KEEP_MAX);
-    send(container.controller ?? registration.active, { type: 'keep', urls });
+    // And what is reported later (a worker's script fetched before control): handOver.ts.
+    handOverLoads([location.href, ...loadedHere(), ...alsoUsed()], {
+      origin: location.origin,
+      send: (urls) => send(container.controller ?? registration.active, { type: 'keep', urls }),
+      observe: observeResources,
+    });
   } catch {
     // No worker took control (private mode, storage off): nothing can be kept.
   }
