@@ -199,7 +199,12 @@ export type DataRequests = {
   /** Cancels a load (running or queued): what it made is dropped; its `load` answers `cancelled`. */
   cancelLoad: { req: { loadId: string }; res: { cancelled: boolean } };
   /** A window of a dataset's rows, for the virtualised preview grid. */
-  page: { req: { name: string; offset: number; limit: number; /** Only the first N columns (wide tables). */ maxColumns?: number }; res: QueryResult };
+  /**
+   * `queryId` (additive, issue 37): `cancel({ queryId })` stops this window's read — over a view of
+   * a big file each far window is a scan — running (DuckDB interrupted) or queued; it then fails
+   * with `PAGE_CANCELLED`.
+   */
+  page: { req: { name: string; offset: number; limit: number; /** Only the first N columns (wide tables). */ maxColumns?: number; queryId?: string }; res: QueryResult };
   /**
    * `profileId` (additive): names the run so `cancelProfile` can stop it and `profileProgress`
    * events can report on it. `from` (additive, issue 37): the 0-based index of the first column to
@@ -254,6 +259,9 @@ export type DataPeerRequests = {
   profile: DataRequests['profile'];
   profileSample: DataRequests['profileSample'];
 };
+
+/** The error of a `page` request its Cancel stopped. */
+export const PAGE_CANCELLED = 'Rows cancelled.';
 
 export type LoadPhase = 'reading' | 'storing' | 'parsing' | 'inserting' | 'restoring' | 'done';
 

@@ -154,6 +154,11 @@ export async function registerIsolationWorker(notice: UpdateNotice, alsoUsed: ()
     alreadyReloaded: readMark(),
   });
   if (!import.meta.env.PROD) return window.crossOriginIsolated ? 'isolated' : 'unsupported';
+  // Read before registering: the worker (its own thread) can install, activate and claim this
+  // page before `register` resolves on a busy main thread, and the page would then look
+  // controlled though everything it loaded so far bypassed the worker (e2e/offline-first-visit
+  // .spec.ts:53 failed so: nothing was handed over, the offline reload missed DuckDB's files).
+  const controlledAtLoad = serviceWorkerAvailable && navigator.serviceWorker.controller !== null;
   let registration: ServiceWorkerRegistration | undefined;
   if (serviceWorkerAvailable) {
     try {
@@ -172,7 +177,7 @@ export async function registerIsolationWorker(notice: UpdateNotice, alsoUsed: ()
       // Isolated by the host's own headers, the first visit is not reloaded: what it loaded
       // before the worker took control is handed to the worker, or the next load offline
       // would miss it (the main bundle, the engines' worker scripts).
-      if (registration && !navigator.serviceWorker.controller) void keepWhatThisPageLoaded(navigator.serviceWorker, registration, alsoUsed);
+      if (registration && !controlledAtLoad) void keepWhatThisPageLoaded(navigator.serviceWorker, registration, alsoUsed);
       return 'isolated';
     case 'unsupported':
       return 'unsupported';

@@ -133,6 +133,38 @@ export class HostContext {
     }
   }
 
+  /**
+   * (issue 37) A read named by `queryId` (a preview window, a Python run's `sql()`): the page's
+   * `cancel({ queryId })` interrupts it while it runs (`querying`) or drops it while it waits;
+   * then it answers null. `owner` as for `serial.run`; `keepMark` as for `cancellable`.
+   */
+  async readById<T>(queryId: string, read: () => Promise<T>, options: { owner?: string; keepMark?: boolean } = {}): Promise<T | null> {
+    const cancelled = () => this.cancelledQueries.has(queryId);
+    if (cancelled()) {
+      if (!options.keepMark) this.cancelledQueries.delete(queryId);
+      return null;
+    }
+    return this.cancellable<T | null>(
+      queryId,
+      this.cancelledQueries,
+      async () => {
+        if (cancelled()) return null;
+        this.querying = queryId;
+        try {
+          return await read();
+        } catch (e) {
+          // DuckDB's "INTERRUPT Error" of its own Cancel is a cancel, not a failure.
+          if (cancelled()) return null;
+          throw e;
+        } finally {
+          this.querying = null;
+        }
+      },
+      () => null,
+      options,
+    );
+  }
+
   addListener(emit: Emit): void {
     this.#listeners.add(emit);
   }

@@ -29,24 +29,8 @@ export async function modelQuery(ctx: HostContext, sql: string, maxRows: number,
   // Named (issue 37): the page's `cancel({ queryId })` stops it alone — a halted Python run's
   // query, never a profile or a fix the page runs meanwhile. The mark is kept: the run is over,
   // so its later statements answer at once too.
-  const cancelled = () => ctx.cancelledQueries.has(queryId);
-  if (cancelled()) return CANCELLED;
-  return ctx.cancellable(
-    queryId,
-    ctx.cancelledQueries,
-    async () => {
-      if (cancelled()) return CANCELLED;
-      ctx.querying = queryId;
-      try {
-        const out = await runModelSql(engine, sql, maxRows, modelScope(ctx));
-        return !out.ok && cancelled() ? CANCELLED : out;
-      } finally {
-        ctx.querying = null;
-      }
-    },
-    () => CANCELLED,
-    { keepMark: true, owner },
-  );
+  const out = await ctx.readById(queryId, () => runModelSql(engine, sql, maxRows, modelScope(ctx)), { owner, keepMark: true });
+  return out === null || (!out.ok && ctx.cancelledQueries.has(queryId)) ? CANCELLED : out;
 }
 
 /** The host's reads a peer shares, queued under the peer's name. */

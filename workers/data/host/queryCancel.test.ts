@@ -10,7 +10,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { tableFromIPC } from 'apache-arrow';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runQueryId, type DataEvent, type DataRequests } from '../../../protocol/data';
+import { PAGE_CANCELLED, runQueryId, type DataEvent, type DataRequests } from '../../../protocol/data';
 import type { Handlers } from '../../../protocol/rpcServer';
 import type { Engine, ResultStream } from '../engine/duckdbEngine';
 import { DataHost, type Readers } from './host';
@@ -47,8 +47,10 @@ class GatedEngine implements Engine {
     if (sql.startsWith('PREPARE') && sql.includes('HOLD')) this.#armed = true;
     return this.inner.query(sql);
   }
+  /** Statements held besides those naming HOLD (a preview window's read names no HOLD). */
+  holdAlso: RegExp | undefined;
   async send(sql: string): Promise<ResultStream> {
-    const hold = sql.includes('HOLD') || (this.#armed && sql.startsWith('EXECUTE'));
+    const hold = sql.includes('HOLD') || this.holdAlso?.test(sql) || (this.#armed && sql.startsWith('EXECUTE'));
     if (sql.startsWith('EXECUTE')) this.#armed = false;
     if (hold) {
       this.#progress?.(40);
@@ -189,5 +191,38 @@ describe("cancelling a halted Python run's query by the run's id", { timeout: 30
     expect(await call('cancel', { queryId: runQueryId('python', 'run-idle') })).toEqual({ cancelled: true });
     expect((await profile).columns.map((c) => c.name)).toEqual(['id', 'v']);
     expect(engine.cancels).toBe(0);
+  });
+});
+
+/**
+ * A preview window over a view of a big file is a scan up to its OFFSET: the grid names each
+ * window's read, and a window scrolled past (or cancelled) is stopped instead of holding the
+ * engine for rows nobody will see.
+ */
+describe('cancelling a preview window by its id', { timeout: 30_000 }, () => {
+  it('running: DuckDB is interrupted and the window fails as cancelled; the next window reads', async () => {
+    const { engine, host, call } = await setUp();
+    // The far window of a big view, held as a scan would be.
+    engine.holdAlso = /OFFSET 300\b/;
+    const running = host.page('other', 300, 50, undefined, 'w1');
+    await engine.held;
+    expect(await call('cancel', { queryId: 'w1' })).toEqual({ cancelled: true });
+    await expect(running).rejects.toThrow(PAGE_CANCELLED);
+    expect(engine.cancels).toBe(1);
+    const next = await host.page('other', 0, 5, undefined, 'w2');
+    expect(next.columns.map((c) => c.name)).toEqual(['id', 'v']);
+    expect(tableFromIPC(next.ipc).numRows).toBe(5);
+  });
+
+  it('queued behind another statement: it fails at once and never reads; the statement runs on', async () => {
+    const { engine, host, call } = await setUp();
+    const first = call('consoleQuery', { sql: "SELECT 'HOLD' AS h, count(*) AS n FROM other", queryId: 'before' });
+    await engine.held;
+    const queued = host.page('other', 100, 50, undefined, 'w-queued');
+    expect(await call('cancel', { queryId: 'w-queued' })).toEqual({ cancelled: true });
+    await expect(queued).rejects.toThrow(PAGE_CANCELLED);
+    expect(engine.cancels).toBe(0);
+    engine.release();
+    expect((await first).ok).toBe(true);
   });
 });
