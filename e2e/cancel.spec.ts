@@ -148,6 +148,10 @@ test('preview rows waiting on DuckDB say so after a second; Cancel stops their r
   const csv = ['id,label', ...Array.from({ length: 2_000 }, (_, i) => `${i},row-${i}`)].join('\n');
   await app.fileInput.setInputFiles({ name: 'waiting.csv', mimeType: 'text/csv', buffer: Buffer.from(`${csv}\n`) });
   await app.expectDataset('waiting');
+  // Shown now instead, so that waiting's preview grid is drawn anew (with no rows yet) below.
+  await app.fileInput.setInputFiles({ name: 'shown.csv', mimeType: 'text/csv', buffer: Buffer.from('id\n1\n') });
+  await app.expectDataset('shown');
+  await app.selectDataset('shown');
   // DuckDB busy for minutes (as a far window of a 1 GB view keeps it): the preview's rows queue behind.
   await app.submitSql(ENDLESS);
   await expect(page.getByRole('status').filter({ hasText: 'Running…' })).toBeVisible();

@@ -164,9 +164,9 @@ describe("cancelling a halted Python run's query by the run's id", { timeout: 30
     expect(engine.cancels).toBe(1);
     expect((await running).result).toEqual({ ok: false, message: 'Query cancelled.', cancelled: true });
     // The halted run's next statement never reaches DuckDB.
-    const before = engine.calls.length;
+    const before = engine.calls;
     expect((await python.modelQuery({ sql: 'SELECT 1 AS one', queryId })).result).toMatchObject({ cancelled: true });
-    expect(engine.calls.length).toBe(before);
+    expect(engine.calls).toBe(before);
     // Another run's sql() and the page's console run as before.
     expect((await python.modelQuery({ sql: 'SELECT count(*) AS n FROM other', queryId: runQueryId('python', 'run-2') })).result.ok).toBe(true);
     expect((await call('consoleQuery', { sql: 'SELECT count(*) AS n FROM other' })).ok).toBe(true);
