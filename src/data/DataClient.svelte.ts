@@ -240,36 +240,37 @@ export class DataClient extends DatasetsModel {
    * `AbortError`, whether the read was running, queued or already answered.
    */
   async page(name: string, offset: number, limit: number, maxColumns?: number, signal?: AbortSignal): Promise<DecodedRows> {
-    if (signal?.aborted) throw abortError();
-    const queryId = signal ? this.newQueryId() : undefined;
-    const stop = () => void this.cancelQuery(queryId).catch(() => undefined);
-    signal?.addEventListener('abort', stop, { once: true });
-    try {
+    return this.#abortable(signal, async (queryId) => {
       const res = await this.#transport.call('page', { name, offset, limit, ...(maxColumns === undefined ? {} : { maxColumns }), ...(queryId === undefined ? {} : { queryId }) });
-      if (signal?.aborted) throw abortError();
-      return await this.#decode(res, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });
-    } catch (e) {
-      throw signal?.aborted ? abortError() : e;
-    } finally {
-      signal?.removeEventListener('abort', stop);
-    }
+      return { done: () => this.#decode(res, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) }) };
+    });
   }
 
   /**
    * Rows of a dataset by SQL the page builds (a preview grid's filter), on the console's query
-   * path, decoded as `page` decodes them; DuckDB's error is thrown.
+   * path, decoded as `page` decodes them; DuckDB's error is thrown. `signal` as for `page`.
    */
   async datasetRows(name: string, sql: string, maxRows: number, signal?: AbortSignal): Promise<DecodedRows> {
+    return this.#abortable(signal, async (queryId) => {
+      const outcome = await this.#transport.call('consoleQuery', { sql, maxRows, ...(queryId === undefined ? {} : { queryId }) });
+      return { done: () => (outcome.ok ? this.#decode(outcome.result, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) }) : Promise.reject(new Error(outcome.message))) };
+    });
+  }
+
+  /**
+   * Runs a worker read named by a fresh query id when there is a `signal`: its abort cancels that
+   * read alone in the worker, and the caller gets an `AbortError` whatever the worker answered
+   * (`read` answers, then `done` finishes on the page only if still wanted).
+   */
+  async #abortable<T>(signal: AbortSignal | undefined, read: (queryId: string | undefined) => Promise<{ done: () => Promise<T> }>): Promise<T> {
     if (signal?.aborted) throw abortError();
-    // `signal` as for `page`: the query is named so its abort stops it alone.
     const queryId = signal ? this.newQueryId() : undefined;
     const stop = () => void this.cancelQuery(queryId).catch(() => undefined);
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      const outcome = await this.#transport.call('consoleQuery', { sql, maxRows, ...(queryId === undefined ? {} : { queryId }) });
+      const answered = await read(queryId);
       if (signal?.aborted) throw abortError();
-      if (!outcome.ok) throw new Error(outcome.message);
-      return await this.#decode(outcome.result, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });
+      return await answered.done();
     } catch (e) {
       throw signal?.aborted ? abortError() : e;
     } finally {
