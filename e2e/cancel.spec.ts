@@ -142,3 +142,78 @@ test('a dictionary draft can be cancelled: nothing is saved, it says so, and the
   await expect(chat(page).answers.filter({ hasText: 'other has 2 rows.' })).toBeVisible();
   expect(app.pageErrors).toEqual([]);
 });
+
+test('preview rows waiting on DuckDB say so after a second; Cancel stops their read and leaves a console query running', async ({ app, page }) => {
+  test.setTimeout(4 * 60_000);
+  const csv = ['id,label', ...Array.from({ length: 2_000 }, (_, i) => `${i},row-${i}`)].join('\n');
+  await app.fileInput.setInputFiles({ name: 'waiting.csv', mimeType: 'text/csv', buffer: Buffer.from(`${csv}\n`) });
+  await app.expectDataset('waiting');
+  // Shown now instead, so that waiting's preview grid is drawn anew (with no rows yet) below.
+  await app.fileInput.setInputFiles({ name: 'shown.csv', mimeType: 'text/csv', buffer: Buffer.from('id\n1\n') });
+  await app.expectDataset('shown');
+  await app.selectDataset('shown');
+  // DuckDB busy for minutes (as a far window of a 1 GB view keeps it): the preview's rows queue behind.
+  await app.submitSql(ENDLESS);
+  await expect(page.getByRole('status').filter({ hasText: 'Running…' })).toBeVisible();
+  await app.selectDataset('waiting');
+  const panel = await app.openTab('Preview');
+  const loading = panel.getByRole('status').filter({ hasText: /^\s*Loading rows 1–\d+ of waiting…/ });
+  await expect(loading).toBeVisible({ timeout: 30_000 });
+  await loading.getByRole('button', { name: 'Cancel loading rows', exact: true }).click();
+  await expect(panel.getByRole('status').filter({ hasText: 'Loading rows cancelled: scroll to read them again.' })).toBeVisible({ timeout: 15_000 });
+  await expect(loading).toHaveCount(0);
+  await expect(app.alerts).toHaveCount(0);
+  // The console's query was not the one stopped: it still runs until its own Cancel.
+  await app.openView('SQL');
+  await expect(page.getByRole('status').filter({ hasText: 'Running…' })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Query cancelled.' })).toBeVisible({ timeout: 30_000 });
+  // Scrolled, the grid reads its rows again.
+  const grid = (await app.openTab('Preview')).getByRole('grid', { name: 'Preview of waiting', exact: true });
+  await expect
+    .poll(
+      async () => {
+        await grid.evaluate((el) => {
+          const scroller = [el, ...Array.from(el.querySelectorAll('*'))].find((c) => c.scrollHeight > c.clientHeight + 4 && /auto|scroll/.test(getComputedStyle(c).overflowY));
+          if (scroller) scroller.scrollTop += 40;
+          scroller?.dispatchEvent(new Event('scroll'));
+        });
+        return grid.getByRole('gridcell', { name: /^row-\d+$/ }).count();
+      },
+      { timeout: 30_000, intervals: [500] },
+    )
+    .toBeGreaterThan(0);
+  expect(app.pageErrors).toEqual([]);
+});
+
+test('after a reload, Cancel on one saved dataset leaves it out with its copy kept; the others come back, and it does on the next reload', async ({ app, page }, testInfo) => {
+  test.setTimeout(5 * 60_000);
+  const path = testInfo.outputPath('restored_big.csv');
+  // ~35 MB: its restore takes seconds, so its Cancel (clicked as the page comes back) lands before it ends.
+  const rows = ['id,group,amount,note'];
+  for (let i = 0; i < 900_000; i++) rows.push(`${i},g${i % 40},${(i % 10_000) / 7},note number ${i % 997}`);
+  writeFileSync(path, `${rows.join('\n')}\n`);
+  await app.addFiles(path);
+  await app.expectDataset('restored_big', 120_000);
+  await app.fileInput.setInputFiles({ name: 'kept.csv', mimeType: 'text/csv', buffer: Buffer.from('id,v\n1,10\n2,20\n') });
+  await app.expectDataset('kept');
+  await expect(page.getByText('Saving for your next visit…')).toHaveCount(0, { timeout: 120_000 });
+
+  await page.reload();
+  const restoring = page.getByRole('progressbar', { name: 'Restoring restored_big.csv', exact: true });
+  await expect(restoring).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Cancel restoring restored_big.csv', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Not restored: restored_big. Its saved copy is kept and comes back after the next reload.' })).toBeVisible({ timeout: 60_000 });
+  await expect(restoring).toHaveCount(0);
+  await app.expectDataset('kept');
+  expect(await app.datasetNames()).not.toContain('restored_big');
+  expect(parseDisplayedNumber(await app.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'restored_big'"))).toBe(0);
+  expect(await app.scalar('SELECT sum(v) FROM kept')).toBe('30');
+  await expect(app.alerts).toHaveCount(0);
+
+  await app.reload();
+  await app.expectDataset('restored_big', 120_000);
+  expect(parseDisplayedNumber(await app.scalar('SELECT count(*) FROM restored_big'))).toBe(900_000);
+  await app.expectDataset('kept');
+  expect(app.pageErrors).toEqual([]);
+});

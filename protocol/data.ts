@@ -189,8 +189,9 @@ export type DataRequests = {
    */
   consoleQuery: { req: { sql: string; maxRows?: number; queryId?: string }; res: QueryOutcome };
   /**
-   * With `queryId`: stops that console query, running or queued (it answers `cancelled`), never
-   * another statement. Without: interrupts the page's own statement if DuckDB is running one; its
+   * With `queryId`: stops that console query, or a peer's `modelQuery` named so (a halted Python
+   * run's `sql()`: `runQueryId`), running or queued (it answers `cancelled`), never another
+   * statement. Without: interrupts the page's own statement if DuckDB is running one; its
    * `query` then answers with an error. Not queued behind it. A peer's `cancel` stops only that
    * peer's statement (DataPeerRequests).
    */
@@ -198,7 +199,12 @@ export type DataRequests = {
   /** Cancels a load (running or queued): what it made is dropped; its `load` answers `cancelled`. */
   cancelLoad: { req: { loadId: string }; res: { cancelled: boolean } };
   /** A window of a dataset's rows, for the virtualised preview grid. */
-  page: { req: { name: string; offset: number; limit: number; /** Only the first N columns (wide tables). */ maxColumns?: number }; res: QueryResult };
+  /**
+   * `queryId` (additive, issue 37): `cancel({ queryId })` stops this window's read — over a view of
+   * a big file each far window is a scan — running (DuckDB interrupted) or queued; it then fails
+   * with `PAGE_CANCELLED`.
+   */
+  page: { req: { name: string; offset: number; limit: number; /** Only the first N columns (wide tables). */ maxColumns?: number; queryId?: string }; res: QueryResult };
   /**
    * `profileId` (additive): names the run so `cancelProfile` can stop it and `profileProgress`
    * events can report on it. `from` (additive, issue 37): the 0-based index of the first column to
@@ -228,6 +234,11 @@ export type DataRequests = {
 /** The workers that hold a port to the data worker. */
 export type DataPeer = 'agent' | 'python';
 
+/** The id a peer's run gives its DuckDB statements (`modelQuery`'s `queryId`), from the run's own id. */
+export function runQueryId(peer: DataPeer, runId: string): string {
+  return `${peer}-run:${runId}`;
+}
+
 /**
  * Everything a peer (the agent, model-written Python) may ask the data worker, and nothing else:
  * an allow-list, so a request added to `DataRequests` for the page is never open to a peer. No
@@ -236,13 +247,21 @@ export type DataPeer = 'agent' | 'python';
 export type DataPeerRequests = {
   /** The datasets (peers also hear every change as a `datasets` event). */
   list: DataRequests['list'];
-  /** Model-written SQL: one read-only statement over the datasets, judged by DuckDB's own plan. */
-  modelQuery: { req: { sql: string; maxRows?: number }; res: QueryOutcome };
+  /**
+   * Model-written SQL: one read-only statement over the datasets, judged by DuckDB's own plan.
+   * `queryId` (additive, issue 37): Python's `sql()` names its run's statements (`runQueryId`),
+   * so the page's `cancel({ queryId })` on a halt stops them and nothing else; the mark stays, so
+   * a halted run's later `sql()` calls answer `cancelled` at once.
+   */
+  modelQuery: { req: { sql: string; maxRows?: number; queryId?: string }; res: QueryOutcome };
   /** Interrupts this peer's own running statement (never the page's or the other peer's). */
   cancel: DataRequests['cancel'];
   profile: DataRequests['profile'];
   profileSample: DataRequests['profileSample'];
 };
+
+/** The error of a `page` request its Cancel stopped. */
+export const PAGE_CANCELLED = 'Rows cancelled.';
 
 export type LoadPhase = 'reading' | 'storing' | 'parsing' | 'inserting' | 'restoring' | 'done';
 

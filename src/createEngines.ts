@@ -11,6 +11,7 @@ import { PythonClient } from './python/PythonClient.svelte';
 import { EngineMesh } from './engines/mesh';
 import { spawnAgentWorker, spawnDataWorker, spawnDecodeWorker, spawnPythonWorker, spawnWorkspaceDataWorker } from './engines/spawn';
 import { DecodeClient } from './data/decodeClient';
+import { runQueryId } from '../protocol/data';
 
 export interface Engines {
   data: DataClient;
@@ -44,7 +45,8 @@ export function createEngines(options: EngineOptions): Engines {
     createWorker: spawnPythonWorker,
     connectData: mesh.connector('python → data'),
     requireProtection: options.requireProtection,
-    onHalt: () => void data.cancelQuery().catch(() => undefined),
+    // Only the halted run's own DuckDB statement (by id), never a profile or fix the page runs.
+    onHalt: (runId) => void data.cancelQuery(runQueryId('python', runId)).catch(() => undefined),
     // Pyodide's warm-up waits while a dataset loads or is restored: both want the two cores.
     isBusy: () => data.loads.length > 0 || data.restoring.length > 0,
   });

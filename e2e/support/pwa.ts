@@ -44,6 +44,23 @@ export async function cachedPaths(page: Page): Promise<string[]> {
   }
 }
 
+/**
+ * Same-origin files this page's resource timing says it loaded that the worker's caches do not
+ * hold (yet): what an offline reload would miss.
+ */
+export async function notKept(page: Page): Promise<string[]> {
+  const cached = new Set(await cachedPaths(page));
+  const loaded = await page
+    .evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.startsWith(`${location.origin}/`))
+        .map((e) => new URL(e.name).pathname),
+    )
+    .catch(() => ['(the page did not answer)']);
+  return [...new Set(loaded)].filter((p) => !cached.has(p));
+}
+
 /** The build id of the worker controlling the page (src/sw/messages.ts `version`), or null. */
 export async function controllerBuildId(page: Page): Promise<string | null> {
   return page.evaluate(

@@ -116,6 +116,16 @@ export class DataClient extends DatasetsModel {
     }
   }
 
+  /**
+   * Stops bringing back one saved source after a reload (issue 37): it is not restored now, its
+   * saved copy stays for the next start, the other sources come back as before. Its row says
+   * "cancelling" until the worker has skipped it (then a note says what was not restored).
+   */
+  async cancelRestore(loadId: string): Promise<void> {
+    if (!this.markRestoreCancelling(loadId)) return;
+    await this.#transport.call('cancelLoad', { loadId }).catch(() => undefined);
+  }
+
   /** The File objects go to the worker as-is; it reads them, the main thread never does. */
   async loadFiles(files: File[], sheets?: string[]): Promise<string[]> {
     const again = files.filter((f) => this.datasets.some((d) => d.fileName === f.name));
@@ -224,20 +234,48 @@ export class DataClient extends DatasetsModel {
     }
   }
 
-  /** A window of a dataset's rows for the preview grid. */
-  async page(name: string, offset: number, limit: number, maxColumns?: number): Promise<DecodedRows> {
-    const res = await this.#transport.call('page', { name, offset, limit, ...(maxColumns === undefined ? {} : { maxColumns }) });
-    return this.#decode(res, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });
+  /**
+   * A window of a dataset's rows for the preview grid. `signal` (issue 37): aborting it stops the
+   * window's read in the worker (over a big view each far window is a scan) and rejects with an
+   * `AbortError`, whether the read was running, queued or already answered.
+   */
+  async page(name: string, offset: number, limit: number, maxColumns?: number, signal?: AbortSignal): Promise<DecodedRows> {
+    return this.#abortable(signal, async (queryId) => {
+      const res = await this.#transport.call('page', { name, offset, limit, ...(maxColumns === undefined ? {} : { maxColumns }), ...(queryId === undefined ? {} : { queryId }) });
+      return { done: () => this.#decode(res, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) }) };
+    });
   }
 
   /**
    * Rows of a dataset by SQL the page builds (a preview grid's filter), on the console's query
-   * path, decoded as `page` decodes them; DuckDB's error is thrown.
+   * path, decoded as `page` decodes them; DuckDB's error is thrown. `signal` as for `page`.
    */
-  async datasetRows(name: string, sql: string, maxRows: number): Promise<DecodedRows> {
-    const outcome = await this.#transport.call('consoleQuery', { sql, maxRows });
-    if (!outcome.ok) throw new Error(outcome.message);
-    return this.#decode(outcome.result, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) });
+  async datasetRows(name: string, sql: string, maxRows: number, signal?: AbortSignal): Promise<DecodedRows> {
+    return this.#abortable(signal, async (queryId) => {
+      const outcome = await this.#transport.call('consoleQuery', { sql, maxRows, ...(queryId === undefined ? {} : { queryId }) });
+      return { done: () => (outcome.ok ? this.#decode(outcome.result, { timeZone: timeZoneSetting.effective, utcColumns: this.utcColumns(name) }) : Promise.reject(new Error(outcome.message))) };
+    });
+  }
+
+  /**
+   * Runs a worker read named by a fresh query id when there is a `signal`: its abort cancels that
+   * read alone in the worker, and the caller gets an `AbortError` whatever the worker answered
+   * (`read` answers, then `done` finishes on the page only if still wanted).
+   */
+  async #abortable<T>(signal: AbortSignal | undefined, read: (queryId: string | undefined) => Promise<{ done: () => Promise<T> }>): Promise<T> {
+    if (signal?.aborted) throw abortError();
+    const queryId = signal ? this.newQueryId() : undefined;
+    const stop = () => void this.cancelQuery(queryId).catch(() => undefined);
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      const answered = await read(queryId);
+      if (signal?.aborted) throw abortError();
+      return await answered.done();
+    } catch (e) {
+      throw signal?.aborted ? abortError() : e;
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
   }
 
   async #decode(result: QueryResult, options: DecodeOptions): Promise<DecodedRows> {
@@ -314,4 +352,9 @@ export class DataClient extends DatasetsModel {
   async connect(port: MessagePort, peer: DataPeer): Promise<void> {
     await this.#transport.call('connect', { port, peer }, [port]);
   }
+}
+
+/** What an aborted `page` rejects with (as fetch does). */
+function abortError(): DOMException {
+  return new DOMException('The rows were no longer wanted.', 'AbortError');
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { serve, type Handlers } from '../../protocol/rpcServer';
-import type { DataEvent, DataRequests, DatasetInfo } from '../../protocol/data';
+import { PAGE_CANCELLED, type DataEvent, type DataRequests, type DatasetInfo } from '../../protocol/data';
 import { DataClient } from './DataClient.svelte';
 import { sampleUrl, urlFileName } from './urls';
 import { FakeWorker } from '../engines/testing/fakeWorker';
@@ -322,6 +322,36 @@ describe('urlFileName', () => {
   it('uses the last path segment, decoded', () => {
     expect(urlFileName('https://example.org/data/my%20file.csv?x=1')).toBe('my file.csv');
     expect(urlFileName('https://example.org/')).toBe('example.org');
+  });
+
+  it('a preview window whose signal aborts is cancelled in the worker by its own id and rejects as aborted (issue 37)', async () => {
+    const cancels: (string | undefined)[] = [];
+    const pending = new Map<string, () => void>();
+    const { client } = harness({
+      // As the worker does: a named window's read waits until its cancel, then fails as cancelled.
+      page: ({ queryId, offset }) =>
+        offset === 0
+          ? { result: { columns: [{ name: 'a', type: 'DOUBLE' }], ipc: ipc(), rowCount: 2, truncated: false, elapsedMs: 1 } }
+          : new Promise((_, reject) => pending.set(queryId ?? '', () => reject(new Error(PAGE_CANCELLED)))),
+      cancel: ({ queryId }) => {
+        cancels.push(queryId);
+        pending.get(queryId ?? '')?.();
+        return { result: { cancelled: true } };
+      },
+    });
+    clients.push(client);
+    await client.start();
+    const far = new AbortController();
+    const read = client.page('t', 5_000_000, 50, undefined, far.signal);
+    while (pending.size === 0) await new Promise((r) => setTimeout(r, 5));
+    far.abort();
+    await expect(read).rejects.toMatchObject({ name: 'AbortError' });
+    expect(cancels).toEqual([[...pending.keys()][0]]);
+    expect(cancels[0]).toMatch(/./);
+    // A window that is still wanted reads as before; one aborted before it is asked never is.
+    expect((await client.page('t', 0, 50, undefined, new AbortController().signal)).rowCount).toBe(2);
+    await expect(client.page('t', 0, 50, undefined, AbortSignal.abort())).rejects.toMatchObject({ name: 'AbortError' });
+    expect(cancels).toHaveLength(1);
   });
 
   it('resolves samples against the page, including sub-paths', () => {

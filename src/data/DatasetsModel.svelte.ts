@@ -141,11 +141,16 @@ export class DatasetsModel {
       return;
     }
     this.#restoreStartedAt ??= performance.now();
+    const known = this.restoring.find((r) => r.loadId === e.loadId);
     if (e.phase === 'done') {
       this.restoring = this.restoring.filter((r) => r.loadId !== e.loadId);
+      // Said once the worker has skipped it (issue 37): a restore that finished before the Cancel reached it is simply back.
+      if (e.detail === 'cancelled' && known) {
+        const names = known.datasets?.length ? known.datasets.join(', ') : known.fileName;
+        this.addWarning(known.fileName, `Not restored: ${names}. Its saved copy is kept and comes back after the next reload.`);
+      }
       return;
     }
-    const known = this.restoring.find((r) => r.loadId === e.loadId);
     const entry: RestoringState = {
       ...(known?.datasets ? { datasets: known.datasets } : {}),
       ...(known?.sizeBytes === undefined ? {} : { sizeBytes: known.sizeBytes }),
@@ -153,7 +158,8 @@ export class DatasetsModel {
       fileName: e.fileName,
       phase: e.phase,
       ...(e.fraction === undefined ? {} : { fraction: e.fraction }),
-      ...(e.detail === undefined ? {} : { detail: e.detail }),
+      // A Cancel sent stays said until the worker answers it.
+      ...(known?.detail === 'cancelling' ? { detail: 'cancelling' } : e.detail === undefined ? {} : { detail: e.detail }),
     };
     this.restoring = known ? this.restoring.map((r) => (r.loadId === e.loadId ? entry : r)) : [...this.restoring, entry];
   }
@@ -201,6 +207,12 @@ export class DatasetsModel {
 
   protected endLoad(loadId: string): void {
     this.loads = this.loads.filter((l) => l.loadId !== loadId);
+  }
+
+  protected markRestoreCancelling(loadId: string): RestoringState | undefined {
+    const known = this.restoring.find((r) => r.loadId === loadId);
+    if (known) this.restoring = this.restoring.map((r) => (r.loadId === loadId ? { ...r, detail: 'cancelling' } : r));
+    return known;
   }
 
   protected markCancelling(loadId: string): void {

@@ -43,8 +43,8 @@ export interface PythonClientOptions {
    * content security policy that keeps model-written code off the network, securityPolicy.ts).
    */
   requireProtection?: boolean;
-  /** Called when a run is halted (time limit, Stop): e.g. to cancel the DuckDB query its sql() started. */
-  onHalt?: () => void;
+  /** Called when a run is halted (time limit, Stop), with its id: to cancel the DuckDB query its sql() started. */
+  onHalt?: (runId: string) => void;
   /**
    * True while something else needs the cores (a dataset loading or being restored): the
    * background warm-up waits for it rather than compete with it. Asking to run Python never waits.
@@ -277,7 +277,7 @@ export class PythonClient extends PythonView {
       if (haltReason) return;
       haltReason = reason;
       // sql() waits on the data worker, which an interrupt cannot reach: stop its query too.
-      this.#options.onHalt?.();
+      this.#options.onHalt?.(runId);
       haltAt = performance.now();
       if (interrupt) Atomics.store(interrupt, 0, 2);
       // Not honoured in time (a C loop, a swallowed KeyboardInterrupt) or no interrupt at all:

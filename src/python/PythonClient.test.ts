@@ -154,6 +154,19 @@ describe('PythonClient', () => {
     expect(!run.outcome.ok && run.outcome.error.type).toBe('Interrupted');
   });
 
+  it("a halt names the halted run, so the page cancels that run's DuckDB query by id and nothing else (issue 37)", async () => {
+    const halted: string[] = [];
+    client = new PythonClient({ createWorker: () => fakeWorker([]), onHalt: (runId) => halted.push(runId) });
+    expect((await client.run('1', { runId: 'quiet' })).outcome.ok).toBe(true);
+    const stopped = client.run('loop', { runId: 'stopped', timeLimitMs: 10_000 });
+    while (client.status !== 'running') await sleep(5);
+    client.stop();
+    await stopped;
+    await client.run('loop', { runId: 'timed-out', timeLimitMs: 50 });
+    // A finished run is never halted; the time limit halts its run as Stop does.
+    expect(halted).toEqual(['stopped', 'timed-out']);
+  });
+
   it('stop(runId) halts only that run, and the interrupt it leaves does not stop the next run', async () => {
     client = new PythonClient({ createWorker: () => fakeWorker([]) });
     const first = client.run('loop', { runId: 'a', timeLimitMs: 10_000 });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { watchForUpdates, type UpdateEnv } from './register';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { registerIsolationWorker, watchForUpdates, type UpdateEnv } from './register';
 import { UpdateNotice } from './updates.svelte';
 
 /** Just enough of ServiceWorker, ServiceWorkerRegistration and the container to drive the glue. */
@@ -115,5 +115,54 @@ describe('watchForUpdates', () => {
     t.ticks[0]?.();
     await Promise.resolve();
     expect(t.registration.updates).toBe(1);
+  });
+});
+
+/**
+ * A first visit to a host that sends the isolation headers itself: what the page loaded before the
+ * worker controlled it is handed over (`keep`). The worker runs on its own thread: on a busy page
+ * it can install and claim the page before `register()` resolves, and the page then looked as if
+ * it had been controlled all along — nothing was handed over and the offline reload missed
+ * DuckDB's files (e2e/offline-first-visit.spec.ts:53, flaky).
+ */
+describe('registerIsolationWorker on a self-isolating host', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  function page(controlledAtLoad: boolean) {
+    vi.stubEnv('PROD', true);
+    vi.useFakeTimers({ toFake: ['setInterval'] });
+    const worker = new FakeWorker('activated');
+    const registration = new FakeRegistration();
+    const container = Object.assign(new FakeContainer(controlledAtLoad ? worker : null), {
+      // The worker installs, activates and claims the page before the page hears back.
+      register: async () => {
+        registration.active = worker;
+        if (!container.controller) container.takeOver(worker);
+        return registration;
+      },
+    });
+    vi.stubGlobal('navigator', { serviceWorker: container });
+    vi.stubGlobal('window', { isSecureContext: true, crossOriginIsolated: true });
+    vi.stubGlobal('sessionStorage', { getItem: () => null, setItem: () => undefined, removeItem: () => undefined });
+    vi.stubGlobal('location', { href: 'https://app.example/', origin: 'https://app.example' });
+    vi.stubGlobal('document', { baseURI: 'https://app.example/' });
+    return worker;
+  }
+
+  it('claimed before register() resolved: the page still hands over what it loaded', async () => {
+    const worker = page(false);
+    expect(await registerIsolationWorker(new UpdateNotice(), () => ['https://app.example/assets/duckdb-eh.wasm'])).toBe('isolated');
+    await vi.waitFor(() => expect(worker.messages).toContainEqual({ type: 'keep', urls: expect.arrayContaining(['https://app.example/', 'https://app.example/assets/duckdb-eh.wasm']) }));
+  });
+
+  it('controlled from its load (a later visit): nothing to hand over', async () => {
+    const worker = page(true);
+    expect(await registerIsolationWorker(new UpdateNotice(), () => ['https://app.example/assets/duckdb-eh.wasm'])).toBe('isolated');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(worker.messages).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@
  */
 import { nextIsolationStep, type IsolationStep } from './reloadDecision';
 import { afterControllerChange, shouldOfferUpdate } from './updateDecision';
-import { KEEP_MAX, type PageToWorker } from './messages';
+import type { PageToWorker } from './messages';
+import { handOverLoads, observeResources } from './handOver';
 import type { UpdateNotice } from './updates.svelte';
 
 /** A long-lived tab looks for a new deploy this often (browsers also check on each page load). */
@@ -66,8 +67,12 @@ function loadedHere(): string[] {
 async function keepWhatThisPageLoaded(container: ServiceWorkerContainer, registration: ServiceWorkerRegistration, alsoUsed: () => string[]): Promise<void> {
   try {
     await controlled(container, registration);
-    const urls = [...new Set([location.href, ...loadedHere(), ...alsoUsed()])].slice(0, KEEP_MAX);
-    send(container.controller ?? registration.active, { type: 'keep', urls });
+    // And what is reported later (a worker's script fetched before control): handOver.ts.
+    handOverLoads([location.href, ...loadedHere(), ...alsoUsed()], {
+      origin: location.origin,
+      send: (urls) => send(container.controller ?? registration.active, { type: 'keep', urls }),
+      observe: observeResources,
+    });
   } catch {
     // No worker took control (private mode, storage off): nothing can be kept.
   }
@@ -149,6 +154,11 @@ export async function registerIsolationWorker(notice: UpdateNotice, alsoUsed: ()
     alreadyReloaded: readMark(),
   });
   if (!import.meta.env.PROD) return window.crossOriginIsolated ? 'isolated' : 'unsupported';
+  // Read before registering: the worker (its own thread) can install, activate and claim this
+  // page before `register` resolves on a busy main thread, and the page would then look
+  // controlled though everything it loaded so far bypassed the worker (e2e/offline-first-visit
+  // .spec.ts:53 failed so: nothing was handed over, the offline reload missed DuckDB's files).
+  const controlledAtLoad = serviceWorkerAvailable && navigator.serviceWorker.controller !== null;
   let registration: ServiceWorkerRegistration | undefined;
   if (serviceWorkerAvailable) {
     try {
@@ -167,7 +177,7 @@ export async function registerIsolationWorker(notice: UpdateNotice, alsoUsed: ()
       // Isolated by the host's own headers, the first visit is not reloaded: what it loaded
       // before the worker took control is handed to the worker, or the next load offline
       // would miss it (the main bundle, the engines' worker scripts).
-      if (registration && !navigator.serviceWorker.controller) void keepWhatThisPageLoaded(navigator.serviceWorker, registration, alsoUsed);
+      if (registration && !controlledAtLoad) void keepWhatThisPageLoaded(navigator.serviceWorker, registration, alsoUsed);
       return 'isolated';
     case 'unsupported':
       return 'unsupported';

@@ -7,7 +7,7 @@ import pyodidePackage from 'pyodide/package.json';
 import type { PyCallable, PyProxy } from 'pyodide/ffi';
 import { SwappableClient } from '../../protocol/swappableClient';
 import type { Handlers } from '../../protocol/rpcServer';
-import type { DataEvent, DataPeerRequests } from '../../protocol/data';
+import { runQueryId, type DataEvent, type DataPeerRequests } from '../../protocol/data';
 import type { PackageReport, PythonEvent, PythonInit, PythonRequests, RunOutcome, SqlPolicy } from '../../protocol/python';
 import { pyodideAssets } from './assets';
 import { decodeColumns } from './arrowColumns';
@@ -96,7 +96,8 @@ export function createEngine({ scope, emit }: EngineDeps): Handlers<PythonReques
     const empty = { columns: [], types: [], values: [], rowCount: 0, truncated: false };
     if (!data) return { ...empty, error: 'no data engine is connected' };
     // The data worker runs sql() as model SQL: one read-only statement, judged by DuckDB.
-    const outcome = await data.call('modelQuery', { sql, maxRows: SQL_MAX_ROWS });
+    // Named by the run (issue 37): a halt cancels this run's statement by id, never the page's.
+    const outcome = await data.call('modelQuery', { sql, maxRows: SQL_MAX_ROWS, queryId: runQueryId('python', runId) });
     if (!outcome.ok) return { ...empty, error: sqlPolicy === 'read-only' ? outcome.message : consoleHint(outcome.message) };
     const decoded = decodeColumns(outcome.result.ipc, outcome.result.columns.map((c) => c.type));
     return { ...decoded, error: '', truncated: outcome.result.truncated };

@@ -7,7 +7,7 @@
  * DuckDB-WASM build.
  */
 import type { DataPeer, DataPeerRequests, DataRequests, DatasetInfo, DatasetProfile, LoadOutcome, LoadSource, ProfileSampleOutcome, QueryOutcome, QueryResult, RereadOutcome } from '../../../protocol/data';
-import { PROFILE_PAGE_COLUMNS } from '../../../protocol/data';
+import { PAGE_CANCELLED, PROFILE_PAGE_COLUMNS } from '../../../protocol/data';
 import type { ReadOverrides } from '../../../protocol/loadReport';
 import type { Handlers } from '../../../protocol/rpcServer';
 import { quoteIdent } from '../../../shared/sql';
@@ -110,8 +110,8 @@ export class DataHost {
         const outcome = await this.query(sql, maxRows ?? DEFAULT_MAX_ROWS, queryId);
         return { result: outcome, transfer: outcome.ok ? [outcome.result.ipc.buffer] : [] };
       },
-      page: async ({ name, offset, limit, maxColumns }) => {
-        const result = await this.page(name, offset, limit, maxColumns);
+      page: async ({ name, offset, limit, maxColumns, queryId }) => {
+        const result = await this.page(name, offset, limit, maxColumns, queryId);
         return { result, transfer: [result.ipc.buffer] };
       },
       profile: async ({ name, profileId, from }) => ({ result: await this.profile(name, 'page', profileId, from) }),
@@ -213,7 +213,8 @@ export class DataHost {
     return modelQuery(this.#ctx, sql, maxRows);
   }
 
-  async page(name: string, offset: number, limit: number, maxColumns?: number): Promise<QueryResult> {
+  /** A window of rows; with `queryId`, `cancel({ queryId })` stops it (it throws `PAGE_CANCELLED`). */
+  async page(name: string, offset: number, limit: number, maxColumns?: number, queryId?: string): Promise<QueryResult> {
     const ctx = this.#ctx;
     const engine = await ctx.ready();
     const info = ctx.datasets.get(name);
@@ -223,7 +224,9 @@ export class DataHost {
     const cols = info && maxColumns !== undefined && info.columns.length > maxColumns ? info.columns.slice(0, Math.max(1, maxColumns)) : undefined;
     const select = cols ? cols.map((c) => quoteIdent(c.name)).join(', ') : '*';
     const started = performance.now();
-    const result = await ctx.serial.run(() => collectRows(engine, `SELECT ${select} FROM ${quoteIdent(name)} LIMIT ${lim} OFFSET ${off}`, lim, cols ?? info?.columns));
+    const read = () => collectRows(engine, `SELECT ${select} FROM ${quoteIdent(name)} LIMIT ${lim} OFFSET ${off}`, lim, cols ?? info?.columns);
+    const result = queryId === undefined ? await ctx.serial.run(read) : await ctx.readById(queryId, read);
+    if (result === null) throw new Error(PAGE_CANCELLED);
     return { ...result, truncated: false, elapsedMs: performance.now() - started };
   }
 

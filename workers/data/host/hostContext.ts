@@ -101,14 +101,15 @@ export class HostContext {
    * starts, answers `whileQueued()` at once instead of after everything queued before it. The job
    * itself still gets its turn, sees the mark and must do nothing; the mark is forgotten only once
    * it has, so it cannot run after all. Cancelled while running, the job answers itself. Run as
-   * the page's statement (peers do not cancel by id).
+   * the page's statement unless `owner` names a peer (Python's `sql()`, which the page cancels
+   * by id when it halts the run).
    */
-  async cancellable<T>(id: string, marks: Set<string>, job: () => Promise<T>, whileQueued: () => T, options: { keepMark?: boolean } = {}): Promise<T> {
+  async cancellable<T>(id: string, marks: Set<string>, job: () => Promise<T>, whileQueued: () => T, options: { keepMark?: boolean; owner?: string } = {}): Promise<T> {
     let started = false;
     const queued = this.serial.run(() => {
       started = true;
       return job();
-    });
+    }, options.owner);
     // `keepMark`: a later step of the same operation still has to see the cancel.
     if (!options.keepMark) {
       void queued.then(
@@ -130,6 +131,38 @@ export class HostContext {
       waiters.delete(wake);
       if (waiters.size === 0 && this.#cancelWaiters.get(id) === waiters) this.#cancelWaiters.delete(id);
     }
+  }
+
+  /**
+   * (issue 37) A read named by `queryId` (a preview window, a Python run's `sql()`): the page's
+   * `cancel({ queryId })` interrupts it while it runs (`querying`) or drops it while it waits;
+   * then it answers null. `owner` as for `serial.run`; `keepMark` as for `cancellable`.
+   */
+  async readById<T>(queryId: string, read: () => Promise<T>, options: { owner?: string; keepMark?: boolean } = {}): Promise<T | null> {
+    const cancelled = () => this.cancelledQueries.has(queryId);
+    if (cancelled()) {
+      if (!options.keepMark) this.cancelledQueries.delete(queryId);
+      return null;
+    }
+    return this.cancellable<T | null>(
+      queryId,
+      this.cancelledQueries,
+      async () => {
+        if (cancelled()) return null;
+        this.querying = queryId;
+        try {
+          return await read();
+        } catch (e) {
+          // DuckDB's "INTERRUPT Error" of its own Cancel is a cancel, not a failure.
+          if (cancelled()) return null;
+          throw e;
+        } finally {
+          this.querying = null;
+        }
+      },
+      () => null,
+      options,
+    );
   }
 
   addListener(emit: Emit): void {

@@ -12,6 +12,8 @@ import type { HostContext } from './hostContext';
 import { runModelSql, type ModelScope } from '../engine/modelSql';
 import { DEFAULT_MAX_ROWS } from '../engine/queryRunner';
 
+const CANCELLED: QueryOutcome = { ok: false, message: 'Query cancelled.', cancelled: true };
+
 /** What model SQL may read: the datasets (some of them views over a big file). */
 export function modelScope(ctx: HostContext): ModelScope {
   return { tables: new Set([...ctx.datasets.keys()].map((n) => n.toLowerCase())), views: new Set([...ctx.views.keys()].map((n) => n.toLowerCase())) };
@@ -21,9 +23,14 @@ export function modelScope(ctx: HostContext): ModelScope {
  * Runs SQL on the model's (or a file's) behalf: read-only by DuckDB's own analysis, never a
  * change. `owner` tags the statement so only its owner's `cancel` interrupts it.
  */
-export async function modelQuery(ctx: HostContext, sql: string, maxRows: number, owner: DataPeer = 'agent'): Promise<QueryOutcome> {
+export async function modelQuery(ctx: HostContext, sql: string, maxRows: number, owner: DataPeer = 'agent', queryId?: string): Promise<QueryOutcome> {
   const engine = await ctx.ready();
-  return ctx.serial.run(() => runModelSql(engine, sql, maxRows, modelScope(ctx)), owner);
+  if (queryId === undefined) return ctx.serial.run(() => runModelSql(engine, sql, maxRows, modelScope(ctx)), owner);
+  // Named (issue 37): the page's `cancel({ queryId })` stops it alone — a halted Python run's
+  // query, never a profile or a fix the page runs meanwhile. The mark is kept: the run is over,
+  // so its later statements answer at once too.
+  const out = await ctx.readById(queryId, () => runModelSql(engine, sql, maxRows, modelScope(ctx)), { owner, keepMark: true });
+  return out === null || (!out.ok && ctx.cancelledQueries.has(queryId)) ? CANCELLED : out;
 }
 
 /** The host's reads a peer shares, queued under the peer's name. */
@@ -42,8 +49,8 @@ export function readChannel(ctx: HostContext, page: SharedReads, peer: DataPeer)
       const result = await page.profileSample(req, peer);
       return { result, transfer: result.found ? [result.sample.ipc.buffer] : [] };
     },
-    modelQuery: async ({ sql, maxRows }) => {
-      const outcome = await modelQuery(ctx, sql, maxRows ?? DEFAULT_MAX_ROWS, peer);
+    modelQuery: async ({ sql, maxRows, queryId }) => {
+      const outcome = await modelQuery(ctx, sql, maxRows ?? DEFAULT_MAX_ROWS, peer, queryId);
       return { result: outcome, transfer: outcome.ok ? [outcome.result.ipc.buffer] : [] };
     },
     cancel: async () => {

@@ -10,7 +10,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { tableFromIPC } from 'apache-arrow';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DataEvent, DataRequests } from '../../../protocol/data';
+import { PAGE_CANCELLED, runQueryId, type DataEvent, type DataRequests } from '../../../protocol/data';
 import type { Handlers } from '../../../protocol/rpcServer';
 import type { Engine, ResultStream } from '../engine/duckdbEngine';
 import { DataHost, type Readers } from './host';
@@ -47,8 +47,10 @@ class GatedEngine implements Engine {
     if (sql.startsWith('PREPARE') && sql.includes('HOLD')) this.#armed = true;
     return this.inner.query(sql);
   }
+  /** Statements held besides those naming HOLD (a preview window's read names no HOLD). */
+  holdAlso: RegExp | undefined;
   async send(sql: string): Promise<ResultStream> {
-    const hold = sql.includes('HOLD') || (this.#armed && sql.startsWith('EXECUTE'));
+    const hold = sql.includes('HOLD') || this.holdAlso?.test(sql) || (this.#armed && sql.startsWith('EXECUTE'));
     if (sql.startsWith('EXECUTE')) this.#armed = false;
     if (hold) {
       this.#progress?.(40);
@@ -99,7 +101,7 @@ async function setUp() {
   await call('init', {});
   const made = await call('load', { source: { kind: 'file', file: new File([`id,v\n${Array.from({ length: 400 }, (_, i) => `${i},${i % 9}`).join('\n')}\n`], 'other.csv') }, options: { loadId: 'l1' } });
   if (!made.ok) throw new Error(made.message);
-  return { engine, call, events };
+  return { engine, host, call, events };
 }
 
 describe('cancelling a console query by its id', { timeout: 30_000 }, () => {
@@ -143,5 +145,84 @@ describe('cancelling a console query by its id', { timeout: 30_000 }, () => {
     const p = await profile;
     expect(p.columns.map((c) => c.name)).toEqual(['id', 'v']);
     expect(engine.cancels).toBe(0);
+  });
+});
+
+/**
+ * A halted Python run stops its own `sql()` by id (createEngines.ts `onHalt`): before, the halt
+ * sent the id-less page cancel, which interrupted whatever page statement ran (a profile, a fix)
+ * and never Python's own query.
+ */
+describe("cancelling a halted Python run's query by the run's id", { timeout: 30_000 }, () => {
+  it("running: DuckDB is interrupted, the run's later sql() answers at once, the engine answers after", async () => {
+    const { engine, host, call } = await setUp();
+    const python = host.readChannel('python');
+    const queryId = runQueryId('python', 'run-1');
+    const running = python.modelQuery({ sql: "SELECT 'HOLD' AS h, count(*) AS n FROM other", queryId });
+    await engine.held;
+    expect(await call('cancel', { queryId })).toEqual({ cancelled: true });
+    expect(engine.cancels).toBe(1);
+    expect((await running).result).toEqual({ ok: false, message: 'Query cancelled.', cancelled: true });
+    // The halted run's next statement never reaches DuckDB.
+    const before = engine.calls;
+    expect((await python.modelQuery({ sql: 'SELECT 1 AS one', queryId })).result).toMatchObject({ cancelled: true });
+    expect(engine.calls).toBe(before);
+    // Another run's sql() and the page's console run as before.
+    expect((await python.modelQuery({ sql: 'SELECT count(*) AS n FROM other', queryId: runQueryId('python', 'run-2') })).result.ok).toBe(true);
+    expect((await call('consoleQuery', { sql: 'SELECT count(*) AS n FROM other' })).ok).toBe(true);
+  });
+
+  it('queued behind a page statement: it answers at once, and the page statement is not interrupted', async () => {
+    const { engine, host, call } = await setUp();
+    const first = call('consoleQuery', { sql: "SELECT 'HOLD' AS h, count(*) AS n FROM other", queryId: 'page-statement' });
+    await engine.held;
+    const queryId = runQueryId('python', 'run-queued');
+    const queued = host.readChannel('python').modelQuery({ sql: 'SELECT count(*) AS n FROM other', queryId });
+    expect(await call('cancel', { queryId })).toEqual({ cancelled: true });
+    expect((await queued).result).toEqual({ ok: false, message: 'Query cancelled.', cancelled: true });
+    expect(engine.cancels).toBe(0);
+    engine.release();
+    expect((await first).ok).toBe(true);
+  });
+
+  it("a halt while a profile runs (Python's query not running) leaves the profile whole", async () => {
+    const { engine, call } = await setUp();
+    const profile = call('profile', { name: 'other', profileId: 'p-python' });
+    expect(await call('cancel', { queryId: runQueryId('python', 'run-idle') })).toEqual({ cancelled: true });
+    expect((await profile).columns.map((c) => c.name)).toEqual(['id', 'v']);
+    expect(engine.cancels).toBe(0);
+  });
+});
+
+/**
+ * A preview window over a view of a big file is a scan up to its OFFSET: the grid names each
+ * window's read, and a window scrolled past (or cancelled) is stopped instead of holding the
+ * engine for rows nobody will see.
+ */
+describe('cancelling a preview window by its id', { timeout: 30_000 }, () => {
+  it('running: DuckDB is interrupted and the window fails as cancelled; the next window reads', async () => {
+    const { engine, host, call } = await setUp();
+    // The far window of a big view, held as a scan would be.
+    engine.holdAlso = /OFFSET 300\b/;
+    const running = host.page('other', 300, 50, undefined, 'w1');
+    await engine.held;
+    expect(await call('cancel', { queryId: 'w1' })).toEqual({ cancelled: true });
+    await expect(running).rejects.toThrow(PAGE_CANCELLED);
+    expect(engine.cancels).toBe(1);
+    const next = await host.page('other', 0, 5, undefined, 'w2');
+    expect(next.columns.map((c) => c.name)).toEqual(['id', 'v']);
+    expect(tableFromIPC(next.ipc).numRows).toBe(5);
+  });
+
+  it('queued behind another statement: it fails at once and never reads; the statement runs on', async () => {
+    const { engine, host, call } = await setUp();
+    const first = call('consoleQuery', { sql: "SELECT 'HOLD' AS h, count(*) AS n FROM other", queryId: 'before' });
+    await engine.held;
+    const queued = host.page('other', 100, 50, undefined, 'w-queued');
+    expect(await call('cancel', { queryId: 'w-queued' })).toEqual({ cancelled: true });
+    await expect(queued).rejects.toThrow(PAGE_CANCELLED);
+    expect(engine.cancels).toBe(0);
+    engine.release();
+    expect((await first).ok).toBe(true);
   });
 });

@@ -47,8 +47,11 @@ export function announceSaved(ctx: HostContext): Promise<Saved | undefined> {
   return saved;
 }
 
-/** Brings a saved group back from its snapshots; false when any is missing or fails to load. */
-async function fromSnapshots(ctx: HostContext, engine: Engine, storage: DatasetStorage, group: ManifestEntry[]): Promise<boolean> {
+/**
+ * Brings a saved group back from its snapshots; false when any is missing or fails to load, or
+ * the group's restore was cancelled (nothing of it is left then).
+ */
+async function fromSnapshots(ctx: HostContext, engine: Engine, storage: DatasetStorage, group: ManifestEntry[], loadId: string): Promise<boolean> {
   if (!group.every((e) => e.snapshotKey && e.columns && e.rowCount !== undefined)) return false;
   const made: string[] = [];
   try {
@@ -56,8 +59,19 @@ async function fromSnapshots(ctx: HostContext, engine: Engine, storage: DatasetS
       const blob = entry.snapshotKey ? await storage.sources.get(entry.snapshotKey) : undefined;
       if (!blob || !entry.columns) throw new Error('snapshot missing');
       const columns = entry.columns;
-      await ctx.serial.run(() => restoreSnapshot(engine, blob, entry.name, columns, `__dataseer_restore_${++ctx.seq}`));
+      await ctx.serial.run(async () => {
+        if (ctx.cancelledLoads.has(loadId)) throw new Error('cancelled');
+        // A Cancel meanwhile interrupts the read (cancelLoad, as for a load).
+        ctx.ingesting = loadId;
+        try {
+          await restoreSnapshot(engine, blob, entry.name, columns, `__dataseer_restore_${++ctx.seq}`);
+        } finally {
+          ctx.ingesting = null;
+        }
+      });
+      // (A cut-short or interrupted snapshot leaves no table: snapshot.ts.)
       made.push(entry.name);
+      if (ctx.cancelledLoads.has(loadId)) throw new Error('cancelled');
       const info: DatasetInfo = {
         name: entry.name,
         fileName: entry.fileName,
@@ -96,8 +110,28 @@ export async function restore(ctx: HostContext, engine: Engine): Promise<void> {
     const first = group[0];
     if (!first) continue;
     const loadId = restoreId(key);
+    // Cancelled (issue 37): this source is not brought back now — nothing of it is left in DuckDB —
+    // and its saved copy stays for the next start; the others are restored as before.
+    // `made`: the tables this restore made before the cancel took (never a same-named one loaded meanwhile).
+    const skip = async (made: readonly string[] = []) => {
+      for (const name of made) {
+        ctx.datasets.delete(name);
+        await ctx.serial.run(() => engine.query(`DROP TABLE IF EXISTS ${quoteIdent(name)}`)).catch(() => undefined);
+      }
+      ctx.cancelledLoads.delete(loadId);
+      ctx.progress(loadId, first.fileName, 'done', 1, 'cancelled');
+    };
+    if (ctx.cancelledLoads.has(loadId)) {
+      await skip();
+      continue;
+    }
     ctx.progress(loadId, first.fileName, 'restoring', done / groups.size);
-    if (await fromSnapshots(ctx, engine, storage, group)) {
+    const fromSnapshot = await fromSnapshots(ctx, engine, storage, group, loadId);
+    if (ctx.cancelledLoads.has(loadId)) {
+      await skip(fromSnapshot ? group.map((e) => e.name) : []);
+      continue;
+    }
+    if (fromSnapshot) {
       done++;
       ctx.changed();
       ctx.progress(loadId, first.fileName, 'done', 1);
@@ -116,9 +150,20 @@ export async function restore(ctx: HostContext, engine: Engine): Promise<void> {
     }
     const bySheet = new Map(group.map((e) => [e.sheet, e]));
     const sheets = first.format === 'xlsx' ? group.map((e) => e.sheet).filter((s): s is string => s !== undefined) : undefined;
-    const built = await ctx.serial.run(() =>
-      ingest(ctx, engine, blob, first.fileName, first.format, loadId, (sheet) => bySheet.get(sheet)?.name ?? first.name, sheets, (sheet) => bySheet.get(sheet)?.report?.readOptions),
-    );
+    const built = await ctx.serial.run(async () => {
+      if (ctx.cancelledLoads.has(loadId)) return { ok: false as const, message: 'cancelled' };
+      ctx.ingesting = loadId;
+      try {
+        return await ingest(ctx, engine, blob, first.fileName, first.format, loadId, (sheet) => bySheet.get(sheet)?.name ?? first.name, sheets, (sheet) => bySheet.get(sheet)?.report?.readOptions);
+      } finally {
+        ctx.ingesting = null;
+      }
+    });
+    // Before the failure path below, which forgets the saved copy: a cancel keeps it.
+    if (ctx.cancelledLoads.has(loadId)) {
+      await skip(built.ok ? built.tables.map((t) => t.info.name) : []);
+      continue;
+    }
     if (!built.ok) {
       // The saved bytes no longer load (say, a reader changed): drop them rather than fail every start.
       ctx.progress(loadId, first.fileName, 'restoring', undefined, built.message);
