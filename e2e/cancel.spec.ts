@@ -15,6 +15,13 @@ const mock = useMockLlm();
 const ENDLESS = 'SELECT count(*) AS n FROM range(20000000000) t(i) WHERE i % 7 = 3';
 
 /** What a user sees of the other datasets, to compare before and after a Cancel. */
+/** A CSV of `rows` rows (~39 bytes each) written to `path`: big enough that its parse takes seconds. */
+function writeLongCsv(path: string, rows: number): void {
+  const lines = ['id,group,amount,note'];
+  for (let i = 0; i < rows; i++) lines.push(`${i},g${i % 40},${(i % 10_000) / 7},note number ${i % 997}`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
 async function othersOf(app: DataApp): Promise<{ names: string[]; penguins: string; scratch: string }> {
   return {
     names: await app.datasetNames(),
@@ -50,9 +57,7 @@ test('Cancel during a CSV load mid-file: no half table, the other datasets and t
   test.setTimeout(5 * 60_000);
   const path = testInfo.outputPath('mid-file.csv');
   // ~45 MB: long enough to be seen parsing for seconds.
-  const rows = ['id,group,amount,note'];
-  for (let i = 0; i < 1_200_000; i++) rows.push(`${i},g${i % 40},${(i % 10_000) / 7},note number ${i % 997}`);
-  writeFileSync(path, `${rows.join('\n')}\n`);
+  writeLongCsv(path, 1_200_000);
   await app.loadSample('penguins');
   const before = await othersOf(app);
   await app.addFiles(path);
@@ -190,9 +195,7 @@ test('after a reload, Cancel on one saved dataset leaves it out with its copy ke
   test.setTimeout(5 * 60_000);
   const path = testInfo.outputPath('restored_big.csv');
   // ~35 MB: its restore takes seconds, so its Cancel (clicked as the page comes back) lands before it ends.
-  const rows = ['id,group,amount,note'];
-  for (let i = 0; i < 900_000; i++) rows.push(`${i},g${i % 40},${(i % 10_000) / 7},note number ${i % 997}`);
-  writeFileSync(path, `${rows.join('\n')}\n`);
+  writeLongCsv(path, 900_000);
   await app.addFiles(path);
   await app.expectDataset('restored_big', 120_000);
   await app.fileInput.setInputFiles({ name: 'kept.csv', mimeType: 'text/csv', buffer: Buffer.from('id,v\n1,10\n2,20\n') });
